@@ -1,0 +1,63 @@
+package core
+
+import (
+	"encoding/json"
+
+	"github.com/planls/planls/planparse"
+)
+
+// The functions below are the public surface of core that store, lsp, mcp and
+// the CLI build on. Their bodies live in the files named after each concern.
+
+// Call runs one `todo` tool call: params is the tool's JSON object (either an
+// `action` with its fields, or `ops`). It never fails out-of-band: a rejected
+// call returns an envelope with content "Error: <msg>" and details.error set,
+// and Result.State is the unchanged input. st is never mutated.
+func Call(st *State, params json.RawMessage, opts Options) Result { return call(st, params, opts) }
+
+// Approve turns a parsed plan into plan items (planls-rules.md "Approval and
+// reconciliation"). src is the plan's markdown (its sha256 is the plan id);
+// path is the plan file relative to the workspace root, slash-separated.
+// Approving the same content again is a no-op (Changed false).
+func Approve(st *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
+	return approve(st, plan, src, path, opts)
+}
+
+// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex.
+func PlanID(src []byte) string { return planID(src) }
+
+// DriftKind says how a bullet of the current PLAN.md relates to the approved plan.
+type DriftKind int
+
+const (
+	// Same: the item matches an approved plan item exactly (scope, subject, planText).
+	Same DriftKind = iota
+	// Changed: the item is at the place of an approved item whose text differs.
+	Changed
+	// New: the item is not in the approved plan.
+	New
+)
+
+// ItemMatch links one parsed item (index into Plan.Items) to a task.
+type ItemMatch struct {
+	Item   int // index into plan.Items
+	TaskID int // the matched plan item's id; 0 when Kind is New
+	Kind   DriftKind
+}
+
+// MatchPlan links the items of the current plan file to the approved plan items
+// in st, so editors can place diagnostics on them and report drift. Missing is
+// the ids of approved, non-deleted plan items that no parsed item matched.
+func MatchPlan(st *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
+	return matchPlan(st, plan)
+}
+
+// Reminder returns the wrap-up reminder text of todo-behaviour.md §7 for the
+// open plan items ("Plan check: the approved plan ..."), or "" when no plan
+// item is pending or in_progress.
+func Reminder(st *State) string { return reminder(st) }
+
+// Validate checks a state read from disk (all-or-nothing, todo-behaviour.md §8):
+// errors are fatal shape problems (duplicate ids, unknown statuses, nextId not
+// above every id); warnings are dangling blockedBy and cycles, reported but kept.
+func Validate(st *State) (errs []string, warnings []string) { return validate(st) }

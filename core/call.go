@@ -1,0 +1,69 @@
+package core
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Options are the caller's context for Call.
+type Options struct {
+	Now         time.Time      // clock for createdAt/updatedAt; zero means time.Now().UTC()
+	Zone        *time.Location // zone for date-only due_at when owner_timezone is absent; nil = UTC
+	ReadOnly    bool           // only list/get allowed (MCP seed memory:read scope)
+	ProjectID   string         // when set, a project_id param must equal it
+	NoDeleteAll bool           // refuse delete_all outright
+}
+
+// Content is one element of the envelope's content array.
+type Content struct {
+	Type string `json:"type"` // always "text"
+	Text string `json:"text"`
+}
+
+// Details is the envelope's details snapshot (seed "Return envelope").
+type Details struct {
+	Action string          `json:"action"`
+	Params json.RawMessage `json:"params"`
+	Tasks  []Task          `json:"tasks"`
+	NextID int             `json:"nextId"`
+	Error  string          `json:"error,omitempty"`
+	Plan   *PlanRef        `json:"plan,omitempty"`
+	// Paging of list (MCP seed): total rows matched and the cursor of the next page.
+	Total      *int   `json:"total,omitempty"`
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// Envelope is the tool result: content[0].text plus the details snapshot.
+type Envelope struct {
+	Content []Content `json:"content"`
+	Details Details   `json:"details"`
+}
+
+// Text returns content[0].text.
+func (e Envelope) Text() string {
+	if len(e.Content) == 0 {
+		return ""
+	}
+	return e.Content[0].Text
+}
+
+// IsError reports whether the call was rejected (details.error set).
+func (e Envelope) IsError() bool { return e.Details.Error != "" }
+
+// Notice is a user notification a UI should show, e.g. a net plan deferral:
+// "Plan item deferred: #<id> <subject> -- <reason>" at level "warning".
+type Notice struct {
+	Level string // "warning" or "info"
+	Text  string
+}
+
+// Result is what Call and Approve return.
+type Result struct {
+	Envelope Envelope
+	// State is the state after the call. It is the input pointer, untouched,
+	// when nothing changed; the input is never mutated.
+	State *State
+	// Changed is true when State differs from the input and must be persisted.
+	Changed bool
+	Notices []Notice
+}

@@ -1,0 +1,84 @@
+// Package core is the domain of planls: tasks and plan items, the status
+// machine, validation with the seed's exact error strings, atomic ops batches,
+// plan approval and reconciliation, the content strings, and the `todo` tool
+// dispatcher (JSON params in, envelope out). It is pure over a State value:
+// no I/O, no protocol types. The behaviour is the seed's
+// (shared seeds 000_657b8d4fad894130.txt and 003_9bbce00f485d3557.txt, and
+// spec/todo-behaviour.md, spec/planls-rules.md).
+package core
+
+import "time"
+
+// Status is a task status (todo-behaviour.md §2).
+type Status string
+
+// The five statuses of the seed's status machine.
+const (
+	Pending    Status = "pending"
+	InProgress Status = "in_progress"
+	Completed  Status = "completed"
+	Deferred   Status = "deferred"
+	Deleted    Status = "deleted"
+)
+
+// SchemaVersion is the version of the on-disk state shape written in State.Version.
+const SchemaVersion = 1
+
+// Task is one todo or plan item. Optional fields are left out of JSON when
+// absent (never null). Field order here is the key order of state.json.
+type Task struct {
+	ID          int            `json:"id"`
+	Subject     string         `json:"subject"`
+	Status      Status         `json:"status"`
+	Description *string        `json:"description,omitempty"` // nil = absent; "" is kept on update (seed §1)
+	ActiveForm  *string        `json:"activeForm,omitempty"`
+	Owner       *string        `json:"owner,omitempty"`
+	BlockedBy   []int          `json:"blockedBy,omitempty"` // insertion order; dropped when empty
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	Source      string         `json:"source,omitempty"`    // "plan" for plan items
+	PlanGroup   string         `json:"planGroup,omitempty"` // nearest heading, verbatim
+	PlanScope   []string       `json:"planScope,omitempty"` // full heading path (levels 2–6)
+	PlanText    string         `json:"planText,omitempty"`
+	Evidence    string         `json:"evidence,omitempty"` // stored trimmed on completion
+	Reason      string         `json:"reason,omitempty"`   // stored trimmed on deferral
+	// MCP seed (003) additions.
+	Priority string `json:"priority,omitempty"`
+	DueAt    string `json:"dueAt,omitempty"` // RFC 3339, UTC
+	Note     string `json:"note,omitempty"`
+	// Version rises by one with every change to this task (for expected_version).
+	Version   int       `json:"version"`
+	CreatedAt time.Time `json:"createdAt"` // RFC 3339, UTC
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// PlanRef is the approved plan.
+type PlanRef struct {
+	ID         string    `json:"id"`             // content hash of the approved markdown ("sha256:<hex>")
+	Title      string    `json:"title"`          // planparse title
+	Path       string    `json:"path,omitempty"` // slash-separated, relative to the workspace root
+	ApprovedAt time.Time `json:"approvedAt"`
+}
+
+// MutationKey remembers the result of a create/update that carried a
+// client_mutation_id, so a retry returns the first result and applies nothing twice.
+type MutationKey struct {
+	Key    string    `json:"key"`
+	Action string    `json:"action"`
+	Text   string    `json:"text"`          // content[0].text of the first result
+	IDs    []int     `json:"ids,omitempty"` // tasks it touched
+	At     time.Time `json:"at"`
+}
+
+// State is the whole project state: what .planls/state.json holds.
+// The empty state is {Version: SchemaVersion, NextID: 1}.
+type State struct {
+	Version   int           `json:"version"`
+	Revision  int64         `json:"revision"` // +1 per committed change (the store sets it)
+	NextID    int           `json:"nextId"`
+	Plan      *PlanRef      `json:"plan,omitempty"`
+	Tasks     []Task        `json:"tasks"`               // sorted by id
+	Mutations []MutationKey `json:"mutations,omitempty"` // recent idempotency keys, oldest first
+}
+
+// Empty returns the empty state.
+func Empty() *State { return &State{Version: SchemaVersion, NextID: 1, Tasks: []Task{}} }

@@ -1,0 +1,3 @@
+module github.com/planls/planls
+
+go 1.24

@@ -1,0 +1,87 @@
+// Package planparse turns the markdown bytes of a plan (PLAN.md) into a Plan:
+// its title, groups and plan items, each with verbatim text and byte ranges
+// into the original input. It is pure: no I/O, no protocol types.
+//
+// The rules are those of planls-rules.md ("Parsing", rules 1–8), built on the
+// CommonMark tree that goldmark produces (CommonMark + GFM tables and task lists).
+package planparse
+
+// Range is a half-open byte range [Start, End) into the original input bytes
+// (before any CRLF, lone-CR, BOM or front-matter handling).
+type Range struct {
+	Start int // byte offset, 0-based, inclusive
+	End   int // byte offset, 0-based, exclusive
+}
+
+// Checkbox is the state of a GFM task-list box at the start of an item.
+type Checkbox int
+
+const (
+	// NoCheckbox means the item has no `[ ]`/`[x]` box.
+	NoCheckbox Checkbox = iota
+	// Unchecked is `[ ]`.
+	Unchecked
+	// Checked is `[x]` or `[X]`.
+	Checked
+)
+
+// Item is one plan item: a bullet of a top-level list, or a prose-only section
+// named by its heading (planls-rules.md rules 4 and 5).
+type Item struct {
+	// Subject is the first line of the item's first paragraph as written in the
+	// source (inline markup kept), trimmed, without list marker, number or
+	// checkbox. For a prose-only section it is the heading text.
+	Subject string
+	// PlanText is every later source line of the item, byte for byte, dedented by
+	// the smallest indent of its non-blank lines, leading/trailing blank lines
+	// removed, lines joined with "\n". Empty when absent.
+	PlanText string
+	// Group is the text of the nearest heading of level 2–6 ("" when none).
+	Group string
+	// Scope is the full heading path of levels 2–6 above the item, outermost
+	// first (the seed's "full scope"). The last element equals Group when Group
+	// is not empty.
+	Scope []string
+	// Checkbox is the GFM task box state (rule 4).
+	Checkbox Checkbox
+	// Section is true for an item made from a prose-only section (rule 5).
+	Section bool
+	// Block is the byte range of the whole list item (or of the heading line, for
+	// a section item).
+	Block Range
+	// Line is the byte range of the subject's line, from the start of the list
+	// marker (or heading marker) to the end of that line, line ending excluded.
+	Line Range
+	// SubjectRange is the byte range of the subject text itself on that line.
+	SubjectRange Range
+}
+
+// Heading is a heading that is a direct child of the document.
+type Heading struct {
+	Level int    // 1–6
+	Text  string // heading text, inline markup kept (as for groups)
+	Range Range  // byte range of the heading's line(s), line ending excluded
+	// Skipped is true when this heading or an ancestor heading of level 2–6 is a
+	// context label, so its subtree produces no items.
+	Skipped bool
+}
+
+// Problem is something wrong in the plan source that is not fatal, such as an
+// empty item (code "empty-item").
+type Problem struct {
+	Code    string // stable code, e.g. "empty-item", "duplicate-item"
+	Message string // human sentence
+	Range   Range  // where it is
+}
+
+// Plan is the result of Parse.
+type Plan struct {
+	// Title per planls-rules.md rule 3; "plan" when nothing else is found.
+	Title string
+	// TitleRange is where the title comes from (the heading or paragraph line);
+	// zero when the title is the "plan" default.
+	TitleRange Range
+	Headings   []Heading
+	Items      []Item
+	Problems   []Problem
+}

@@ -1,0 +1,60 @@
+// Package store keeps a workspace's state on disk (.planls/state.json, the
+// journal .planls/journal.jsonl, the lock .planls/state.lock) and is the only
+// writer of those files. Every change runs under a cross-process lock:
+// re-read, apply through core, write a temporary file, fsync, rename, fsync
+// the directory, append the journal (DESIGN.md "Files in a user's repository").
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/planls/planls/core"
+)
+
+// Store is the .planls directory of one workspace root (the project scope).
+type Store struct {
+	// Root is the absolute workspace root.
+	Root string
+	// Actor names the writer in the journal and in lock-holder messages
+	// ("cli", "lsp", "mcp", ...).
+	Actor string
+}
+
+// Open returns the store of root (an absolute directory). Nothing is created
+// until the first write.
+func Open(root, actor string) *Store { return &Store{Root: root, Actor: actor} }
+
+// StateError is a state file that cannot be used. It is never overwritten.
+// Line and Col are 1-based (Col counts bytes) and 0 when unknown.
+type StateError struct {
+	Path string
+	Line int
+	Col  int
+	Msg  string
+}
+
+func (e *StateError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// Read returns the current state without taking the lock (writers replace the
+// file atomically, so a reader never sees a torn file). A missing file is the
+// empty state. A file that does not parse or validate gives a *StateError.
+func (s *Store) Read() (*core.State, error) { return s.read() }
+
+// Call applies one `todo` tool call under the lock and persists the result
+// when it changed anything. Errors are out-of-band failures only (lock timeout,
+// I/O, *StateError); the tool's in-band rejections come back in the envelope.
+func (s *Store) Call(params json.RawMessage, opts core.Options) (core.Result, error) {
+	return s.call(params, opts)
+}
+
+// Approve parses the plan file at planPath (absolute, or relative to Root)
+// under the lock and approves it through core.Approve.
+func (s *Store) Approve(planPath string, opts core.Options) (core.Result, error) {
+	return s.approve(planPath, opts)
+}
