@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs every planls test: installs what the tests need, then the Go suites
+# (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim, the node LSP
+# client, the MCP inspector and VS Code (code-server + Chromium).
+# Usage: scripts/test.sh            everything
+#        SKIP_INSTALL=1 scripts/test.sh   skip the install step
+#        SUITES="go nvim" scripts/test.sh only some suites (go nvim node mcp vscode)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+REPO=$PWD
+export PLANLS_TEST_CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
+export PATH="$PLANLS_TEST_CACHE/bin:$PATH"
+SUITES=${SUITES:-"go nvim node mcp vscode"}
+FUZZTIME=${FUZZTIME:-15s}
+
+if [ -z "${SKIP_INSTALL:-}" ]; then
+  scripts/install-test-deps.sh || { echo "install failed"; exit 1; }
+fi
+
+go build -o bin/planls ./cmd/planls || { echo "build failed"; exit 1; }
+export PLANLS_BIN=$REPO/bin/planls
+
+passed=0 failed=0 failures=()
+suite() { # suite NAME COMMAND...
+  local name=$1; shift
+  echo; echo "===== $name"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1)); echo "===== $name: ok ($((SECONDS - start)) s)"
+  else
+    failed=$((failed + 1)); failures+=("$name"); echo "===== $name: FAILED ($((SECONDS - start)) s)"
+  fi
+}
+has() { case " $SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
+
+gofmt_clean() { local out; out=$(gofmt -l $(git ls-files '*.go') 2>&1); [ -z "$out" ] || { echo "gofmt would change:"; echo "$out"; return 1; }; }
+fuzz_short() {
+  go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$FUZZTIME" ./planparse &&
+  go test -run '^$' -fuzz '^FuzzCall$' -fuzztime "$FUZZTIME" ./core
+}
+
+if has go; then
+  suite gofmt gofmt_clean
+  suite "go vet" go vet ./...
+  suite staticcheck staticcheck ./...
+  suite "go test -race" go test -race -count=1 -timeout 15m ./...
+  suite "fuzz ($FUZZTIME each)" fuzz_short
+fi
+has nvim && [ -x editors/nvim/test/run.sh ] && suite neovim editors/nvim/test/run.sh
+has node && [ -x test/node-lsp/run.sh ] && suite "node LSP client" test/node-lsp/run.sh
+has mcp && [ -x test/mcp-inspector/run.sh ] && suite "MCP inspector" test/mcp-inspector/run.sh
+has vscode && [ -x editors/vscode/test/run.sh ] && suite "VS Code" editors/vscode/test/run.sh
+
+echo
+[ $failed -gt 0 ] && echo "failed suites: ${failures[*]}"
+echo "suites: $passed passed, $failed failed"
+[ $failed -eq 0 ]
