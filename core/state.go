@@ -45,6 +45,13 @@ type Task struct {
 	Priority string `json:"priority,omitempty"`
 	DueAt    string `json:"dueAt,omitempty"` // RFC 3339, UTC
 	Note     string `json:"note,omitempty"`
+	// DeletedFrom is the status a tombstone had before it was deleted, so
+	// restore can bring it back; empty on live tasks and on plan items removed
+	// by a re-approval (those come back only by approving them again).
+	DeletedFrom Status `json:"deletedFrom,omitempty"`
+	// PlanOrder is the 1-based position of a plan item in the approved plan
+	// (document order); 0 for agent todos. MatchPlan pairs changed items by it.
+	PlanOrder int `json:"planOrder,omitempty"`
 	// Version rises by one with every change to this task (for expected_version).
 	Version   int       `json:"version"`
 	CreatedAt time.Time `json:"createdAt"` // RFC 3339, UTC
@@ -67,6 +74,9 @@ type MutationKey struct {
 	Text   string    `json:"text"`          // content[0].text of the first result
 	IDs    []int     `json:"ids,omitempty"` // tasks it touched
 	At     time.Time `json:"at"`
+	// Hash identifies the params of the first call (sha256 of their canonical
+	// JSON, hex); a reuse of Key with other params is refused.
+	Hash string `json:"hash,omitempty"`
 }
 
 // State is the whole project state: what .planls/state.json holds.
@@ -78,6 +88,9 @@ type State struct {
 	Plan      *PlanRef      `json:"plan,omitempty"`
 	Tasks     []Task        `json:"tasks"`               // sorted by id
 	Mutations []MutationKey `json:"mutations,omitempty"` // recent idempotency keys, oldest first
+	// LastDeleteAll is the ids the last delete_all tombstoned: what a restore
+	// without ids brings back.
+	LastDeleteAll []int `json:"lastDeleteAll,omitempty"`
 }
 
 // Empty returns the empty state.

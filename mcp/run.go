@@ -1,11 +1,20 @@
 // Package mcp is the planls MCP stdio server exposing one tool, `todo`, a thin
 // adapter over core and store.
+//
+// The tool takes seed 000's parameters (`action` or `ops`) and seed 003's
+// additions, passes them as raw JSON to core through the store (validation
+// and every message are core's), and returns core's envelope: content[0].text
+// as text content and details as structuredContent. Rejections are tool
+// results with isError, never protocol errors.
 package mcp
 
 import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Options configure the MCP server.
@@ -13,10 +22,77 @@ type Options struct {
 	Root        string // explicit workspace root (--root); "" = PLANLS_ROOT, MCP roots, cwd
 	ReadOnly    bool   // serve only list/get (memory:read scope)
 	NoDeleteAll bool   // refuse delete_all
+	// Version is reported as serverInfo.version; "" reports "dev".
+	Version string
 }
 
 // Run serves MCP over in/out until in closes. Nothing but protocol messages is
 // written to out; logs go to logw.
+//
+// It answers every request read before in closed, then returns nil; an
+// error means the transport failed or ctx ended. Run does not touch
+// os.Stdout: a caller serving on stdout must keep other writers off it.
 func Run(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer, opts Options) error {
-	return errors.New("not implemented")
+	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	s := newServer(opts, log)
+	rc, ok := in.(io.ReadCloser)
+	if !ok {
+		rc = io.NopCloser(in)
+	}
+	err := s.Run(ctx, drainTransport{&sdk.IOTransport{Reader: rc, Writer: nopWriteCloser{out}}})
+	if err == nil || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
 }
+
+// newServer builds the SDK server with the `todo` tool. The SDK's own
+// logging is limited to warnings: its per-session info lines are noise on
+// an agent's stderr.
+func newServer(opts Options, log *slog.Logger) *sdk.Server {
+	h := &handler{opts: opts, log: log, roots: map[*sdk.ServerSession]string{}}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	sdkLog := slog.New(warnOnly{log.Handler()})
+	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, &sdk.ServerOptions{
+		Logger:       sdkLog,
+		Instructions: "planls keeps this project's approved plan honest. Call the todo tool with {\"action\":\"list\"} before starting work.",
+		//lint:ignore SA1019 roots are still how current clients say which workspace they run in.
+		RootsListChangedHandler: h.rootsChanged,
+		// Only tools: no logging capability, so nothing but replies and the
+		// tool list reaches the client.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	destructive := !opts.ReadOnly
+	s.AddTool(&sdk.Tool{
+		Name:        toolName,
+		Title:       "planls plan items and todos",
+		Description: toolDescription,
+		InputSchema: inputSchema(),
+		Annotations: &sdk.ToolAnnotations{
+			Title:           "planls todo",
+			ReadOnlyHint:    opts.ReadOnly,
+			DestructiveHint: &destructive,
+			OpenWorldHint:   new(bool),
+		},
+	}, h.call)
+	return s
+}
+
+// nopWriteCloser keeps the transport from closing the caller's writer
+// (stdout outlives the session).
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// warnOnly drops records below Warn.
+type warnOnly struct{ slog.Handler }
+
+func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{w.Handler.WithAttrs(a)} }
+func (w warnOnly) WithGroup(n string) slog.Handler      { return warnOnly{w.Handler.WithGroup(n)} }

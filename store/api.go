@@ -8,6 +8,8 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"time"
 
 	"github.com/planls/planls/core"
 )
@@ -19,11 +21,20 @@ type Store struct {
 	// Actor names the writer in the journal and in lock-holder messages
 	// ("cli", "lsp", "mcp", ...).
 	Actor string
+	// LockTimeout bounds the wait for the lock of a write; 0 means
+	// DefaultLockTimeout. Open sets it from $PLANLS_LOCK_TIMEOUT when valid.
+	LockTimeout time.Duration
 }
 
 // Open returns the store of root (an absolute directory). Nothing is created
 // until the first write.
-func Open(root, actor string) *Store { return &Store{Root: root, Actor: actor} }
+func Open(root, actor string) *Store {
+	s := &Store{Root: root, Actor: actor}
+	if d, err := time.ParseDuration(os.Getenv(EnvLockTimeout)); err == nil && d > 0 {
+		s.LockTimeout = d
+	}
+	return s
+}
 
 // StateError is a state file that cannot be used. It is never overwritten.
 // Line and Col are 1-based (Col counts bytes) and 0 when unknown.

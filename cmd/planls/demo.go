@@ -1,10 +1,51 @@
 package main
 
 import (
+	_ "embed"
+	"fmt"
+	"os"
+
 	"github.com/spf13/cobra"
+
+	"github.com/planls/planls/lsp"
 )
 
-// newDemoCmd is `planls demo [PLAN.md]`: a real LSP session against `planls serve` (owned by the LSP work).
+// demoPlan is examples/basic/PLAN.md, embedded so `planls demo` works from
+// any directory (go:embed cannot reach ../../examples, so the copy lives here
+// and a test keeps it equal to the example).
+//
+//go:embed demo_plan.md
+var demoPlan []byte
+
+// newDemoCmd is `planls demo [PLAN.md]`: a real LSP session against
+// `planls serve` started as a child process (this same executable). It exits
+// 0 when the session behaved as expected, non-zero otherwise.
 func newDemoCmd() *cobra.Command {
-	return &cobra.Command{Use: "demo [PLAN.md]", Short: "Show what the language server reports for a plan"}
+	var evidence string
+	cmd := &cobra.Command{
+		Use:          "demo [PLAN.md]",
+		Short:        "Show what the language server reports for a plan",
+		Args:         cobra.MaximumNArgs(1),
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plan := demoPlan
+			if len(args) == 1 {
+				b, err := os.ReadFile(args[0])
+				if err != nil {
+					return fmt.Errorf("demo: %w", err)
+				}
+				plan = b
+			}
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("demo: cannot find this executable: %w", err)
+			}
+			return lsp.Demo(cmd.Context(), lsp.DemoOptions{
+				Plan: plan, Server: []string{exe, "serve"},
+				Out: cmd.OutOrStdout(), Stderr: os.Stderr, Evidence: evidence,
+			})
+		},
+	}
+	cmd.Flags().StringVar(&evidence, "evidence", "", "evidence used to complete the first item")
+	return cmd
 }

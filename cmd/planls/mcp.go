@@ -1,10 +1,44 @@
 package main
 
 import (
+	"os"
+	"os/signal"
+	"syscall"
+
 	"github.com/spf13/cobra"
+
+	"github.com/planls/planls/mcp"
 )
 
-// newMCPCmd is `planls mcp`: the MCP stdio server (owned by the MCP work).
+// newMCPCmd is `planls mcp [--root DIR] [--read-only] [--no-delete-all]`:
+// the MCP stdio server with the one tool `todo`. It exits 0 when stdin
+// closes; the state lock is held only inside a call, so none is left behind.
 func newMCPCmd() *cobra.Command {
-	return &cobra.Command{Use: "mcp", Short: "Run the MCP server (tool: todo) over stdio"}
+	var opts mcp.Options
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Run the MCP server (tool: todo) over stdio",
+		Long: `Run the MCP server over stdio. Its one tool, todo, lists, creates and closes plan items and todos
+in the project's .planls/state.json.
+
+The project root is --root, else $PLANLS_ROOT, else the client's MCP roots, else the project (a
+directory with .git or .planls) above the working directory. Without one every call fails with an
+error naming where it looked; no state is ever created outside a project.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// stdout carries the protocol only (field case B32): keep the
+			// real stdout for the transport and send any stray print from
+			// this process to stderr.
+			out := os.Stdout
+			os.Stdout = os.Stderr
+			defer func() { os.Stdout = out }()
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return mcp.Run(ctx, os.Stdin, out, os.Stderr, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Root, "root", "", "workspace root (default: $PLANLS_ROOT, the client's MCP roots, or the project above the working directory)")
+	cmd.Flags().BoolVar(&opts.ReadOnly, "read-only", false, "serve only list and get; refuse every change")
+	cmd.Flags().BoolVar(&opts.NoDeleteAll, "no-delete-all", false, "refuse delete_all even when confirmed")
+	return cmd
 }

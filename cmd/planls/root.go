@@ -1,15 +1,103 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
+
+	"github.com/spf13/cobra"
 )
 
-// run is replaced by the cobra root command (owned by the CLI work).
+// Exit codes a script can rely on.
+const (
+	exitOK       = 0 // success; `check`: no open plan item
+	exitRejected = 1 // the tool's in-band rejection; `check`: open plan items
+	exitError    = 2 // usage, I/O, lock or state-file errors
+)
+
+// exitErr carries an exit code through cobra. A nil err means the message
+// was already printed.
+type exitErr struct {
+	code int
+	err  error
+}
+
+func (e *exitErr) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitErr) Unwrap() error { return e.err }
+
+// silentExit ends the command with code after its output was printed.
+func silentExit(code int) error { return &exitErr{code: code} }
+
+// usageErr marks an error as the caller's mistake (exit 2 with a usage hint).
+type usageErr struct{ error }
+
+// run executes the command line args (without the program name) and returns
+// the process exit code.
 func run(args []string) int {
-	_ = newServeCmd
-	_ = newMCPCmd
-	_ = newDemoCmd
-	fmt.Fprintln(os.Stderr, "planls: not implemented")
-	return 2
+	return runIO(args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitErr
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "Error:", ee.err)
+		}
+		return ee.code
+	}
+	// Commands wrap their own failures in exitErr, so anything else is a bad
+	// command line found by cobra (unknown command or flag, argument count).
+	fmt.Fprintln(stderr, "Error:", err)
+	fmt.Fprintln(stderr, "Run 'planls --help' for usage.")
+	return exitError
+}
+
+// newRootCmd builds the planls command tree.
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "planls",
+		Short: "Keep an approved plan (PLAN.md) honest",
+		Long: `planls tracks each top-level bullet of an approved PLAN.md as a plan item that closes only with
+proof: evidence to complete it, a reason to defer it.
+
+The state lives in .planls/state.json at the workspace root: --root, else $PLANLS_ROOT, else the
+nearest directory above the working directory holding .planls/ or .git.
+
+Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items are open);
+2 usage, I/O, lock or state-file errors.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Version:       version(),
+	}
+	root.SetVersionTemplate("planls {{.Version}}\n")
+	root.PersistentFlags().String("root", "", "workspace root (default: $PLANLS_ROOT, else the nearest directory with .planls/ or .git)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr{err} })
+	root.AddCommand(
+		newTodoCmd(),
+		newApproveCmd(),
+		newStatusCmd(),
+		newCheckCmd(),
+		newDoctorCmd(),
+		newVersionCmd(),
+		newServeCmd(),
+		newMCPCmd(),
+		newDemoCmd(),
+	)
+	return root
 }

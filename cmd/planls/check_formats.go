@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// writeText prints one `PATH:LINE:COL: message` line per open item, the
+// format editors' and CI's error parsers read.
+func (r *checkReport) writeText(w io.Writer) error {
+	for _, o := range r.items {
+		line, col, gone := o.position()
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s%s\n", r.display, line, col, o.message(), r.suffix(gone)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonItem is one open item in `check --format json`.
+type jsonItem struct {
+	ID      int    `json:"id"`
+	Status  string `json:"status"`
+	Subject string `json:"subject"`
+	Path    string `json:"path"`   // relative to the root, slash-separated
+	Line    int    `json:"line"`   // 1-based; 0 when no longer in the file
+	Column  int    `json:"column"` // 1-based, bytes; 0 when no longer in the file
+	Message string `json:"message"`
+}
+
+type jsonCheck struct {
+	Plan struct {
+		ID    string `json:"id"`
+		Title string `json:"title"`
+		Path  string `json:"path"`
+	} `json:"plan"`
+	Open []jsonItem `json:"open"`
+}
+
+func (r *checkReport) jsonReport() jsonCheck {
+	var out jsonCheck
+	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
+	out.Open = []jsonItem{}
+	for _, o := range r.items {
+		out.Open = append(out.Open, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
+			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message()})
+	}
+	return out
+}
+
+// SARIF 2.1.0, the subset code-scanning tools read.
+const (
+	sarifVersion = "2.1.0"
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+)
+
+type sarifLog struct {
+	Version string     `json:"version"`
+	Schema  string     `json:"$schema"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	ColumnKind string        `json:"columnKind"`
+	Results    []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string      `json:"id"`
+	Name                 string      `json:"name"`
+	ShortDescription     sarifText   `json:"shortDescription"`
+	FullDescription      sarifText   `json:"fullDescription"`
+	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+}
+
+// sarif renders the report as a SARIF 2.1.0 log. Columns are reported as
+// code points; a list marker is preceded only by ASCII indentation, so the
+// byte column is the same number.
+func (r *checkReport) sarif() sarifLog {
+	run := sarifRun{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name:           "planls",
+			Version:        version(),
+			InformationURI: "https://github.com/planls/planls",
+			Rules: []sarifRule{{
+				ID:                   "open-item",
+				Name:                 "OpenPlanItem",
+				ShortDescription:     sarifText{"Open plan item"},
+				FullDescription:      sarifText{"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."},
+				DefaultConfiguration: sarifConfig{Level: "note"},
+			}},
+		}},
+		ColumnKind: "unicodeCodePoints",
+		Results:    []sarifResult{},
+	}
+	for _, o := range r.items {
+		line, col, gone := o.position()
+		run.Results = append(run.Results, sarifResult{
+			RuleID: "open-item", Level: "note",
+			Message: sarifText{o.message() + r.suffix(gone)},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
+				Region:           sarifRegion{StartLine: line, StartColumn: col},
+			}}},
+		})
+	}
+	return sarifLog{Version: sarifVersion, Schema: sarifSchema, Runs: []sarifRun{run}}
+}
+
+// writeGitHub prints GitHub Actions workflow commands (::notice).
+func (r *checkReport) writeGitHub(w io.Writer) error {
+	for _, o := range r.items {
+		line, col, gone := o.position()
+		if _, err := fmt.Fprintf(w, "::notice file=%s,line=%d,col=%d::%s\n",
+			ghProperty(r.rootRel), line, col, ghData(o.message()+r.suffix(gone))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ghData escapes a workflow command's message (GitHub's toolkit escapeData).
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value (escapeProperty).
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

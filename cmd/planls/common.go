@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planls/planls/store"
+)
+
+// actor names the command line in the journal and in lock-holder messages.
+const actor = "cli"
+
+// failf is an exit-2 error (I/O, state, lock, no root).
+func failf(format string, a ...any) error {
+	return &exitErr{code: exitError, err: fmt.Errorf(format, a...)}
+}
+
+// fail wraps err as an exit-2 error.
+func fail(err error) error { return &exitErr{code: exitError, err: err} }
+
+// usagef is a command-line mistake found by a command itself (exit 2).
+func usagef(format string, a ...any) error {
+	return &exitErr{code: exitError, err: fmt.Errorf(format+"\nRun 'planls --help' for usage.", a...)}
+}
+
+// findRoot resolves the workspace root from --root, $PLANLS_ROOT and the
+// working directory.
+func findRoot(cmd *cobra.Command) (string, error) {
+	flag, _ := cmd.Flags().GetString("root")
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fail(err)
+	}
+	root, err := store.FindRoot(flag, wd)
+	if err != nil {
+		return "", fail(err)
+	}
+	return root, nil
+}
+
+// openStore is the store of the workspace root.
+func openStore(cmd *cobra.Command) (*store.Store, error) {
+	root, err := findRoot(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return store.Open(root, actor), nil
+}
+
+// displayPath shows an absolute path relative to the working directory when
+// it lies below it, else relative to root, slash-separated.
+func displayPath(abs, root string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r)
+		}
+	}
+	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(abs)
+}
+
+// printJSON writes v as two-space indented JSON without HTML escaping.
+func printJSON(cmd *cobra.Command, v any) error {
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// buildVersion is set with -ldflags "-X main.buildVersion=v1.2.3".
+var buildVersion = ""
+
+// version is the release version, else the module version the binary was
+// built from, else "devel" with the VCS revision when known.
+func version() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	v := "devel"
+	if rev != "" {
+		v += " " + rev
+		if dirty {
+			v += "-dirty"
+		}
+	}
+	return v
+}
+
+// newVersionCmd is `planls version`.
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the planls version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintf(cmd.OutOrStdout(), "planls %s\n", version())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+// newDoctorCmd is `planls doctor [--rebuild] [--move-aside]`.
+func newDoctorCmd() *cobra.Command {
+	var rebuild, moveAside bool
+	cmd := &cobra.Command{
+		Use:   "doctor [--rebuild] [--move-aside]",
+		Short: "Check the state file and the journal; rebuild the state from the journal",
+		Long: `Check .planls/state.json (errors and warnings such as dangling blockedBy or cycles) and
+.planls/journal.jsonl. Without flags nothing is changed.
+
+--rebuild replays the journal and writes the result when there is no state file. Replacing an
+existing state file (damaged, or different from the journal) also needs --move-aside, which first
+renames it to state.json.corrupt-<time>; nothing is ever deleted. --move-aside alone moves a damaged
+state file aside (the state is then empty until rebuilt).
+
+Exit 0 when all is well (or the repair succeeded), 2 when a problem remains or the repair was refused.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := openStore(cmd)
+			if err != nil {
+				return err
+			}
+			rep, err := s.Doctor(rebuild, moveAside)
+			out := cmd.OutOrStdout()
+			if rep != nil {
+				for _, n := range rep.Notes {
+					fmt.Fprintln(out, n)
+				}
+			}
+			if err != nil {
+				return fail(err)
+			}
+			if rep.Rebuilt || (rep.MovedAside != "" && !rebuild) {
+				return nil
+			}
+			if !rep.OK() {
+				return silentExit(exitError)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the state from the journal")
+	cmd.Flags().BoolVar(&moveAside, "move-aside", false, "move a damaged or replaced state file to state.json.corrupt-<time> (never deleted)")
+	return cmd
+}

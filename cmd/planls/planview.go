@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
+)
+
+// planView is the approved plan next to the plan file as it is now.
+type planView struct {
+	root    string
+	st      *core.State
+	abs     string // the plan file (absolute)
+	exists  bool
+	src     []byte
+	plan    *planparse.Plan
+	matches []core.ItemMatch
+	missing []int // approved items no bullet of the file matches
+}
+
+// openItem is a plan item still pending or in_progress, and where it stands
+// in the plan file now (Line and Col 1-based, Col in bytes; 0 when the item
+// is no longer in the file).
+type openItem struct {
+	Task core.Task
+	Line int
+	Col  int
+}
+
+// loadPlanView reads the plan file of the approved plan (PLAN.md when the
+// state names none) and matches it against the approved plan items.
+func loadPlanView(root string, st *core.State) (*planView, error) {
+	v := &planView{root: root, st: st}
+	rel := defaultPlan
+	if st.Plan != nil && st.Plan.Path != "" {
+		rel = st.Plan.Path
+	}
+	v.abs = filepath.Join(root, filepath.FromSlash(rel))
+	if filepath.IsAbs(filepath.FromSlash(rel)) {
+		v.abs = filepath.FromSlash(rel)
+	}
+	src, err := os.ReadFile(v.abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return v, nil
+	case err != nil:
+		return nil, err
+	}
+	v.exists, v.src = true, src
+	v.plan = planparse.Parse(src)
+	v.matches, v.missing = core.MatchPlan(st, v.plan)
+	return v, nil
+}
+
+// openItems are the open plan items in the order of the plan file, those no
+// longer in it last (by id).
+func (v *planView) openItems() []openItem {
+	where := map[int]planparse.Item{}
+	if v.plan != nil {
+		for _, m := range v.matches {
+			if m.TaskID != 0 && m.Item >= 0 && m.Item < len(v.plan.Items) {
+				where[m.TaskID] = v.plan.Items[m.Item]
+			}
+		}
+	}
+	var out []openItem
+	for _, t := range v.st.Tasks {
+		if t.Source != "plan" || (t.Status != core.Pending && t.Status != core.InProgress) {
+			continue
+		}
+		oi := openItem{Task: t}
+		if it, ok := where[t.ID]; ok {
+			oi.Line, oi.Col = byteLineCol(v.src, it.Line.Start)
+		}
+		out = append(out, oi)
+	}
+	slices.SortStableFunc(out, func(a, b openItem) int {
+		switch {
+		case a.Line == 0 && b.Line == 0:
+			return a.Task.ID - b.Task.ID
+		case a.Line == 0:
+			return 1
+		case b.Line == 0:
+			return -1
+		case a.Line != b.Line:
+			return a.Line - b.Line
+		}
+		return a.Col - b.Col
+	})
+	return out
+}
+
+// byteLineCol converts a 0-based byte offset into a 1-based line and 1-based
+// byte column. LF, CRLF and a lone CR each end a line (planls-rules.md rule 8).
+func byteLineCol(src []byte, off int) (line, col int) {
+	off = max(0, min(off, len(src)))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			line, start = line+1, i+1
+		}
+	}
+	return line, off - start + 1
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
+)
+
+// newStatusCmd is `planls status`: where the project stands.
+func newStatusCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the approved plan, the project id, open plan items and drift",
+		Long: `Show the workspace root and project id, the approved plan, its open plan items (pending and
+in_progress) and drift: bullets of the plan file that changed, appeared or disappeared since approval.
+Reads only; creates nothing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := openStore(cmd)
+			if err != nil {
+				return err
+			}
+			st, err := s.Read()
+			if err != nil {
+				return fail(err)
+			}
+			warnings, _ := s.Check()
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "Project: %s (id %s)\n", s.Root, store.ProjectID(s.Root))
+			if st.Plan == nil {
+				fmt.Fprintf(out, "No plan approved (run planls approve %s)\n", defaultPlan)
+				printWarnings(out, warnings)
+				return nil
+			}
+			v, err := loadPlanView(s.Root, st)
+			if err != nil {
+				return fail(err)
+			}
+			total := 0
+			for _, t := range st.Tasks {
+				if t.Source == "plan" && t.Status != core.Deleted {
+					total++
+				}
+			}
+			open := v.openItems()
+			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", st.Plan.Title, len(open), total)
+			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
+			for _, o := range open {
+				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, o.Task.Subject)
+			}
+			printDrift(out, v)
+			printWarnings(out, warnings)
+			return nil
+		},
+	}
+}
+
+// printDrift reports how the plan file differs from the approved plan.
+func printDrift(out io.Writer, v *planView) {
+	name := displayPath(v.abs, v.root)
+	if !v.exists {
+		fmt.Fprintf(out, "Drift: %s is missing\n", name)
+		return
+	}
+	byID := map[int]core.Task{}
+	for _, t := range v.st.Tasks {
+		byID[t.ID] = t
+	}
+	var lines []string
+	for _, m := range v.matches {
+		it := v.plan.Items[m.Item]
+		line, _ := byteLineCol(v.src, it.Line.Start)
+		switch m.Kind {
+		case core.Changed:
+			lines = append(lines, fmt.Sprintf("  #%d changed (line %d): %s", m.TaskID, line, it.Subject))
+		case core.New:
+			lines = append(lines, fmt.Sprintf("  new (line %d): %s", line, it.Subject))
+		}
+	}
+	for _, id := range v.missing {
+		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, byID[id].Subject))
+	}
+	if len(lines) == 0 {
+		if core.PlanID(v.src) != v.st.Plan.ID {
+			fmt.Fprintf(out, "Drift: none in the items (%s was edited elsewhere since approval)\n", name)
+		} else {
+			fmt.Fprintf(out, "Drift: none (%s is the approved plan)\n", name)
+		}
+		return
+	}
+	fmt.Fprintf(out, "Drift: %s changed since approval (re-approve with planls approve):\n%s\n", name, strings.Join(lines, "\n"))
+}
+
+func printWarnings(out io.Writer, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(out, "warning: %s\n", w)
+	}
+}

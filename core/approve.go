@@ -1,0 +1,170 @@
+package core
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/planls/planls/planparse"
+)
+
+func planID(src []byte) string {
+	sum := sha256.Sum256(src)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// itemKey is a plan item's identity for reconciliation: full scope, subject
+// and planText, compared exactly (planls-rules.md "Approval and reconciliation").
+func itemKey(scope []string, subject, planText string) string {
+	var b strings.Builder
+	for _, s := range scope {
+		b.WriteString(s)
+		b.WriteByte(0)
+	}
+	b.WriteByte(1)
+	b.WriteString(subject)
+	b.WriteByte(0)
+	b.WriteString(planText)
+	return b.String()
+}
+
+func taskKey(t *Task) string { return itemKey(t.PlanScope, t.Subject, t.PlanText) }
+
+// usableItems are the plan's items that can become plan items: an item with a
+// blank subject is not one (planls-rules.md rule 4, `empty-item`).
+func usableItems(plan *planparse.Plan) []int {
+	var idx []int
+	if plan == nil {
+		return idx
+	}
+	for i := range plan.Items {
+		if strings.TrimSpace(plan.Items[i].Subject) != "" {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// approve is Approve: see api.go. The result text is
+// `Approved plan "<title>": <n> plan items (<kept> kept, <new> new, <removed> removed)`,
+// and `Plan "<title>" is already approved: <n> plan items` for the same
+// content again (a no-op).
+func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
+	view := sortedView(in)
+	orig := in
+	if orig == nil {
+		orig = view
+	}
+	id := planID(src)
+	title := "plan"
+	if plan != nil && plan.Title != "" {
+		title = plan.Title
+	}
+	rawParams, _ := json.Marshal(map[string]string{"planId": id, "path": path})
+	const action = "approve"
+	if view.Plan != nil && view.Plan.ID == id {
+		_, total := planCounts(view)
+		text := fmt.Sprintf("Plan \"%s\" is already approved: %d plan items", sanitize(view.Plan.Title), total)
+		return success(orig, view, action, rawParams, text, false)
+	}
+	now := opts.now()
+	items := usableItems(plan)
+
+	// Count keys on both sides: only a key that occurs once in each is kept.
+	oldCount := map[string]int{}
+	oldAt := map[string]int{}
+	for i := range view.Tasks {
+		t := &view.Tasks[i]
+		if t.isPlan() && t.Status != Deleted {
+			k := taskKey(t)
+			oldCount[k]++
+			oldAt[k] = i
+		}
+	}
+	newCount := make(map[string]int, len(items))
+	keys := make([]string, len(items))
+	for j, i := range items {
+		it := &plan.Items[i]
+		keys[j] = itemKey(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
+		newCount[keys[j]]++
+	}
+
+	w := cloneState(view)
+	keptIdx := map[int]bool{} // indexes into w.Tasks of kept plan items
+	next := w.nextFreeID()
+	var fresh []Task
+	kept := 0
+	for j, i := range items {
+		it := &plan.Items[i]
+		k := keys[j]
+		if newCount[k] == 1 && oldCount[k] == 1 {
+			ti := oldAt[k]
+			keptIdx[ti] = true
+			w.Tasks[ti].PlanOrder = j + 1 // order only: not a change of the task's content
+			kept++
+			continue
+		}
+		t := Task{
+			ID:        next,
+			Subject:   strings.TrimSpace(it.Subject),
+			Status:    Pending,
+			Source:    "plan",
+			PlanGroup: it.Group,
+			PlanText:  it.PlanText,
+			PlanOrder: j + 1,
+			Version:   1,
+			CreatedAt: now,
+			UpdatedAt: now,
+		}
+		if len(it.Scope) > 0 {
+			t.PlanScope = append([]string(nil), it.Scope...)
+		}
+		next++
+		fresh = append(fresh, t)
+	}
+
+	// Tombstone the old plan items no longer in the plan, then drop edges to them.
+	removedIDs := map[int]bool{}
+	for i := range w.Tasks {
+		t := &w.Tasks[i]
+		if t.isPlan() && t.Status != Deleted && !keptIdx[i] {
+			nt := *t
+			nt.Status = Deleted
+			nt.DeletedFrom = ""
+			nt.Version++
+			nt.UpdatedAt = now
+			*t = nt
+			removedIDs[t.ID] = true
+		}
+	}
+	if len(removedIDs) > 0 {
+		for i := range w.Tasks {
+			t := &w.Tasks[i]
+			var deps []int
+			dropped := false
+			for _, d := range t.BlockedBy {
+				if removedIDs[d] {
+					dropped = true
+					continue
+				}
+				deps = append(deps, d)
+			}
+			if dropped {
+				nt := *t
+				nt.BlockedBy = deps
+				nt.Version++
+				nt.UpdatedAt = now
+				*t = nt
+			}
+		}
+	}
+	w.Tasks = append(w.Tasks, fresh...)
+	w.NextID = next
+	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now}
+	text := fmt.Sprintf("Approved plan \"%s\": %d plan items (%d kept, %d new, %d removed)",
+		sanitize(title), len(items), kept, len(fresh), len(removedIDs))
+	res := success(w, w, action, rawParams, text, true)
+	return res
+}

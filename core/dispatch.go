@@ -1,0 +1,229 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Actions, in the order error messages list them.
+var actions = []string{"create", "update", "complete", "list", "get", "delete", "clear", "delete_all", "restore"}
+
+func isRead(action string) bool { return action == "list" || action == "get" }
+
+// onlyFor names the actions an MCP-seed field applies to; given to another
+// action it is refused rather than ignored. The seed-000 fields keep rpiv's
+// leniency (create ignores status, evidence and reason).
+var onlyFor = map[string][]string{
+	"item_status": {"list"}, "due_before": {"list"}, "search": {"list"}, "query": {"list"},
+	"limit": {"list"}, "cursor": {"list"},
+	"confirm_delete_all": {"delete_all"},
+	"ids":                {"restore"},
+	"client_mutation_id": {"create", "update", "complete"},
+	"expected_version":   {"update", "complete", "delete"},
+	"priority":           {"create", "update", "complete"},
+	"due_at":             {"create", "update", "complete"},
+	"note":               {"create", "update", "complete"},
+	"owner_timezone":     {"create", "update", "complete", "list"},
+}
+
+var onlyForKeys = func() []string {
+	keys := make([]string, 0, len(onlyFor))
+	for k := range onlyFor {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}()
+
+// precheck runs the checks every call or op gets before its action's own
+// rules: a known action, fields that apply to it, the project, the scope.
+func (r *runner) precheck(p *params) error {
+	known := false
+	for _, a := range actions {
+		known = known || a == p.Action
+	}
+	if !known {
+		return fmt.Errorf("unknown action %q: use %s", p.Action, strings.Join(actions, ", "))
+	}
+	for _, k := range onlyForKeys {
+		if !p.has(k) {
+			continue
+		}
+		ok := false
+		for _, a := range onlyFor[k] {
+			ok = ok || a == p.Action
+		}
+		if !ok {
+			return fmt.Errorf("%s only applies to %s", k, englishList(onlyFor[k]))
+		}
+	}
+	if p.ProjectID != nil && *p.ProjectID != r.opts.ProjectID {
+		if r.opts.ProjectID == "" {
+			return fmt.Errorf("project_id %q is not this project: this server has no project id, leave project_id out", *p.ProjectID)
+		}
+		return fmt.Errorf("project_id %q is not this project (%q)", *p.ProjectID, r.opts.ProjectID)
+	}
+	if r.opts.ReadOnly && !isRead(p.Action) {
+		return fmt.Errorf("read-only: this server has only the memory:read scope; %s needs memory:write", p.Action)
+	}
+	return nil
+}
+
+func englishList(xs []string) string {
+	switch len(xs) {
+	case 1:
+		return xs[0]
+	case 2:
+		return xs[0] + " and " + xs[1]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// call is Call: see api.go.
+func call(in *State, raw json.RawMessage, opts Options) Result {
+	view := sortedView(in)
+	orig := in
+	if orig == nil {
+		orig = view
+	}
+	r := &runner{opts: opts, now: opts.now()}
+	obj, err := decodeObject(raw, "params")
+	if err != nil {
+		return fail(orig, view, "batch", raw, err)
+	}
+	if _, ok := obj["ops"]; ok {
+		return r.batch(orig, view, raw, obj)
+	}
+	action := "batch"
+	if a, ok := obj["action"]; ok {
+		var s string
+		if json.Unmarshal(a, &s) == nil && s != "" {
+			action = s
+		}
+	}
+	p, err := parseParams(obj)
+	if err != nil {
+		return fail(orig, view, action, raw, err)
+	}
+	if p.Action == "" {
+		return fail(orig, view, "batch", raw, errors.New("action required (or pass ops)"))
+	}
+	if err := r.precheck(p); err != nil {
+		return fail(orig, view, action, raw, err)
+	}
+	switch p.Action {
+	case "list":
+		page, err := list(view, p, opts)
+		if err != nil {
+			return fail(orig, view, action, raw, err)
+		}
+		res := success(orig, view, action, raw, page.text, false)
+		total := page.total
+		res.Envelope.Details.Total = &total
+		res.Envelope.Details.NextCursor = page.nextCursor
+		return res
+	case "get":
+		text, err := get(view, p)
+		if err != nil {
+			return fail(orig, view, action, raw, err)
+		}
+		return success(orig, view, action, raw, text, false)
+	}
+	if p.ClientMutationID != nil {
+		text, hit, err := replay(view, p)
+		if err != nil {
+			return fail(orig, view, action, raw, err)
+		}
+		if hit {
+			return success(orig, view, action, raw, text, false)
+		}
+	}
+	w := cloneState(view)
+	text, changed, err := r.mutate(w, p)
+	if err != nil {
+		return fail(orig, view, action, raw, err)
+	}
+	if !changed {
+		return success(orig, view, action, raw, text, false)
+	}
+	if p.ClientMutationID != nil {
+		r.remember(w, p, text, touched(w, p))
+	}
+	res := success(w, w, action, raw, text, true)
+	res.Notices = netDeferrals(view, w)
+	return res
+}
+
+// mutate runs one mutating action against the working state w.
+func (r *runner) mutate(w *State, p *params) (string, bool, error) {
+	switch p.Action {
+	case "create":
+		return r.create(w, p)
+	case "update", "complete":
+		return r.update(w, p)
+	case "delete":
+		return r.del(w, p)
+	case "clear":
+		return r.clear(w)
+	case "delete_all":
+		return r.deleteAll(w, p)
+	case "restore":
+		return r.restore(w, p)
+	}
+	return "", false, fmt.Errorf("unknown action %q", p.Action)
+}
+
+// touched is the ids a keyed create/update affected, for MutationKey.IDs.
+func touched(w *State, p *params) []int {
+	if p.Action == "create" {
+		return []int{w.NextID - 1}
+	}
+	return []int{p.ID}
+}
+
+// netDeferrals are the notices of plan items deferred by this call: deferred
+// now and not before. A defer-then-reopen batch sends none and repeated
+// deferrals one, with the final reason (planls-rules.md "Batches").
+func netDeferrals(before, after *State) []Notice {
+	var out []Notice
+	for i := range after.Tasks {
+		t := &after.Tasks[i]
+		if !t.isPlan() || t.Status != Deferred {
+			continue
+		}
+		if old := before.task(t.ID); old != nil && old.Status == Deferred {
+			continue
+		}
+		out = append(out, Notice{Level: "warning",
+			Text: fmt.Sprintf("Plan item deferred: #%d %s -- %s", t.ID, sanitize(t.Subject), sanitize(t.Reason))})
+	}
+	return out
+}
+
+// envelope builds the tool result over st's snapshot.
+func envelope(st *State, action string, raw json.RawMessage, text, errMsg string) Envelope {
+	tasks := st.Tasks
+	if tasks == nil {
+		tasks = []Task{}
+	}
+	var params json.RawMessage
+	if json.Valid(raw) {
+		params = raw
+	}
+	return Envelope{
+		Content: []Content{{Type: "text", Text: text}},
+		Details: Details{Action: action, Params: params, Tasks: tasks, NextID: st.NextID, Error: errMsg, Plan: st.Plan},
+	}
+}
+
+func success(res, view *State, action string, raw json.RawMessage, text string, changed bool) Result {
+	return Result{Envelope: envelope(view, action, raw, text, ""), State: res, Changed: changed}
+}
+
+// fail is a rejected call: `Error: <msg>`, details.error, state unchanged.
+func fail(orig, view *State, action string, raw json.RawMessage, err error) Result {
+	return Result{Envelope: envelope(view, action, raw, "Error: "+err.Error(), err.Error()), State: orig}
+}

@@ -1,0 +1,212 @@
+package core
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// List paging (MCP seed): default and largest page size.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 200
+)
+
+// listFilter is a list call's filters, resolved.
+type listFilter struct {
+	statuses       map[Status]bool // nil = any status
+	includeDeleted bool
+	dueBefore      *time.Time
+	search         string // lower-cased; "" = none
+}
+
+// listPage is one list answer: the text, the total matched and the cursor
+// of the next page ("" on the last page).
+type listPage struct {
+	text       string
+	total      int
+	nextCursor string
+}
+
+// resolveFilter reads status / item_status, includeDeleted, due_before and
+// search / query. item_status takes "open" (pending + in_progress), "all",
+// or a status ("in-progress" too); asking for "deleted" by item_status shows
+// tombstones, while status "deleted" keeps the seed's reading (it needs
+// includeDeleted, vector O09).
+func resolveFilter(p *params, opts Options) (listFilter, error) {
+	f := listFilter{includeDeleted: p.IncludeDeleted}
+	if p.ItemStatus != nil {
+		is := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(*p.ItemStatus)), "-", "_")
+		switch {
+		case is == "open":
+			f.statuses = map[Status]bool{Pending: true, InProgress: true}
+		case is == "all":
+		case validStatus(Status(is)):
+			f.statuses = map[Status]bool{Status(is): true}
+			if Status(is) == Deleted {
+				f.includeDeleted = true
+			}
+		default:
+			return f, fmt.Errorf("item_status must be open, all, pending, in_progress, completed, deferred or deleted (got %q)", *p.ItemStatus)
+		}
+		if p.Status != nil && (len(f.statuses) != 1 || !f.statuses[*p.Status]) {
+			return f, fmt.Errorf("status %q and item_status %q disagree: pass one of them", *p.Status, *p.ItemStatus)
+		}
+	} else if p.Status != nil {
+		f.statuses = map[Status]bool{*p.Status: true}
+	}
+	if p.DueBefore != nil {
+		t, err := parseDue("due_before", *p.DueBefore, p, opts)
+		if err != nil {
+			return f, err
+		}
+		f.dueBefore = &t
+	} else if p.OwnerTimezone != nil {
+		if _, err := zoneFor(p, opts); err != nil {
+			return f, err
+		}
+	}
+	if p.Search != nil {
+		f.search = strings.ToLower(*p.Search)
+	}
+	return f, nil
+}
+
+func (f *listFilter) match(t *Task) bool {
+	if t.Status == Deleted && !f.includeDeleted {
+		return false
+	}
+	if f.statuses != nil && !f.statuses[t.Status] {
+		return false
+	}
+	if f.dueBefore != nil {
+		if t.DueAt == "" {
+			return false
+		}
+		due, err := time.Parse(time.RFC3339Nano, t.DueAt)
+		if err != nil || !due.Before(*f.dueBefore) {
+			return false
+		}
+	}
+	if f.search != "" {
+		hay := strings.ToLower(t.Subject) + "\x00" + strings.ToLower(t.PlanText)
+		if t.Description != nil {
+			hay += "\x00" + strings.ToLower(*t.Description)
+		}
+		if !strings.Contains(hay, f.search) {
+			return false
+		}
+	}
+	return true
+}
+
+// key is the filters' fingerprint carried in a cursor, so a cursor is only
+// accepted with the filters it was made for. The page size is not part of
+// it: a client may change limit between pages.
+func (f *listFilter) key() string {
+	var b strings.Builder
+	for _, s := range []Status{Pending, InProgress, Completed, Deferred, Deleted} {
+		if f.statuses == nil || f.statuses[s] {
+			b.WriteString(string(s))
+		}
+		b.WriteByte(',')
+	}
+	fmt.Fprintf(&b, "%t|", f.includeDeleted)
+	if f.dueBefore != nil {
+		b.WriteString(f.dueBefore.Format(time.RFC3339Nano))
+	}
+	b.WriteString("|" + f.search)
+	sum := sha256.Sum256([]byte(b.String()))
+	return hex.EncodeToString(sum[:8])
+}
+
+// makeCursor is base64url("<offset>:<filter key>"): opaque to clients.
+func makeCursor(offset int, key string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(offset) + ":" + key))
+}
+
+func readCursor(c, key string) (int, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	off, k, ok := strings.Cut(string(raw), ":")
+	n, convErr := strconv.Atoi(off)
+	if err != nil || !ok || convErr != nil || n < 0 {
+		return 0, fmt.Errorf("cursor %q is not a cursor this server made; list again without cursor", c)
+	}
+	if k != key {
+		return 0, fmt.Errorf("cursor was made for other filters; list again without cursor, or with the filters of the first page")
+	}
+	return n, nil
+}
+
+// list renders the seed's list (todo-behaviour.md §6): the plan header when
+// there is one, then the rows of this page, or `No tasks`. When more rows
+// follow, a last line says how to get them.
+func list(st *State, p *params, opts Options) (listPage, error) {
+	f, err := resolveFilter(p, opts)
+	if err != nil {
+		return listPage{}, err
+	}
+	limit := DefaultLimit
+	if p.Limit != nil {
+		if *p.Limit < 1 || *p.Limit > MaxLimit {
+			return listPage{}, fmt.Errorf("limit must be between 1 and %d (got %d)", MaxLimit, *p.Limit)
+		}
+		limit = *p.Limit
+	}
+	key := f.key()
+	offset := 0
+	if p.Cursor != nil && *p.Cursor != "" {
+		if offset, err = readCursor(*p.Cursor, key); err != nil {
+			return listPage{}, err
+		}
+	}
+	var b strings.Builder
+	if h := planHeader(st); h != "" {
+		b.WriteString(h)
+	}
+	total, shown := 0, 0
+	for i := range st.Tasks {
+		t := &st.Tasks[i]
+		if !f.match(t) {
+			continue
+		}
+		total++
+		if total <= offset || shown >= limit {
+			continue
+		}
+		shown++
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		listRow(&b, t)
+	}
+	page := listPage{total: total}
+	if shown == 0 {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("No tasks")
+	}
+	if offset+shown < total {
+		page.nextCursor = makeCursor(offset+shown, key)
+		fmt.Fprintf(&b, "\n(%d-%d of %d shown; pass cursor %q for more)", offset+1, offset+shown, total, page.nextCursor)
+	}
+	page.text = b.String()
+	return page, nil
+}
+
+// get renders one task (todo-behaviour.md §6 "get").
+func get(st *State, p *params) (string, error) {
+	if !p.HasID {
+		return "", fmt.Errorf("id required for get")
+	}
+	t := st.task(p.ID)
+	if t == nil {
+		return "", fmt.Errorf("#%d not found", p.ID)
+	}
+	return renderGet(st, t), nil
+}

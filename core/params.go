@@ -1,0 +1,328 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// params is one call's (or one op's) fields after type checking. A JSON null
+// counts as absent, as an omitted field does in the seed's TypeScript; only
+// metadata values keep null (it deletes that key on update).
+type params struct {
+	obj map[string]json.RawMessage // every present, non-null key
+
+	Action string
+
+	ID    int
+	HasID bool
+
+	Subject     *string // subject, content or title (they must agree)
+	Description *string
+	ActiveForm  *string
+	Owner       *string
+	Evidence    *string
+	Reason      *string
+	Status      *Status
+
+	Metadata    map[string]any
+	HasMetadata bool
+
+	BlockedBy       []int
+	AddBlockedBy    []int
+	RemoveBlockedBy []int
+
+	IncludeDeleted bool
+
+	// MCP seed (003) fields.
+	ProjectID        *string
+	Priority         *string
+	DueAt            *string
+	Note             *string
+	OwnerTimezone    *string
+	ItemStatus       *string
+	DueBefore        *string
+	Search           *string // search or query (they must agree)
+	Limit            *int
+	Cursor           *string
+	ClientMutationID *string
+	ExpectedVersion  *int
+	ConfirmDeleteAll bool
+	IDs              []int
+	HasIDs           bool
+}
+
+// knownFields are the accepted keys of a call and of an op ("ops" only at
+// the top level). Anything else is refused so a misspelt field is never
+// silently ignored (MCP seed: "dispatcher 不会静默忽略 fields").
+var knownFields = map[string]bool{
+	"action": true, "id": true, "subject": true, "blockedBy": true, "description": true,
+	"activeForm": true, "owner": true, "metadata": true, "evidence": true, "reason": true,
+	"addBlockedBy": true, "removeBlockedBy": true, "status": true, "includeDeleted": true,
+	"todo_id": true, "content": true, "title": true, "project_id": true, "priority": true,
+	"due_at": true, "note": true, "item_status": true, "due_before": true, "search": true,
+	"query": true, "limit": true, "cursor": true, "owner_timezone": true,
+	"client_mutation_id": true, "expected_version": true, "confirm_delete_all": true, "ids": true,
+}
+
+// decodeObject reads a JSON object into its raw members, dropping nulls.
+// Duplicate keys keep the last value, as JSON.parse does.
+func decodeObject(raw json.RawMessage, what string) (map[string]json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return nil, fmt.Errorf("%s must be a JSON object", what)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &m); err != nil {
+		return nil, fmt.Errorf("%s must be a JSON object", what)
+	}
+	for k, v := range m {
+		if isNull(v) {
+			delete(m, k)
+		}
+	}
+	return m, nil
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// parseParams type-checks obj (ops must already be removed by the caller).
+// Errors name the field; they come before the seed's rule order because the
+// seed's schema validation rejects a mistyped call before it runs.
+func parseParams(obj map[string]json.RawMessage) (*params, error) {
+	var unknown []string
+	for k := range obj {
+		if !knownFields[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, fmt.Errorf("unknown field %q: see the todo tool's parameters", unknown[0])
+	}
+	p := &params{obj: obj}
+	var err error
+	str := func(key string) *string {
+		if err != nil {
+			return nil
+		}
+		raw, ok := obj[key]
+		if !ok {
+			return nil
+		}
+		var s string
+		if e := json.Unmarshal(raw, &s); e != nil {
+			err = fmt.Errorf("%s must be a string", key)
+			return nil
+		}
+		return &s
+	}
+	integer := func(key string) *int {
+		if err != nil {
+			return nil
+		}
+		raw, ok := obj[key]
+		if !ok {
+			return nil
+		}
+		n, ok := parseInt(raw)
+		if !ok {
+			err = fmt.Errorf("%s must be an integer", key)
+			return nil
+		}
+		return &n
+	}
+	ints := func(key string) []int {
+		if err != nil {
+			return nil
+		}
+		raw, ok := obj[key]
+		if !ok {
+			return nil
+		}
+		var items []json.RawMessage
+		if e := json.Unmarshal(raw, &items); e != nil {
+			err = fmt.Errorf("%s must be an array of task ids", key)
+			return nil
+		}
+		out := make([]int, 0, len(items))
+		for _, it := range items {
+			n, ok := parseInt(it)
+			if !ok {
+				err = fmt.Errorf("%s must be an array of task ids", key)
+				return nil
+			}
+			out = append(out, n)
+		}
+		return out
+	}
+	boolean := func(key string) bool {
+		if err != nil {
+			return false
+		}
+		raw, ok := obj[key]
+		if !ok {
+			return false
+		}
+		var b bool
+		if e := json.Unmarshal(raw, &b); e != nil {
+			err = fmt.Errorf("%s must be true or false", key)
+		}
+		return b
+	}
+
+	if a := str("action"); a != nil {
+		p.Action = *a
+	}
+	if id := integer("id"); id != nil {
+		p.ID, p.HasID = *id, true
+	}
+	if tid := str("todo_id"); tid != nil {
+		n, ok := parseTodoID(*tid)
+		if !ok && err == nil {
+			err = fmt.Errorf("todo_id %q is not a task id (use \"3\" or \"#3\")", *tid)
+		}
+		if ok {
+			if p.HasID && p.ID != n && err == nil {
+				err = fmt.Errorf("id %d and todo_id %q disagree: pass one of them", p.ID, *tid)
+			}
+			p.ID, p.HasID = n, true
+		}
+	}
+	p.Subject = agree(&err, []string{"subject", "content", "title"}, []*string{str("subject"), str("content"), str("title")})
+	p.Description = str("description")
+	p.ActiveForm = str("activeForm")
+	p.Owner = str("owner")
+	p.Evidence = str("evidence")
+	p.Reason = str("reason")
+	if s := str("status"); s != nil {
+		st := Status(*s)
+		if !validStatus(st) && err == nil {
+			err = fmt.Errorf("status must be one of pending, in_progress, completed, deferred, deleted (got %q)", *s)
+		}
+		p.Status = &st
+	}
+	if raw, ok := obj["metadata"]; ok && err == nil {
+		m, e := decodeMetadata(raw)
+		if e != nil {
+			err = e
+		}
+		p.Metadata, p.HasMetadata = m, true
+	}
+	p.BlockedBy = ints("blockedBy")
+	p.AddBlockedBy = ints("addBlockedBy")
+	p.RemoveBlockedBy = ints("removeBlockedBy")
+	p.IncludeDeleted = boolean("includeDeleted")
+
+	p.ProjectID = str("project_id")
+	p.Priority = str("priority")
+	if p.Priority != nil && !validPriority(*p.Priority) && err == nil {
+		err = fmt.Errorf("priority must be one of low, medium, high, urgent (got %q)", *p.Priority)
+	}
+	p.DueAt = str("due_at")
+	p.Note = str("note")
+	p.OwnerTimezone = str("owner_timezone")
+	p.ItemStatus = str("item_status")
+	p.DueBefore = str("due_before")
+	p.Search = agree(&err, []string{"search", "query"}, []*string{str("search"), str("query")})
+	p.Limit = integer("limit")
+	p.Cursor = str("cursor")
+	p.ClientMutationID = str("client_mutation_id")
+	p.ExpectedVersion = integer("expected_version")
+	if p.ExpectedVersion != nil && *p.ExpectedVersion < 1 && err == nil {
+		err = fmt.Errorf("expected_version must be a positive integer (got %d)", *p.ExpectedVersion)
+	}
+	p.ConfirmDeleteAll = boolean("confirm_delete_all")
+	if _, ok := obj["ids"]; ok {
+		p.IDs, p.HasIDs = ints("ids"), true
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// agree returns the first present value of aliases that must be equal when
+// several are given (MCP seed: content/title, search/query).
+func agree(errp *error, names []string, vals []*string) *string {
+	var first *string
+	firstName := ""
+	for i, v := range vals {
+		if v == nil {
+			continue
+		}
+		if first == nil {
+			first, firstName = v, names[i]
+			continue
+		}
+		if *v != *first && *errp == nil {
+			*errp = fmt.Errorf("%s %q and %s %q disagree: pass one of them", firstName, *first, names[i], *v)
+		}
+	}
+	return first
+}
+
+// parseInt accepts a JSON number with an integral value (1 and 1.0 alike)
+// within ±2^53; strings, booleans and fractions are refused.
+func parseInt(raw json.RawMessage) (int, bool) {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n > 1<<53 || n < -(1<<53) {
+			return 0, false
+		}
+		return int(n), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// parseTodoID reads the MCP seed's string id: "3" or "#3".
+func parseTodoID(s string) (int, bool) {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "#")
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return 0, false
+	}
+	return n, true
+}
+
+// decodeMetadata keeps numbers exact (json.Number) and null values (a null
+// deletes that key on update).
+func decodeMetadata(raw json.RawMessage) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, fmt.Errorf("metadata must be an object")
+	}
+	return m, nil
+}
+
+func validStatus(s Status) bool {
+	switch s {
+	case Pending, InProgress, Completed, Deferred, Deleted:
+		return true
+	}
+	return false
+}
+
+func validPriority(s string) bool {
+	switch s {
+	case "low", "medium", "high", "urgent":
+		return true
+	}
+	return false
+}
+
+// has reports whether key was present (and not null) in the call.
+func (p *params) has(key string) bool { _, ok := p.obj[key]; return ok }

@@ -1,0 +1,181 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// sanitize makes stored text safe to print on one terminal line: control
+// characters (C0, DEL, C1), line and paragraph separators and bidi controls
+// become spaces (todo-behaviour.md §3 "Verbatim": the stored text is
+// unchanged; rpiv-mono issues #151/#152). Plain text is returned as is.
+func sanitize(s string) string {
+	clean := true
+	for _, r := range s {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if unsafeRune(r) {
+			b.WriteByte(' ')
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// idList renders ids as "#1<sep>#2".
+func idList(ids []int, sep string) string {
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteByte('#')
+		b.WriteString(strconv.Itoa(id))
+	}
+	return b.String()
+}
+
+// planHeader is `Plan: <title> -- <open>/<total> plan items open`, or ""
+// when no plan is set or it has no live plan item (todo-behaviour.md §6).
+func planHeader(st *State) string {
+	if st.Plan == nil {
+		return ""
+	}
+	open, total := planCounts(st)
+	if total == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Plan: %s -- %d/%d plan items open", sanitize(st.Plan.Title), open, total)
+}
+
+// planCounts counts live plan items: open = pending or in_progress.
+func planCounts(st *State) (open, total int) {
+	for i := range st.Tasks {
+		t := &st.Tasks[i]
+		if t.Source != "plan" || t.Status == Deleted {
+			continue
+		}
+		total++
+		if t.Status == Pending || t.Status == InProgress {
+			open++
+		}
+	}
+	return open, total
+}
+
+// listRow renders one task for list (todo-behaviour.md §6 "List row"),
+// followed by the MCP seed's priority and due date when set.
+func listRow(b *strings.Builder, t *Task) {
+	fmt.Fprintf(b, "[%s] #%d %s", t.Status, t.ID, sanitize(t.Subject))
+	if t.Status == InProgress && t.ActiveForm != nil && *t.ActiveForm != "" {
+		fmt.Fprintf(b, " (%s)", sanitize(*t.ActiveForm))
+	}
+	if len(t.BlockedBy) > 0 {
+		b.WriteString(" ⛓ ")
+		b.WriteString(idList(t.BlockedBy, ","))
+	}
+	if t.Source == "plan" {
+		if t.PlanGroup != "" {
+			fmt.Fprintf(b, " [plan: %s]", sanitize(t.PlanGroup))
+		} else {
+			b.WriteString(" [plan]")
+		}
+	}
+	if t.Priority != "" {
+		fmt.Fprintf(b, " [priority: %s]", t.Priority)
+	}
+	if t.DueAt != "" {
+		fmt.Fprintf(b, " [due: %s]", t.DueAt)
+	}
+	if t.PlanText != "" && (t.Status == Pending || t.Status == InProgress) {
+		indented(b, "    ", t.PlanText)
+	}
+	if t.Evidence != "" {
+		fmt.Fprintf(b, "\n    evidence: %s", sanitize(t.Evidence))
+	}
+	if t.Reason != "" {
+		fmt.Fprintf(b, "\n    deferred: %s", sanitize(t.Reason))
+	}
+}
+
+// indented writes each line of text on its own line after prefix.
+func indented(b *strings.Builder, prefix, text string) {
+	for _, line := range strings.Split(text, "\n") {
+		b.WriteByte('\n')
+		b.WriteString(prefix)
+		b.WriteString(sanitize(line))
+	}
+}
+
+// renderGet renders one task for get (todo-behaviour.md §6 "get"); the MCP
+// seed's priority, due date and note come after owner.
+func renderGet(st *State, t *Task) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d [%s] %s", t.ID, t.Status, sanitize(t.Subject))
+	line := func(label string, v *string) {
+		if v != nil && *v != "" {
+			fmt.Fprintf(&b, "\n  %s: %s", label, sanitize(*v))
+		}
+	}
+	line("description", t.Description)
+	line("activeForm", t.ActiveForm)
+	if len(t.BlockedBy) > 0 {
+		fmt.Fprintf(&b, "\n  blockedBy: %s", idList(t.BlockedBy, ", "))
+	}
+	var blocks []int
+	for i := range st.Tasks {
+		for _, dep := range st.Tasks[i].BlockedBy {
+			if dep == t.ID {
+				blocks = append(blocks, st.Tasks[i].ID)
+				break
+			}
+		}
+	}
+	if len(blocks) > 0 {
+		fmt.Fprintf(&b, "\n  blocks: %s", idList(blocks, ", "))
+	}
+	line("owner", t.Owner)
+	if t.Priority != "" {
+		fmt.Fprintf(&b, "\n  priority: %s", t.Priority)
+	}
+	if t.DueAt != "" {
+		fmt.Fprintf(&b, "\n  due: %s", t.DueAt)
+	}
+	line("note", &t.Note)
+	if t.Source == "plan" {
+		if t.PlanGroup != "" {
+			fmt.Fprintf(&b, "\n  plan item: %s", sanitize(t.PlanGroup))
+		} else {
+			b.WriteString("\n  plan item")
+		}
+	}
+	if t.PlanText != "" {
+		indented(&b, "    ", t.PlanText)
+	}
+	line("evidence", &t.Evidence)
+	line("deferred", &t.Reason)
+	return b.String()
+}

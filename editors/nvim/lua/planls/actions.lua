@@ -1,0 +1,301 @@
+-- The plugin's actions: prompting for evidence or a reason and sending the
+-- planls.* commands (docs/PROTOCOL.md "Commands"), the client-side handlers
+-- of planls.complete/planls.defer, and the user commands' bodies.
+local clientmod = require('planls.client')
+local compat = require('planls.compat')
+
+local M = {}
+
+local function val(v)
+  if v == vim.NIL then
+    return nil
+  end
+  return v
+end
+
+--- The text of a `todo` envelope ({content = {{type, text}}, details}), or ''.
+function M.envelope_text(result)
+  local content = type(result) == 'table' and val(result.content) or nil
+  if type(content) == 'table' and type(content[1]) == 'table' then
+    return tostring(val(content[1].text) or '')
+  end
+  return ''
+end
+
+--- True when the envelope reports an in-band error (details.error set).
+function M.envelope_failed(result)
+  local details = type(result) == 'table' and val(result.details) or nil
+  if type(details) ~= 'table' then
+    return false
+  end
+  local e = val(details.error)
+  return e ~= nil and e ~= false and e ~= ''
+end
+
+local function refresh_views()
+  -- Lazy: sidebar requires this module.
+  local ok, sidebar = pcall(require, 'planls.sidebar')
+  if ok then
+    sidebar.refresh()
+  end
+end
+
+--- Sends `command` with the single argument object `arg` through
+--- workspace/executeCommand, reports the envelope text with vim.notify
+--- (WARN when the envelope carries an error) and calls cb(err, result).
+function M.execute(client, command, arg, cb)
+  clientmod.request(client, 'workspace/executeCommand', { command = command, arguments = { arg } }, function(err, result)
+    if err then
+      vim.notify('planls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
+    else
+      local text = M.envelope_text(result)
+      local failed = M.envelope_failed(result)
+      if text ~= '' then
+        vim.notify('planls: ' .. text, failed and vim.log.levels.WARN or vim.log.levels.INFO)
+      end
+      if not failed then
+        refresh_views()
+      end
+    end
+    if cb then
+      cb(err, result)
+    end
+  end)
+end
+
+--- What each prompting command asks for: the argument field it fills and
+--- the prompt (with the item id).
+M.prompts = {
+  ['planls.complete'] = { field = 'evidence', prompt = 'Evidence for #%s: ' },
+  ['planls.defer'] = { field = 'reason', prompt = 'Reason to defer #%s: ' },
+}
+
+--- Asks with vim.ui.input (so dressing.nvim, snacks and the like apply) for
+--- the evidence or reason of `command` (planls.complete or planls.defer),
+--- then sends it added to `arg`. A nil or blank answer cancels: nothing is
+--- sent and cb(nil, nil, true) is called.
+function M.prompt_and_execute(client, command, arg, cb)
+  local p = M.prompts[command]
+  if not p then
+    return M.execute(client, command, arg, cb)
+  end
+  vim.ui.input({ prompt = string.format(p.prompt, tostring(val(arg.id) or '?')) }, function(answer)
+    if answer == nil or vim.trim(answer) == '' then
+      vim.notify('planls: cancelled, nothing changed', vim.log.levels.INFO)
+      if cb then
+        cb(nil, nil, true)
+      end
+      return
+    end
+    local a = vim.deepcopy(arg)
+    a[p.field] = answer
+    M.execute(client, command, a, cb)
+  end)
+end
+
+--- vim.lsp.commands handler for planls.complete and planls.defer (code
+--- actions and code lenses): command is the LSP Command, ctx the handler
+--- context with client_id.
+function M.lsp_command(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    vim.notify('planls: the language server is not running', vim.log.levels.ERROR)
+    return
+  end
+  local arg = (command.arguments or {})[1]
+  if type(arg) ~= 'table' then
+    arg = {}
+  end
+  M.prompt_and_execute(client, command.command, arg)
+end
+
+--- Registers the client-side command handlers in vim.lsp.commands.
+function M.register_lsp_commands()
+  for name in pairs(M.prompts) do
+    vim.lsp.commands[name] = M.lsp_command
+  end
+end
+
+--- Fetches the planls/plan result of `client`'s project; cb(err, plan).
+function M.fetch_plan(client, cb)
+  clientmod.request(client, 'planls/plan', { uri = clientmod.root_uri(client) }, cb)
+end
+
+--- The item whose bullet starts at or last before 0-based line `line0` of
+--- the plan file, or nil. Items without a range (missing) never match.
+function M.item_at_line(plan, line0)
+  local best, best_line
+  for _, g in ipairs(val(plan.groups) or {}) do
+    for _, item in ipairs(val(g.items) or {}) do
+      local r = val(item.range)
+      if r and r.start and r.start.line <= line0 and (best_line == nil or r.start.line > best_line) then
+        best, best_line = item, r.start.line
+      end
+    end
+  end
+  return best
+end
+
+local function same_file(a, b)
+  return vim.fn.resolve(vim.fn.fnamemodify(a, ':p')) == vim.fn.resolve(vim.fn.fnamemodify(b, ':p'))
+end
+
+-- The id under the cursor in a plan buffer: a planls diagnostic on the line
+-- first (exact), else the nearest item above (completed items have none).
+local function id_at_cursor(client, bufnr, cb)
+  local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
+  for _, d in ipairs(vim.diagnostic.get(bufnr, { lnum = lnum })) do
+    local data = val(compat.lsp_diagnostic(d).data)
+    if d.source == 'planls' and type(data) == 'table' and tonumber(val(data.id)) then
+      return cb(tonumber(data.id))
+    end
+  end
+  M.fetch_plan(client, function(err, plan)
+    if err or not plan then
+      return cb(nil, 'planls: ' .. tostring(err and err.message or 'no plan'))
+    end
+    local name = vim.api.nvim_buf_get_name(bufnr)
+    if name == '' or not same_file(name, vim.uri_to_fname(plan.planUri)) then
+      return cb(nil, 'planls: give an item id, or run this in the plan file or the sidebar')
+    end
+    local item = M.item_at_line(plan, lnum)
+    local id = item and tonumber(val(item.id)) or 0
+    if id <= 0 then
+      return cb(nil, 'planls: no approved plan item at the cursor')
+    end
+    cb(id)
+  end)
+end
+
+--- Runs planls.<verb> (complete, defer, start, reopen) on item `id` (a
+--- number or numeric string), or on the item under the cursor when id is
+--- nil: the sidebar's item, else the plan file's item. cb(err, result).
+function M.item_command(verb, id, cb)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local sidebar = require('planls.sidebar')
+  local client, msg
+  if sidebar.is_sidebar(bufnr) then
+    client = sidebar.client()
+    if id == nil then
+      local entry = sidebar.entry_at_cursor()
+      id = entry and entry.id
+      if not id or id <= 0 then
+        vim.notify('planls: no approved plan item on this line', vim.log.levels.WARN)
+        return
+      end
+    end
+  end
+  if not client then
+    client, msg = clientmod.get(bufnr)
+  end
+  if not client then
+    vim.notify(msg, vim.log.levels.ERROR)
+    return
+  end
+  local function run(n)
+    local arg = { id = n, uri = clientmod.root_uri(client) }
+    M.prompt_and_execute(client, 'planls.' .. verb, arg, cb)
+  end
+  if id ~= nil then
+    local n = tonumber(id)
+    if not n or n < 1 or n ~= math.floor(n) then
+      vim.notify('planls: the item id must be a positive number, got ' .. tostring(id), vim.log.levels.ERROR)
+      return
+    end
+    return run(n)
+  end
+  id_at_cursor(client, bufnr, function(n, err)
+    if not n then
+      vim.notify(err, vim.log.levels.WARN)
+      return
+    end
+    run(n)
+  end)
+end
+
+--- Approves (or re-approves) the project's plan file. cb(err, result).
+function M.approve(cb)
+  local sidebar = require('planls.sidebar')
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client, msg
+  if sidebar.is_sidebar(bufnr) then
+    client = sidebar.client()
+  end
+  if not client then
+    client, msg = clientmod.get(bufnr)
+  end
+  if not client then
+    vim.notify(msg, vim.log.levels.ERROR)
+    return
+  end
+  M.fetch_plan(client, function(err, plan)
+    if err or not plan then
+      vim.notify('planls: ' .. tostring(err and err.message or 'no plan'), vim.log.levels.ERROR)
+      return
+    end
+    if not val(plan.exists) then
+      vim.notify('planls: no plan file to approve in ' .. client.config.root_dir, vim.log.levels.WARN)
+      return
+    end
+    M.execute(client, 'planls.approve', { uri = plan.planUri }, cb)
+  end)
+end
+
+--- Summary lines for :PlanlsStatus: title and counts, then each open item.
+function M.status_lines(plan, glyphs)
+  local render = require('planls.render')
+  if not val(plan.exists) then
+    return { 'planls: no plan file in this project' }
+  end
+  local title = val(plan.title) or ''
+  if title == '' then
+    title = '(untitled plan)'
+  end
+  local head
+  if val(plan.approved) then
+    head = string.format('planls: %s: %d/%d open', title, val(plan.open) or 0, val(plan.total) or 0)
+  else
+    head = string.format('planls: %s: not approved (:PlanlsApprove)', title)
+  end
+  local out = { head }
+  if val(plan.needsReapproval) then
+    table.insert(out, '  the plan changed since approval (:PlanlsApprove re-approves)')
+  end
+  if (val(plan.stateError) or '') ~= '' then
+    table.insert(out, '  state error: ' .. plan.stateError)
+  end
+  if val(plan.approved) then
+    for _, g in ipairs(val(plan.groups) or {}) do
+      for _, item in ipairs(val(g.items) or {}) do
+        local st = val(item.status)
+        if st == 'pending' or st == 'in_progress' then
+          local gk = render.glyph_key(item)
+          table.insert(out, string.format('  %s #%d %s', glyphs[gk] or '?', val(item.id) or 0, val(item.subject) or ''))
+        end
+      end
+    end
+  end
+  return out
+end
+
+--- :PlanlsStatus: prints the summary; cb(lines) for tests.
+function M.status(cb)
+  local client, msg = clientmod.get(vim.api.nvim_get_current_buf())
+  if not client then
+    vim.notify(msg, vim.log.levels.ERROR)
+    return
+  end
+  M.fetch_plan(client, function(err, plan)
+    if err or not plan then
+      vim.notify('planls: ' .. tostring(err and err.message or 'no plan'), vim.log.levels.ERROR)
+      return
+    end
+    local lines = M.status_lines(plan, require('planls.config').options.sidebar.glyphs)
+    vim.notify(table.concat(lines, '\n'), vim.log.levels.INFO)
+    if cb then
+      cb(lines)
+    end
+  end)
+end
+
+return M

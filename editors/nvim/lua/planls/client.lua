@@ -1,0 +1,251 @@
+-- Starting `planls serve`, finding the right client for a buffer, and
+-- sending requests to it. Three start paths, newest first:
+--   0.11+   vim.lsp.config('planls', ...) + vim.lsp.enable('planls')
+--   0.8+    vim.lsp.start(config) from a FileType autocmd
+--   0.7     vim.lsp.start_client + vim.lsp.buf_attach_client, reusing by root
+local compat = require('planls.compat')
+local config = require('planls.config')
+local rootmod = require('planls.root')
+
+local M = {}
+
+--- Client name; also the vim.lsp.config entry name on 0.11+.
+M.name = 'planls'
+
+local listeners = {}
+
+--- Registers fn(client_id, params) for `planls/stateChanged` notifications
+--- (docs/PROTOCOL.md). Returns nothing; listeners live as long as Neovim.
+function M.on_state_changed(fn)
+  table.insert(listeners, fn)
+end
+
+local function state_changed_handler(err, params, ctx)
+  if err then
+    return
+  end
+  for _, fn in ipairs(listeners) do
+    -- One broken listener must not keep the others from refreshing.
+    local ok, e = pcall(fn, ctx.client_id, params or {})
+    if not ok then
+      vim.notify('planls: stateChanged listener failed: ' .. tostring(e), vim.log.levels.DEBUG)
+    end
+  end
+end
+
+-- Exposed for nvim-lspconfig users, who pass it in their handlers table.
+M.state_changed_handler = state_changed_handler
+
+local function settings_value()
+  local s = config.options.settings or {}
+  if next(s) == nil then
+    -- An empty Lua table encodes as a JSON array; the server expects an object.
+    return vim.empty_dict()
+  end
+  return s
+end
+
+--- The client config shared by every start path, without root_dir.
+--- initializationOptions and settings carry {"settings": {"planls": ...}}
+--- and {"planls": ...} as docs/PROTOCOL.md "Settings" describes.
+function M.base_config()
+  local o = config.options
+  local s = settings_value()
+  local base = {
+    name = M.name,
+    cmd = o.cmd,
+    init_options = { settings = { planls = s } },
+    settings = { planls = s },
+    handlers = { ['planls/stateChanged'] = state_changed_handler },
+    on_init = function(client)
+      -- 0.7 never sends the settings after initialize (lspconfig does it the
+      -- same way); later releases may, and a second copy is harmless.
+      compat.notify(client, 'workspace/didChangeConfiguration', { settings = client.config.settings })
+    end,
+  }
+  return vim.tbl_deep_extend('force', base, o.lsp or {})
+end
+
+--- Full client config for the project at `root` (an absolute directory).
+function M.config_for(root)
+  local c = M.base_config()
+  c.root_dir = root
+  return c
+end
+
+--- The running planls client whose root is `root`, or nil.
+function M.for_root(root)
+  for _, c in ipairs(compat.clients(M.name)) do
+    if c.config.root_dir == root then
+      return c
+    end
+  end
+  return nil
+end
+
+--- Starts (or reuses) the client for `root` without attaching a buffer.
+--- Returns the client, or nil and an error message.
+function M.ensure(root)
+  local existing = M.for_root(root)
+  if existing then
+    return existing
+  end
+  local cfg = M.config_for(root)
+  local id
+  if compat.has('0.11') then
+    id = vim.lsp.start(cfg, { attach = false })
+  else
+    id = vim.lsp.start_client(cfg)
+  end
+  if not id then
+    return nil, 'planls: could not start ' .. table.concat(cfg.cmd, ' ')
+  end
+  return vim.lsp.get_client_by_id(id)
+end
+
+--- Attaches the planls client to `bufnr` when the buffer is inside a project.
+--- Used by the FileType autocmd on 0.7-0.10; 0.11+ goes through vim.lsp.enable.
+--- Returns the client id or nil.
+function M.attach(bufnr)
+  local o = config.options
+  local root = rootmod.for_buf(bufnr, o.root_markers)
+  if not root then
+    return nil
+  end
+  if compat.has('0.8') then
+    local cfg = M.config_for(root)
+    if compat.has('0.10') then
+      return vim.lsp.start(cfg, { bufnr = bufnr })
+    end
+    -- Before 0.10 vim.lsp.start attaches the current buffer.
+    local id
+    vim.api.nvim_buf_call(bufnr, function()
+      id = vim.lsp.start(cfg)
+    end)
+    return id
+  end
+  local client = M.for_root(root)
+  local id = client and client.id or vim.lsp.start_client(M.config_for(root))
+  if not id then
+    return nil
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+  return id
+end
+
+local augroup
+
+--- Installs the automatic start: a vim.lsp.config entry on 0.11+, a FileType
+--- autocmd before. Buffers already open are attached too, so setup() may run
+--- after the plan was opened.
+function M.enable()
+  local o = config.options
+  if compat.has('0.11') and vim.lsp.config and vim.lsp.enable then
+    local cfg = M.base_config()
+    cfg.filetypes = o.filetypes
+    cfg.root_dir = function(bufnr, on_dir)
+      local r = rootmod.for_buf(bufnr, o.root_markers)
+      if r then
+        on_dir(r)
+      end
+    end
+    vim.lsp.config(M.name, cfg)
+    if o.autostart then
+      vim.lsp.enable(M.name)
+    end
+    return
+  end
+  if not o.autostart then
+    return
+  end
+  augroup = vim.api.nvim_create_augroup('planls_start', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = augroup,
+    pattern = o.filetypes,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(o.filetypes, vim.bo[b].filetype) then
+      M.attach(b)
+    end
+  end
+end
+
+--- Root for a buffer: its attached planls client's root, else its file's
+--- project, else the cwd's project. nil outside any project.
+function M.root_for(bufnr)
+  local attached = compat.buf_clients(bufnr, M.name)[1]
+  if attached then
+    return attached.config.root_dir
+  end
+  local markers = config.options.root_markers
+  return rootmod.for_buf(bufnr, markers) or rootmod.find(vim.fn.getcwd(), markers)
+end
+
+--- The client for `bufnr` (attached, same project, or the only one running),
+--- starting one for the buffer's project when none runs. Returns the client,
+--- or nil and a message for the user.
+function M.get(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local attached = compat.buf_clients(bufnr, M.name)[1]
+  if attached then
+    return attached
+  end
+  local root = M.root_for(bufnr)
+  if root then
+    return M.ensure(root)
+  end
+  local all = compat.clients(M.name)
+  if #all == 1 then
+    return all[1]
+  end
+  return nil, 'planls: no project here (no .planls, .git or PLAN.md above ' .. vim.fn.getcwd() .. ')'
+end
+
+--- Runs fn once `client` finished initialize (requests sent earlier would
+--- reach the server before initialize). Gives up after timeout_ms (default
+--- 10000) with a notification.
+function M.when_ready(client, fn, timeout_ms)
+  if client.initialized then
+    return fn()
+  end
+  local waited, step = 0, 25
+  local limit = timeout_ms or 10000
+  local function poll()
+    if compat.is_stopped(client) then
+      vim.notify('planls: the server stopped before it was ready', vim.log.levels.ERROR)
+      return
+    end
+    if client.initialized then
+      return fn()
+    end
+    waited = waited + step
+    if waited >= limit then
+      vim.notify('planls: the server did not initialize in time', vim.log.levels.ERROR)
+      return
+    end
+    vim.defer_fn(poll, step)
+  end
+  vim.defer_fn(poll, step)
+end
+
+--- Sends `method` with `params` once the client is ready; cb(err, result).
+function M.request(client, method, params, cb)
+  M.when_ready(client, function()
+    local ok = compat.request(client, method, params, function(err, result)
+      cb(err, result)
+    end)
+    if not ok then
+      cb({ message = 'planls: request ' .. method .. ' could not be sent' }, nil)
+    end
+  end)
+end
+
+--- file:// URI of the project root of `client`.
+function M.root_uri(client)
+  return vim.uri_from_fname(client.config.root_dir)
+end
+
+return M

@@ -1,0 +1,370 @@
+-- The plugin end to end against the real `planls serve`: setup attaches to
+-- a temp copy of the example plan, :PlanlsApprove, the sidebar (golden),
+-- `c` with a stubbed prompt, a blank answer, an external CLI change, the
+-- jump, the commands and :checkhealth.
+local H = require('harness')
+local compat = require('planls.compat')
+
+local ws = H.workspace(H.test_dir .. '/fixtures/basic/PLAN.md')
+local plan_path = ws .. '/PLAN.md'
+local state_path = ws .. '/.planls/state.json'
+local TIMEOUT = 15000
+
+require('planls').setup({ cmd = { H.bin(), 'serve' } })
+local sidebar = require('planls.sidebar')
+
+local plan_buf, client
+
+local function diags(code)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(plan_buf)) do
+    if d.source == 'planls' and (code == nil or d.code == code) then
+      table.insert(out, d)
+    end
+  end
+  return out
+end
+
+-- Ids of the open-item diagnostics, sorted.
+local function open_ids()
+  local ids = {}
+  for _, d in ipairs(diags('open-item')) do
+    local data = compat.lsp_diagnostic(d).data
+    table.insert(ids, type(data) == 'table' and data.id or -1)
+  end
+  table.sort(ids)
+  return ids
+end
+
+local function describe_diags()
+  return vim.inspect(vim.tbl_map(function(d)
+    return { lnum = d.lnum, code = d.code, message = d.message }
+  end, vim.diagnostic.get(plan_buf)))
+end
+
+local function describe_sidebar()
+  return table.concat(sidebar.lines(), '\n')
+end
+
+local function task(id)
+  local st = H.read_json(state_path)
+  for _, t in ipairs(st and st.tasks or {}) do
+    if t.id == id then
+      return t
+    end
+  end
+  return nil
+end
+
+local function sidebar_win()
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(w) == sidebar.buf() then
+      return w
+    end
+  end
+  error('sidebar is not open')
+end
+
+-- 1-based sidebar line of item `id`'s bullet.
+local function item_line(id)
+  for i, l in ipairs(sidebar.lines()) do
+    if l:find('^  %S+ #' .. id .. ' ') then
+      return i
+    end
+  end
+  error('no sidebar line for #' .. id .. '\n' .. describe_sidebar())
+end
+
+local function goto_item(id)
+  local w = sidebar_win()
+  vim.api.nvim_set_current_win(w)
+  local l = item_line(id)
+  vim.api.nvim_win_set_cursor(w, { l, 0 })
+  return l
+end
+
+local function has_line(s)
+  return vim.tbl_contains(sidebar.lines(), s)
+end
+
+-- 0-based line of the first line of PLAN.md starting with `prefix`.
+local function plan_line(prefix)
+  for i, l in ipairs(vim.fn.readfile(plan_path)) do
+    if l:sub(1, #prefix) == prefix then
+      return i - 1
+    end
+  end
+  error('PLAN.md has no line starting with ' .. prefix)
+end
+
+-- Cuts or pads s to exactly w display cells.
+local function fit(s, w)
+  local out, width = {}, 0
+  for _, ch in ipairs(vim.fn.split(s, '\\zs')) do
+    local cw = vim.fn.strdisplaywidth(ch)
+    if width + cw > w then
+      break
+    end
+    table.insert(out, ch)
+    width = width + cw
+  end
+  return table.concat(out) .. string.rep(' ', w - width)
+end
+
+-- A text picture of the screen for the README: the sidebar beside PLAN.md,
+-- diagnostics shown the way virtual text shows them.
+local function capture()
+  local left, right = sidebar.lines(), vim.fn.readfile(plan_path)
+  local msgs = {}
+  for _, d in ipairs(diags()) do
+    msgs[d.lnum + 1] = d.message
+  end
+  local rows = math.max(#left, #right)
+  local out = {}
+  for i = 1, rows do
+    local r = right[i] or '~'
+    if msgs[i] then
+      r = r .. '  ■ ' .. msgs[i]
+    end
+    table.insert(out, fit(left[i] or '', 44) .. '│' .. fit(r, 72))
+  end
+  table.insert(out, fit(' planls://sidebar', 44) .. '│' .. fit(" PLAN.md", 72))
+  return table.concat(out, '\n') .. '\n'
+end
+
+H.test('setup attaches to the example plan', function()
+  vim.cmd('edit ' .. vim.fn.fnameescape(plan_path))
+  plan_buf = vim.api.nvim_get_current_buf()
+  H.eq('markdown', vim.bo[plan_buf].filetype)
+  H.wait(TIMEOUT, function()
+    client = compat.buf_clients(plan_buf, 'planls')[1]
+    return client ~= nil and client.initialized
+  end, 'a planls client attached and initialized')
+  H.eq(ws, client.config.root_dir)
+  H.wait(TIMEOUT, function()
+    return #diags('plan-not-approved') == 1
+  end, 'plan-not-approved diagnostic', describe_diags)
+  -- A second markdown file of the project shares the client.
+  local notes = ws .. '/NOTES.md'
+  H.write_file(notes, '# notes\n')
+  vim.cmd('split ' .. vim.fn.fnameescape(notes))
+  local nb = vim.api.nvim_get_current_buf()
+  H.wait(TIMEOUT, function()
+    return compat.buf_clients(nb, 'planls')[1] ~= nil
+  end, 'NOTES.md attached')
+  H.eq(client.id, compat.buf_clients(nb, 'planls')[1].id)
+  H.eq(1, #compat.clients('planls'))
+  vim.cmd('close')
+end)
+
+H.test(':PlanlsApprove tracks the plan: one diagnostic per item', function()
+  local _, restore = H.capture_notify()
+  vim.cmd('PlanlsApprove')
+  local ok = vim.wait(TIMEOUT, function()
+    return #diags('open-item') == 7
+  end, 20)
+  restore()
+  H.ok(ok, 'want 7 open-item diagnostics, got ' .. describe_diags())
+  H.eq({ 1, 2, 3, 4, 5, 6, 7 }, open_ids())
+  H.eq(0, #diags('plan-not-approved'))
+  local st = H.read_json(state_path)
+  H.ok(st and st.plan, 'state.json has no approved plan')
+  H.eq(7, #st.tasks)
+end)
+
+H.test(':PlanlsSidebar shows the plan (golden)', function()
+  vim.cmd('PlanlsSidebar')
+  H.ok(sidebar.is_open(), 'sidebar not open')
+  H.eq(sidebar.buf(), vim.api.nvim_get_current_buf(), 'the sidebar has focus')
+  H.wait(TIMEOUT, function()
+    return has_line('7/7 open · PLAN.md')
+  end, 'sidebar shows 7/7 open', describe_sidebar)
+  H.golden('sidebar_basic.txt', sidebar.lines())
+  local ns = vim.api.nvim_create_namespace('planls_sidebar')
+  local marks = vim.api.nvim_buf_get_extmarks(sidebar.buf(), ns, 0, -1, {})
+  H.ok(#marks > 10, 'sidebar has ' .. #marks .. ' highlights')
+  H.eq('planls', vim.bo[sidebar.buf()].filetype)
+  H.eq(false, vim.bo[sidebar.buf()].modifiable)
+end)
+
+H.test('c completes the item under the cursor with the typed evidence', function()
+  goto_item(1)
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'go test ./internal/ratelimit -run Bucket: ok' })
+  vim.api.nvim_feedkeys('c', 'x', false)
+  local ok = vim.wait(TIMEOUT, function()
+    return has_line('6/7 open · PLAN.md')
+  end, 20)
+  restore()
+  restore_notify()
+  H.ok(ok, 'sidebar did not update:\n' .. describe_sidebar())
+  H.eq({ 'Evidence for #1: ' }, prompts)
+  local l = item_line(1)
+  H.ok(sidebar.lines()[l]:find('✓ #1 ', 1, true), sidebar.lines()[l])
+  H.eq('      evidence: go test ./internal/ratelimit -run Bucket: ok', sidebar.lines()[l + 1])
+  H.eq(l, vim.api.nvim_win_get_cursor(sidebar_win())[1], 'cursor stays on #1')
+  H.wait(TIMEOUT, function()
+    return vim.deep_equal({ 2, 3, 4, 5, 6, 7 }, open_ids())
+  end, 'diagnostic of #1 gone', describe_diags)
+  local t = task(1)
+  H.eq('completed', t.status)
+  H.eq('go test ./internal/ratelimit -run Bucket: ok', t.evidence)
+end)
+
+H.test('an empty or cancelled answer changes nothing', function()
+  local before = H.read_file(state_path)
+  for _, case in ipairs({ { 'd', '' }, { 'c', '  ' }, { 'd', false } }) do
+    goto_item(2)
+    local seen, restore_notify = H.capture_notify()
+    local answer = case[2] ~= false and case[2] or nil
+    local prompts, restore = H.stub_input({ answer })
+    vim.api.nvim_feedkeys(case[1], 'x', false)
+    restore()
+    restore_notify()
+    H.eq(1, #prompts, 'prompted once for ' .. case[1])
+    H.eq('planls: cancelled, nothing changed', seen[1] and seen[1].msg)
+  end
+  -- Barrier: the server answers requests in order, so a plan fetched now
+  -- reflects anything sent before it.
+  local res = vim.lsp.buf_request_sync(plan_buf, 'planls/plan', { uri = vim.uri_from_fname(ws) }, TIMEOUT)
+  H.eq(6, res[client.id].result.open)
+  H.eq(before, H.read_file(state_path), 'state.json changed')
+  H.eq({ 2, 3, 4, 5, 6, 7 }, open_ids())
+  H.ok(has_line('6/7 open · PLAN.md'), describe_sidebar())
+end)
+
+H.test('an external CLI change refreshes the sidebar, cursor kept on its item', function()
+  local before = goto_item(5)
+  local rc, out = H.cli(ws, { 'todo', 'complete', '2', '--evidence', 'wired in handlers.go, curl shows 429' })
+  H.eq(0, rc, 'planls todo complete: ' .. out)
+  H.wait(TIMEOUT, function()
+    return has_line('5/7 open · PLAN.md')
+  end, 'sidebar refreshed by planls/stateChanged', describe_sidebar)
+  -- #2 gained an evidence line above #5; the cursor moved down with #5.
+  H.eq(before + 1, item_line(5))
+  H.eq(item_line(5), vim.api.nvim_win_get_cursor(sidebar_win())[1])
+  H.wait(TIMEOUT, function()
+    return vim.deep_equal({ 3, 4, 5, 6, 7 }, open_ids())
+  end, 'diagnostics follow the CLI', describe_diags)
+  H.golden('sidebar_after_cli.txt', sidebar.lines())
+  if os.getenv('PLANLS_CAPTURE') then
+    H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
+  end
+end)
+
+H.test('s starts, d defers, r reopens', function()
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'waiting on the config review' })
+  local function step(key, glyph, want_open)
+    goto_item(3)
+    vim.api.nvim_feedkeys(key, 'x', false)
+    local ok = vim.wait(TIMEOUT, function()
+      return sidebar.lines()[item_line(3)]:find(glyph .. ' #3 ', 1, true) ~= nil and has_line(want_open)
+    end, 20)
+    H.ok(ok, key .. ': ' .. describe_sidebar())
+    H.eq(item_line(3), vim.api.nvim_win_get_cursor(sidebar_win())[1], 'cursor stays on #3 after ' .. key)
+  end
+  step('s', '◐', '5/7 open · PLAN.md')
+  H.eq('in_progress', task(3).status)
+  step('d', '↷', '4/7 open · PLAN.md')
+  H.eq('deferred', task(3).status)
+  H.eq('waiting on the config review', task(3).reason)
+  H.eq('      reason: waiting on the config review', sidebar.lines()[item_line(3) + 1])
+  step('r', '○', '5/7 open · PLAN.md')
+  H.eq('pending', task(3).status)
+  step('s', '◐', '5/7 open · PLAN.md')
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to defer #3: ' }, prompts)
+  H.wait(TIMEOUT, function()
+    local ip = diags('in-progress')
+    return #ip == 1 and compat.lsp_diagnostic(ip[1]).data.id == 3 and vim.deep_equal({ 4, 5, 6, 7 }, open_ids())
+  end, 'diagnostics after start/defer/reopen', describe_diags)
+end)
+
+H.test('<CR> jumps to the item in PLAN.md', function()
+  goto_item(4)
+  vim.api.nvim_feedkeys('\r', 'x', false)
+  H.eq(plan_buf, vim.api.nvim_get_current_buf())
+  local want = plan_line('- Export ')
+  H.eq({ want + 1, 0 }, vim.api.nvim_win_get_cursor(0))
+  H.ok(sidebar.is_open(), 'the sidebar stays open')
+end)
+
+H.test(':PlanlsDefer at the cursor in PLAN.md and :PlanlsComplete N', function()
+  vim.api.nvim_set_current_buf(plan_buf)
+  vim.api.nvim_win_set_cursor(0, { plan_line('- Unit tests for the bucket') + 1, 4 })
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'covered by the load test', 'go test ./... -race: ok' })
+  vim.cmd('PlanlsDefer')
+  H.wait(TIMEOUT, function()
+    local t = task(5)
+    return t and t.status == 'deferred'
+  end, '#5 deferred')
+  vim.cmd('PlanlsComplete 6')
+  H.wait(TIMEOUT, function()
+    local t = task(6)
+    return t and t.status == 'completed'
+  end, '#6 completed')
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to defer #5: ', 'Evidence for #6: ' }, prompts)
+  H.eq('covered by the load test', task(5).reason)
+  H.eq('go test ./... -race: ok', task(6).evidence)
+  H.wait(TIMEOUT, function()
+    return vim.deep_equal({ 4, 7 }, open_ids())
+  end, 'diagnostics after defer/complete', describe_diags)
+  H.wait(TIMEOUT, function()
+    return has_line('3/7 open · PLAN.md')
+  end, 'sidebar after defer/complete', describe_sidebar)
+end)
+
+H.test(':PlanlsComplete rejects a bad id without prompting', function()
+  local seen, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'x' })
+  vim.cmd('PlanlsComplete abc')
+  restore()
+  restore_notify()
+  H.eq({}, prompts)
+  H.eq('planls: the item id must be a positive number, got abc', seen[1] and seen[1].msg)
+end)
+
+H.test(':PlanlsStatus summarises the plan', function()
+  vim.api.nvim_set_current_buf(plan_buf)
+  local seen, restore_notify = H.capture_notify()
+  vim.cmd('PlanlsStatus')
+  local ok = vim.wait(TIMEOUT, function()
+    return #seen > 0
+  end, 20)
+  restore_notify()
+  H.ok(ok, 'no status message')
+  H.eq(table.concat({
+    'planls: Add per-client rate limiting to the ingest API: 3/7 open',
+    '  ◐ #3 Read limits from `config.yaml`:',
+    '  ○ #4 Export `ingest_ratelimit_decisions_total{decision="allow|deny"}`',
+    "  ○ #7 Load test: 2 keys at 10x their rate; the quiet key's p99 latency stays under 20 ms",
+  }, '\n'), seen[1].msg)
+end)
+
+H.test(':checkhealth planls reports binary, client and state file', function()
+  vim.cmd('checkhealth planls')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  H.ok(text:find('binary found: ' .. H.bin(), 1, true), text)
+  H.ok(text:find('server attached: client ' .. client.id .. ', root ' .. ws, 1, true), text)
+  H.ok(text:find('state file ' .. state_path .. ' readable (revision', 1, true), text)
+  H.ok(not text:find('ERROR', 1, true), text)
+  vim.cmd('tabclose')
+end)
+
+H.test(':PlanlsSidebar toggles it closed', function()
+  H.ok(sidebar.is_open(), 'open before')
+  vim.cmd('PlanlsSidebar')
+  H.ok(not sidebar.is_open(), 'still open')
+  vim.cmd('PlanlsSidebar')
+  H.ok(sidebar.is_open(), 'not reopened')
+  H.wait(TIMEOUT, function()
+    return has_line('3/7 open · PLAN.md')
+  end, 'reopened sidebar', describe_sidebar)
+end)
+
+H.finish()

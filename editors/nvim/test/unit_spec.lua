@@ -1,0 +1,255 @@
+-- Units without a server: options, root finding, positions, prompting with
+-- a fake client (what is sent, and that a blank answer sends nothing).
+local H = require('harness')
+local actions = require('planls.actions')
+local compat = require('planls.compat')
+local config = require('planls.config')
+local root = require('planls.root')
+
+-- A stand-in for a vim.lsp client: records requests and answers each with
+-- `reply` (an envelope) through the handler, like the real client does.
+local function fake_client(reply)
+  local c = { id = 4242, name = 'planls', initialized = true, config = { root_dir = '/work/proj' }, sent = {} }
+  local function request(method, params, handler)
+    table.insert(c.sent, { method = method, params = params })
+    handler(nil, reply, { method = method, client_id = c.id })
+    return true, #c.sent
+  end
+  -- compat calls client:request on 0.11+ and client.request before.
+  if compat.has('0.11') then
+    c.request = function(_, ...)
+      return request(...)
+    end
+    c.is_stopped = function()
+      return false
+    end
+  else
+    c.request = request
+    c.is_stopped = function()
+      return false
+    end
+  end
+  return c
+end
+
+local ok_reply = { content = { { type = 'text', text = 'Completed #3' } }, details = {} }
+
+H.test('config: defaults, deep merge, lists replaced', function()
+  local o = config.set({ cmd = { '/opt/planls' }, sidebar = { width = 30, keys = { start = false } } })
+  H.eq({ '/opt/planls' }, o.cmd)
+  H.eq(30, o.sidebar.width)
+  H.eq(false, o.sidebar.keys.start)
+  H.eq('c', o.sidebar.keys.complete)
+  H.eq({ '.planls', '.git', 'PLAN.md' }, o.root_markers)
+  o = config.set({ root_markers = { 'plan.toml' } })
+  H.eq({ 'plan.toml' }, o.root_markers)
+  H.eq({ 'planls', 'serve' }, o.cmd)
+  config.set({})
+end)
+
+H.test('config: bad options are rejected with the key named', function()
+  local ok, err = pcall(config.set, { cmd = 'planls serve' })
+  H.ok(not ok and tostring(err):find('planls: option cmd must be a table, got string', 1, true), tostring(err))
+  ok, err = pcall(config.set, 'x')
+  H.ok(not ok and tostring(err):find('planls: setup() takes a table of options, got string', 1, true), tostring(err))
+  ok, err = pcall(config.set, { sidebar = { position = 'top' } })
+  H.ok(not ok and tostring(err):find("sidebar.position must be 'left' or 'right'", 1, true), tostring(err))
+  config.set({})
+end)
+
+H.test('root: nearest directory with a marker', function()
+  local base = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(base .. '/outer/.git', 'p')
+  vim.fn.mkdir(base .. '/outer/svc/docs', 'p')
+  H.write_file(base .. '/outer/svc/PLAN.md', '# p\n')
+  H.write_file(base .. '/outer/svc/docs/notes.md', 'x\n')
+  H.write_file(base .. '/outer/README.md', 'x\n')
+  local markers = config.defaults.root_markers
+  H.eq(base .. '/outer/svc', root.find(base .. '/outer/svc/docs/notes.md', markers))
+  H.eq(base .. '/outer/svc', root.find(base .. '/outer/svc/docs', markers))
+  H.eq(base .. '/outer', root.find(base .. '/outer/README.md', markers))
+  H.eq(nil, root.find(base, { 'no-such-marker-here' }))
+  H.eq(nil, root.find('', markers))
+end)
+
+H.test('root: scheme and unnamed buffers have no project', function()
+  local b = vim.api.nvim_create_buf(false, true)
+  H.eq(nil, root.for_buf(b, config.defaults.root_markers))
+  vim.api.nvim_buf_set_name(b, 'planls://sidebar')
+  H.eq(nil, root.for_buf(b, config.defaults.root_markers))
+end)
+
+H.test('compat: UTF-16 columns to bytes', function()
+  local line = '- 🚀 deploy привет'
+  local cases = { { 0, 0 }, { 2, 2 }, { 5, 7 }, { 12, 14 }, { 13, 16 }, { 99, #line } }
+  for _, c in ipairs(cases) do
+    H.eq(c[2], compat.utf16_to_byte(line, c[1]), 'character ' .. c[1])
+  end
+  H.eq(0, compat.utf16_to_byte('', 4))
+end)
+
+H.test('complete: the answer is sent as evidence', function()
+  local seen, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'go test ./internal/ratelimit passes' })
+  local c = fake_client(ok_reply)
+  local got
+  actions.prompt_and_execute(c, 'planls.complete', { id = 3, uri = 'file:///work/proj/PLAN.md' }, function(err, result)
+    got = { err = err, result = result }
+  end)
+  restore()
+  restore_notify()
+  H.eq({ 'Evidence for #3: ' }, prompts)
+  H.eq({ {
+    method = 'workspace/executeCommand',
+    params = {
+      command = 'planls.complete',
+      arguments = { { id = 3, uri = 'file:///work/proj/PLAN.md', evidence = 'go test ./internal/ratelimit passes' } },
+    },
+  } }, c.sent)
+  H.eq(ok_reply, got.result)
+  H.eq({ { msg = 'planls: Completed #3', level = vim.log.levels.INFO } }, seen)
+end)
+
+H.test('defer: the answer is sent as reason', function()
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'one replica today' })
+  local c = fake_client(ok_reply)
+  actions.prompt_and_execute(c, 'planls.defer', { id = 5 })
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to defer #5: ' }, prompts)
+  H.eq({ { id = 5, reason = 'one replica today' } }, c.sent[1].params.arguments)
+end)
+
+H.test('a blank or cancelled answer sends nothing', function()
+  for _, answer in ipairs({ '', '   ', '\t', false }) do
+    local seen, restore_notify = H.capture_notify()
+    -- false stands for nil (Esc): a nil hole cannot sit in the answers list.
+    local _, restore = H.stub_input({ answer ~= false and answer or nil })
+    local c = fake_client(ok_reply)
+    local cancelled
+    for _, cmd in ipairs({ 'planls.complete', 'planls.defer' }) do
+      actions.prompt_and_execute(c, cmd, { id = 1 }, function(_, _, was_cancelled)
+        cancelled = was_cancelled
+      end)
+      H.eq(true, cancelled, cmd .. ' with ' .. vim.inspect(answer))
+    end
+    restore()
+    restore_notify()
+    H.eq({}, c.sent, 'sent for ' .. vim.inspect(answer))
+    H.eq('planls: cancelled, nothing changed', seen[1] and seen[1].msg)
+  end
+end)
+
+H.test('an in-band error is reported as a warning', function()
+  local seen, restore_notify = H.capture_notify()
+  local _, restore = H.stub_input({ 'x' })
+  local reply = { content = { { type = 'text', text = 'Error: task #9 not found' } }, details = { error = 'task #9 not found' } }
+  actions.prompt_and_execute(fake_client(reply), 'planls.complete', { id = 9 })
+  restore()
+  restore_notify()
+  H.eq({ { msg = 'planls: Error: task #9 not found', level = vim.log.levels.WARN } }, seen)
+end)
+
+H.test('start and reopen do not prompt', function()
+  local prompts, restore = H.stub_input({ 'unused' })
+  local _, restore_notify = H.capture_notify()
+  local c = fake_client(ok_reply)
+  actions.prompt_and_execute(c, 'planls.start', { id = 2 })
+  actions.prompt_and_execute(c, 'planls.reopen', { id = 2 })
+  restore()
+  restore_notify()
+  H.eq({}, prompts)
+  H.eq({ 'planls.start', 'planls.reopen' }, { c.sent[1].params.command, c.sent[2].params.command })
+end)
+
+H.test('setup registers the client-side commands and user commands', function()
+  require('planls').setup({ autostart = false })
+  H.eq(actions.lsp_command, vim.lsp.commands['planls.complete'])
+  H.eq(actions.lsp_command, vim.lsp.commands['planls.defer'])
+  H.eq(nil, vim.lsp.commands['planls.start'])
+  local cmds = vim.api.nvim_get_commands({})
+  for _, name in ipairs({ 'PlanlsSidebar', 'PlanlsApprove', 'PlanlsComplete', 'PlanlsDefer', 'PlanlsStatus', 'PlanlsStart', 'PlanlsReopen' }) do
+    H.ok(cmds[name], name .. ' is not defined')
+  end
+  H.eq('?', cmds.PlanlsComplete.nargs)
+end)
+
+H.test('the code action handler prompts and sends through its client', function()
+  local c = fake_client(ok_reply)
+  local orig = vim.lsp.get_client_by_id
+  vim.lsp.get_client_by_id = function(id)
+    if id == c.id then
+      return c
+    end
+    return orig(id)
+  end
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'done in 3f2c1a' })
+  local ok, err = pcall(vim.lsp.commands['planls.complete'], {
+    title = 'Complete #3…',
+    command = 'planls.complete',
+    arguments = { { id = 3, uri = 'file:///work/proj/PLAN.md' } },
+  }, { client_id = c.id, bufnr = 0 })
+  restore()
+  restore_notify()
+  vim.lsp.get_client_by_id = orig
+  H.ok(ok, tostring(err))
+  H.eq({ 'Evidence for #3: ' }, prompts)
+  H.eq({ { id = 3, uri = 'file:///work/proj/PLAN.md', evidence = 'done in 3f2c1a' } }, c.sent[1].params.arguments)
+end)
+
+H.test('highlight groups link to standard groups', function()
+  require('planls.highlights').apply()
+  for group, target in pairs(require('planls.highlights').links) do
+    H.eq(1, vim.fn.hlexists(target), target .. ' does not exist on this Neovim')
+    local id = vim.fn.synIDtrans(vim.fn.hlID(group))
+    H.eq(vim.fn.synIDtrans(vim.fn.hlID(target)), id, group .. ' -> ' .. target)
+  end
+  -- A user's own definition wins over the default link.
+  vim.cmd('highlight PlanlsTitle guifg=#ff0000')
+  require('planls.highlights').apply()
+  H.ok(vim.fn.synIDtrans(vim.fn.hlID('PlanlsTitle')) ~= vim.fn.synIDtrans(vim.fn.hlID('Title')), 'user highlight replaced')
+end)
+
+H.test('checkhealth state report', function()
+  local health = require('planls.health')
+  local ws = H.workspace(nil)
+  local level, msg = health.state_report(ws)
+  H.eq('info', level)
+  H.ok(msg:find('no state file yet', 1, true), msg)
+  vim.fn.mkdir(ws .. '/.planls', 'p')
+  H.write_file(ws .. '/.planls/state.json', '{"version":1,"revision":4,"nextId":3,"tasks":[{"id":1},{"id":2}]}\n')
+  level, msg = health.state_report(ws)
+  H.eq('ok', level)
+  H.eq('state file ' .. ws .. '/.planls/state.json readable (revision 4, 2 tasks)', msg)
+  H.write_file(ws .. '/.planls/state.json', '{"version":1,')
+  level, msg = health.state_report(ws)
+  H.eq('error', level)
+  H.ok(msg:find('does not parse', 1, true), msg)
+  -- Reporting never rewrites a broken file.
+  H.eq('{"version":1,', H.read_file(ws .. '/.planls/state.json'))
+end)
+
+H.test('doc/planls.txt builds help tags', function()
+  local dir = vim.fn.tempname() .. '/doc'
+  vim.fn.mkdir(dir, 'p')
+  H.write_file(dir .. '/planls.txt', assert(H.read_file(H.plugin_dir .. '/doc/planls.txt')))
+  vim.cmd('helptags ' .. vim.fn.fnameescape(dir))
+  local tags = H.read_file(dir .. '/tags') or ''
+  for _, tag in ipairs({ 'planls.txt', 'planls-setup', ':PlanlsSidebar', ':PlanlsComplete', 'planls-health', 'planls.lsp_config()' }) do
+    H.ok(tags:find(tag .. '\t', 1, true), 'missing tag ' .. tag)
+  end
+end)
+
+H.test(':checkhealth planls without binary or server', function()
+  require('planls').setup({ cmd = { '/nonexistent/planls', 'serve' }, autostart = false })
+  vim.cmd('checkhealth planls')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  vim.cmd('tabclose')
+  require('planls').setup({ autostart = false })
+  H.ok(text:find('binary not found: /nonexistent/planls', 1, true), text)
+  H.ok(text:find('server not attached', 1, true), text)
+end)
+
+H.finish()

@@ -1,0 +1,44 @@
+// The input boxes behind `Complete #N…` and `Defer #N…`. Plain data so the
+// exact wording is unit-tested; commands.ts passes it to showInputBox.
+
+/** Options for vscode.window.showInputBox, minus the vscode types. */
+export interface PromptSpec {
+	title: string;
+	prompt: string;
+	placeHolder: string;
+	value: string;
+	/** Returns an error text for an answer that cannot be sent, else undefined. */
+	validateInput: (value: string) => string | undefined;
+}
+
+/** Error shown in the input box when the evidence is blank. */
+export const evidenceRequired = 'Evidence is required to complete a plan item.';
+/** Error shown in the input box when the reason is blank. */
+export const reasonRequired = 'A reason is required to defer a plan item.';
+
+function heading(verb: string, id: number, subject: string): string {
+	const s = subject.trim();
+	return s ? `${verb} #${id}: ${s}` : `${verb} #${id}`;
+}
+
+/** completePrompt asks for evidence; commit (a short hash) is offered as the default answer. */
+export function completePrompt(id: number, subject: string, commit: string | undefined): PromptSpec {
+	return {
+		title: heading('Complete', id, subject),
+		prompt: `Evidence that #${id} is done: a commit, PR, test run or link. Escape cancels.`,
+		placeHolder: 'e.g. commit 1a2b3c4, PR #12, go test ./... passes',
+		value: commit ? `commit ${commit}` : '',
+		validateInput: (v) => (v.trim() === '' ? evidenceRequired : undefined),
+	};
+}
+
+/** deferPrompt asks why an item is put off; there is no sensible default. */
+export function deferPrompt(id: number, subject: string): PromptSpec {
+	return {
+		title: heading('Defer', id, subject),
+		prompt: `Why #${id} is deferred; it stays in the plan with this reason. Escape cancels.`,
+		placeHolder: 'e.g. out of scope for this release, tracked in #42',
+		value: '',
+		validateInput: (v) => (v.trim() === '' ? reasonRequired : undefined),
+	};
+}

@@ -1,0 +1,69 @@
+// Maps the NodeView model onto vscode.TreeItem and remembers expansion.
+
+import * as vscode from 'vscode';
+import type { NodeView } from './treeModel';
+
+/** Command run when an item is clicked: reveal it in the plan file. */
+export const revealCommand = 'planls.revealItem';
+
+/** PlanTreeProvider serves the nodes built by treeModel.buildTree. */
+export class PlanTreeProvider implements vscode.TreeDataProvider<NodeView>, vscode.Disposable {
+	private roots: NodeView[] = [];
+	private parents = new Map<string, NodeView>();
+	private readonly emitter = new vscode.EventEmitter<NodeView | undefined | void>();
+	/** Expand/collapse choices by node id, fed back into buildTree. */
+	readonly expansion = new Map<string, boolean>();
+	readonly onDidChangeTreeData = this.emitter.event;
+
+	/** setRoots replaces the whole tree; ids are stable so VS Code keeps selection and expansion. */
+	setRoots(roots: NodeView[]): void {
+		this.roots = roots;
+		this.parents.clear();
+		const walk = (n: NodeView) => {
+			for (const c of n.children) {
+				this.parents.set(c.id, n);
+				walk(c);
+			}
+		};
+		roots.forEach(walk);
+		this.emitter.fire();
+	}
+
+	/** The current roots (for tests and the status bar). */
+	get nodes(): readonly NodeView[] {
+		return this.roots;
+	}
+
+	getChildren(element?: NodeView): NodeView[] {
+		return element ? element.children : this.roots;
+	}
+
+	getParent(element: NodeView): NodeView | undefined {
+		return this.parents.get(element.id);
+	}
+
+	getTreeItem(n: NodeView): vscode.TreeItem {
+		const state =
+			n.collapsible === 'none'
+				? vscode.TreeItemCollapsibleState.None
+				: n.collapsible === 'expanded'
+					? vscode.TreeItemCollapsibleState.Expanded
+					: vscode.TreeItemCollapsibleState.Collapsed;
+		const item = new vscode.TreeItem(n.label, state);
+		item.id = n.id;
+		item.description = n.description;
+		item.tooltip = n.tooltip;
+		item.contextValue = n.contextValue;
+		if (n.icon) {
+			item.iconPath = new vscode.ThemeIcon(n.icon.id, n.icon.color ? new vscode.ThemeColor(n.icon.color) : undefined);
+		}
+		if (n.reveal && n.kind === 'item') {
+			item.command = { command: revealCommand, title: 'Show in Plan', arguments: [n.reveal] };
+		}
+		return item;
+	}
+
+	dispose(): void {
+		this.emitter.dispose();
+	}
+}

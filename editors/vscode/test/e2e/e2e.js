@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// End-to-end test in a real VS Code: code-server 4.100.3 with the built
+// .vsix, driven through headless Debian Chromium by playwright-core, on a
+// temp git repository holding examples/basic/PLAN.md.
+//
+// Steps: approve the plan from the sidebar's welcome button; the Problems
+// panel lists one entry per open item; complete an item from its code
+// action by typing evidence; the sidebar, the status bar and Problems
+// update; Escape in the Defer prompt changes nothing; restarting the server
+// twice works (field failure B27). A screenshot per step goes to
+// test-output/vscode/.
+//
+// Usage: node test/e2e/e2e.js <planls.vsix>
+// Env: PLANLS_BIN (default <repo>/bin/planls), PLANLS_TEST_CACHE, CHROMIUM,
+//      E2E_KEEP=1 keeps the temp dir.
+'use strict';
+
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+const { step, waitFor } = require('./util');
+
+const repo = path.resolve(__dirname, '..', '..', '..', '..');
+const cache = process.env.PLANLS_TEST_CACHE || path.join(os.homedir(), '.cache', 'planls-test');
+const codeServer = path.join(cache, 'codeserver', 'node_modules', '.bin', 'code-server');
+const planls = process.env.PLANLS_BIN || path.join(repo, 'bin', 'planls');
+const outDir = path.join(repo, 'test-output', 'vscode');
+const vsix = process.argv[2];
+const evidence = 'e2e: verified in code-server';
+
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+function git(dir, ...args) {
+	return execFileSync('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', ...args], {
+		cwd: dir,
+		encoding: 'utf8',
+	}).trim();
+}
+
+/** setup makes the workspace (a git repo with PLAN.md), the user data dir and code-server's config. */
+function setup(tmp) {
+	const ws = path.join(tmp, 'ws');
+	const data = path.join(tmp, 'data');
+	fs.mkdirSync(ws, { recursive: true });
+	fs.mkdirSync(path.join(data, 'User'), { recursive: true });
+	fs.copyFileSync(path.join(repo, 'examples', 'basic', 'PLAN.md'), path.join(ws, 'PLAN.md'));
+	git(ws, 'init', '-q');
+	git(ws, 'add', 'PLAN.md');
+	git(ws, 'commit', '-q', '-m', 'plan');
+	const settings = {
+		'planls.path': planls,
+		'workbench.startupEditor': 'none',
+		'workbench.tips.enabled': false,
+		'workbench.enableExperiments': false,
+		'security.workspace.trust.enabled': false,
+		'extensions.autoCheckUpdates': false,
+		'extensions.autoUpdate': false,
+		'extensions.ignoreRecommendations': true,
+		'telemetry.telemetryLevel': 'off',
+		'update.mode': 'none',
+		'git.enabled': false,
+		'chat.disableAIFeatures': true,
+		'workbench.colorTheme': 'Default Dark Modern',
+	};
+	fs.writeFileSync(path.join(data, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+	// Without --config code-server writes ~/.config/code-server/config.yaml.
+	const config = path.join(tmp, 'config.yaml');
+	fs.writeFileSync(config, 'auth: none\ncert: false\n');
+	return { ws, data, exts: path.join(tmp, 'exts'), config, commit: git(ws, 'rev-parse', '--short', 'HEAD') };
+}
+
+function baseArgs(env) {
+	return ['--config', env.config, '--user-data-dir', env.data, '--extensions-dir', env.exts];
+}
+
+/** startCodeServer runs code-server in its own process group (detached = setsid) so the whole tree can be killed. */
+async function startCodeServer(env, port, log) {
+	const fd = fs.openSync(log, 'a');
+	const args = [
+		...baseArgs(env),
+		'--bind-addr',
+		`127.0.0.1:${port}`,
+		'--auth',
+		'none',
+		'--disable-telemetry',
+		'--disable-update-check',
+		'--disable-workspace-trust',
+		'--disable-getting-started-override',
+		'--ignore-last-opened',
+		env.ws,
+	];
+	const child = spawn(codeServer, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, PLANLS_ROOT: '' } });
+	fs.closeSync(fd);
+	let exited = false;
+	child.on('exit', () => (exited = true));
+	await waitFor('code-server to listen', 60000, async () => {
+		if (exited) {
+			throw new Error(`code-server exited; see ${log}`);
+		}
+		try {
+			const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+			return res.ok;
+		} catch {
+			return false;
+		}
+	});
+	return child;
+}
+
+/** killGroup ends code-server and every extension host it spawned. */
+async function killGroup(child) {
+	if (!child || child.exitCode !== null) {
+		return;
+	}
+	const pgid = child.pid;
+	const alive = () => {
+		try {
+			process.kill(-pgid, 0);
+			return true;
+		} catch {
+			return false;
+		}
+	};
+	try {
+		process.kill(-pgid, 'SIGTERM');
+	} catch {
+		return;
+	}
+	const deadline = Date.now() + 5000;
+	while (alive() && Date.now() < deadline) {
+		await new Promise((r) => setTimeout(r, 100));
+	}
+	if (alive()) {
+		try {
+			process.kill(-pgid, 'SIGKILL');
+		} catch {
+			// Gone between the check and the kill.
+		}
+	}
+}
+
+async function main() {
+	if (!vsix || !fs.existsSync(vsix)) {
+		throw new Error(`usage: e2e.js <planls.vsix> (got ${vsix})`);
+	}
+	for (const [what, p] of [
+		['code-server (run scripts/install-test-deps.sh)', codeServer],
+		['planls (go build -o bin/planls ./cmd/planls, or set PLANLS_BIN)', planls],
+	]) {
+		if (!fs.existsSync(p)) {
+			throw new Error(`missing ${what}: ${p}`);
+		}
+	}
+	fs.rmSync(outDir, { recursive: true, force: true });
+	fs.mkdirSync(outDir, { recursive: true });
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'planls-vscode-e2e-'));
+	const env = setup(tmp);
+	const log = path.join(tmp, 'code-server.log');
+	let child;
+	let browser;
+	let ok = false;
+	try {
+		await step('install the .vsix', async () => {
+			execFileSync(codeServer, [...baseArgs(env), '--install-extension', vsix], { stdio: 'pipe', timeout: 120000 });
+		});
+		const port = await freePort();
+		child = await step('start code-server', () => startCodeServer(env, port, log));
+		const { run } = require('./flow');
+		browser = await run({ url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(env.ws)}`, outDir, commit: env.commit, evidence, ws: env.ws });
+		ok = true;
+	} finally {
+		if (browser) {
+			await browser.close().catch(() => {});
+		}
+		await killGroup(child);
+		if (!ok) {
+			saveLogs(tmp, env);
+		}
+		if (process.env.E2E_KEEP === '1') {
+			console.log(`kept ${tmp}`);
+		} else {
+			fs.rmSync(tmp, { recursive: true, force: true });
+		}
+	}
+}
+
+/** saveLogs copies code-server's and the extension host's logs next to the screenshots for a failed run. */
+function saveLogs(tmp, env) {
+	try {
+		fs.copyFileSync(path.join(tmp, 'code-server.log'), path.join(outDir, 'code-server.log'));
+		const logs = path.join(env.data, 'logs');
+		if (fs.existsSync(logs)) {
+			fs.cpSync(logs, path.join(outDir, 'logs'), { recursive: true });
+		}
+		console.log(`logs saved under ${outDir}`);
+	} catch (err) {
+		console.log(`could not save logs: ${err}`);
+	}
+}
+
+const started = Date.now();
+main().then(
+	() => {
+		console.log(`e2e: PASS (${((Date.now() - started) / 1000).toFixed(1)} s, screenshots in ${outDir})`);
+		process.exit(0);
+	},
+	(err) => {
+		console.error(`e2e: FAIL: ${err && err.stack ? err.stack : err}`);
+		process.exit(1);
+	},
+);

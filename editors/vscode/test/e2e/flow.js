@@ -1,0 +1,241 @@
+// The browser half of the e2e test: what a user does in the workbench, and
+// what must show up. Every wait is on a DOM condition with a timeout.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { shot, step, waitFor } = require('./util');
+
+const cache = process.env.PLANLS_TEST_CACHE || path.join(os.homedir(), '.cache', 'planls-test');
+const { chromium } = require(path.join(cache, 'e2e', 'node_modules', 'playwright-core'));
+
+const T = { load: 120000, server: 60000, ui: 20000 };
+const statusRe = /Plan (\d+)\/(\d+) open/;
+// Problems entries of open items (docs/PROTOCOL.md "Diagnostics").
+const openMsgRe = /open plan item #(\d+) \(pending\)|plan item #(\d+) in progress|plan item #(\d+) is blocked/;
+
+function sidebar(page) {
+	return page.locator('.part.sidebar');
+}
+
+async function statusCounts(page) {
+	const items = page.locator('.part.statusbar .statusbar-item');
+	const texts = await items.allInnerTexts();
+	for (const t of texts) {
+		const m = statusRe.exec(t);
+		if (m) {
+			return { open: Number(m[1]), total: Number(m[2]), text: m[0] };
+		}
+	}
+	return undefined;
+}
+
+/** runCommand runs a command through the palette (F1) by its title. */
+async function runCommand(page, title) {
+	await page.keyboard.press('Escape');
+	await page.keyboard.press('F1');
+	const input = page.locator('.quick-input-widget input');
+	await input.waitFor({ state: 'visible', timeout: T.ui });
+	await input.fill(`>${title}`);
+	const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+	await row.waitFor({ state: 'visible', timeout: T.ui });
+	await page.keyboard.press('Enter');
+}
+
+/** problemRows returns the text of each Problems entry that is a planls open-item diagnostic. */
+async function problemRows(page) {
+	const texts = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+	return texts.filter((t) => openMsgRe.test(t));
+}
+
+/** problemsBadge is the count on the Problems tab (all entries, not only visible rows). */
+async function problemsBadge(page) {
+	const badge = page.locator('.part.panel .action-item', { has: page.locator('[aria-label^="Problems"]') }).locator('.badge-content').first();
+	if (!(await badge.isVisible().catch(() => false))) {
+		return 0;
+	}
+	const n = parseInt((await badge.innerText()).trim(), 10);
+	return Number.isNaN(n) ? 0 : n;
+}
+
+function idOf(text) {
+	const m = openMsgRe.exec(text);
+	return m ? Number(m[1] || m[2] || m[3]) : undefined;
+}
+
+/** treeRow is the sidebar row of plan item #id. */
+function treeRow(page, id) {
+	return sidebar(page).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^#${id} `) }) });
+}
+
+/**
+ * openCodeActions shows the quick-fix menu for a Problems entry and returns
+ * the menu row titled title. VS Code can swallow the first Ctrl+. after a
+ * click in Problems, so it tries a second time from the editor.
+ */
+async function openCodeAction(page, problemIndex, title) {
+	const row = page.locator('.markers-panel .monaco-list-row', { hasText: openMsgRe }).nth(problemIndex);
+	const action = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+	for (let attempt = 1; attempt <= 2; attempt++) {
+		await row.click();
+		await page.keyboard.press('Enter'); // opens the entry in the editor with focus on its line
+		await page.waitForTimeout(400);
+		await page.keyboard.press('Control+.');
+		try {
+			await action.waitFor({ state: 'visible', timeout: 5000 });
+			return action;
+		} catch (err) {
+			if (attempt === 2) {
+				throw err;
+			}
+			await page.keyboard.press('Escape');
+		}
+	}
+	throw new Error('unreachable');
+}
+
+async function run({ url, outDir, commit, evidence }) {
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+	});
+	const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+	const consoleErrors = [];
+	page.on('console', (m) => {
+		if (m.type() === 'error') {
+			consoleErrors.push(m.text());
+		}
+	});
+	try {
+		await flow(page, { url, outDir, commit, evidence });
+	} catch (err) {
+		await shot(page, outDir, 'failure').catch(() => {});
+		fs.writeFileSync(path.join(outDir, 'failure.html'), await page.content().catch(() => ''));
+		fs.writeFileSync(path.join(outDir, 'console-errors.txt'), consoleErrors.join('\n'));
+		throw err;
+	}
+	return browser;
+}
+
+async function flow(page, { url, outDir, commit, evidence }) {
+	await step('load the workbench', async () => {
+		await page.goto(url, { waitUntil: 'domcontentloaded', timeout: T.load });
+		await page.locator('.monaco-workbench').waitFor({ timeout: T.load });
+	});
+
+	await step('open the Plan sidebar and see the welcome view', async () => {
+		await page.locator('.part.activitybar [aria-label^="Plan"]').first().click({ timeout: T.load });
+		await sidebar(page).locator('.welcome-view-content .monaco-button', { hasText: 'Approve plan' }).waitFor({ state: 'visible', timeout: T.server });
+		await shot(page, outDir, '01-welcome-approve');
+	});
+
+	let before;
+	await step('approve the plan from the welcome button', async () => {
+		await sidebar(page).locator('.welcome-view-content .monaco-button', { hasText: 'Approve plan' }).click();
+		await treeRow(page, 1).waitFor({ state: 'visible', timeout: T.server });
+		before = await waitFor('the status bar count', T.server, () => statusCounts(page));
+		if (before.open < 2 || before.total < before.open) {
+			throw new Error(`implausible status bar ${before.text}`);
+		}
+		const pending = await sidebar(page).locator('.codicon-circle-large-outline').count();
+		if (pending !== before.open) {
+			throw new Error(`sidebar shows ${pending} pending items, status bar says ${before.text}`);
+		}
+		await shot(page, outDir, '02-approved-sidebar');
+	});
+
+	await step('open PLAN.md by clicking an item in the sidebar', async () => {
+		await treeRow(page, 1).click();
+		await page.locator('.editor-group-container .tab', { hasText: 'PLAN.md' }).first().waitFor({ timeout: T.ui });
+	});
+
+	let first;
+	await step(`the Problems panel lists one entry per open item`, async () => {
+		await runCommand(page, 'Problems: Focus on Problems View');
+		// Room for every entry: the list only renders visible rows.
+		await runCommand(page, 'View: Maximize Panel Size');
+		const rows = await waitFor(`${before.open} planls entries in Problems`, T.server, async () => {
+			const r = await problemRows(page);
+			return r.length === before.open ? r : undefined;
+		});
+		const badge = await problemsBadge(page);
+		if (badge !== before.open) {
+			throw new Error(`Problems badge ${badge}, want ${before.open} (one per open item)`);
+		}
+		first = idOf(rows[0]);
+		await shot(page, outDir, '03-problems');
+		await runCommand(page, 'View: Maximize Panel Size');
+	});
+
+	await step(`complete #${first} from its code action with typed evidence`, async () => {
+		const action = await openCodeAction(page, 0, `Complete #${first}…`);
+		await shot(page, outDir, '04-code-action');
+		await action.click();
+		const input = page.locator('.quick-input-widget input');
+		await input.waitFor({ state: 'visible', timeout: T.ui });
+		await page.locator('.quick-input-widget .quick-input-title', { hasText: `Complete #${first}` }).waitFor({ timeout: T.ui });
+		const offered = await input.inputValue();
+		if (offered !== `commit ${commit}`) {
+			throw new Error(`default evidence ${JSON.stringify(offered)}, want the current commit "commit ${commit}"`);
+		}
+		await input.fill(evidence);
+		await shot(page, outDir, '05-evidence');
+		await page.keyboard.press('Enter');
+	});
+
+	await step('sidebar, status bar and Problems update', async () => {
+		const want = `Plan ${before.open - 1}/${before.total} open`;
+		await waitFor(want, T.server, async () => (await statusCounts(page))?.text === want);
+		const row = treeRow(page, first);
+		await row.locator('.codicon-pass-filled').waitFor({ timeout: T.server });
+		await row.locator('.label-description', { hasText: evidence }).waitFor({ timeout: T.ui });
+		await waitFor(`${before.open - 1} entries in Problems`, T.server, async () => (await problemsBadge(page)) === before.open - 1);
+		const left = (await problemRows(page)).map(idOf);
+		if (left.includes(first)) {
+			throw new Error(`#${first} is still in Problems`);
+		}
+		await shot(page, outDir, '06-completed');
+		// The sidebar alone, for docs/img/vscode-sidebar.png.
+		const box = await sidebar(page).boundingBox();
+		if (box) {
+			await shot(page, outDir, 'sidebar', { x: 0, y: 0, width: Math.min(1400, box.x + box.width + 560), height: 620 });
+		}
+	});
+
+	await step('Escape in the Defer prompt changes nothing', async () => {
+		const rows = await problemRows(page);
+		const id = idOf(rows[0]);
+		const action = await openCodeAction(page, 0, `Defer #${id}…`);
+		await action.click();
+		await page.locator('.quick-input-widget .quick-input-title', { hasText: `Defer #${id}` }).waitFor({ timeout: T.ui });
+		await page.keyboard.press('Escape');
+		await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
+		await page.waitForTimeout(1500);
+		const now = await statusCounts(page);
+		if (!now || now.open !== before.open - 1) {
+			throw new Error(`status bar changed after Escape: ${now && now.text}`);
+		}
+		if ((await treeRow(page, id).locator('.codicon-circle-large-outline, .codicon-lock').count()) !== 1) {
+			throw new Error(`#${id} changed status after Escape`);
+		}
+	});
+
+	await step('restart the server twice (no "command already exists")', async () => {
+		for (let i = 0; i < 2; i++) {
+			await runCommand(page, 'planls: Restart Server');
+			await page.waitForTimeout(500);
+			await waitFor('the status bar after restart', T.server, async () => (await statusCounts(page))?.open === before.open - 1);
+		}
+		const notes = await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+		const bad = notes.filter((t) => /already exists|failed|not running/i.test(t));
+		if (bad.length > 0) {
+			throw new Error(`error notifications: ${bad.join(' | ')}`);
+		}
+		await treeRow(page, first).locator('.codicon-pass-filled').waitFor({ timeout: T.server });
+		await shot(page, outDir, '07-after-restarts');
+	});
+}
+
+module.exports = { run };

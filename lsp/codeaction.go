@@ -1,0 +1,148 @@
+package lsp
+
+import (
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+)
+
+// itemArg and planArg are the command argument objects of code actions.
+type itemArg struct {
+	ID  int    `json:"id"`
+	URI string `json:"uri"`
+}
+
+type planArg struct {
+	URI string `json:"uri"`
+}
+
+// itemActions lists the commands that apply to a task in its status:
+// (title, command) pairs in display order.
+func itemActions(t *core.Task) [][2]string {
+	c := func(title, cmd string) [2]string { return [2]string{fmt.Sprintf(title, t.ID), cmd} }
+	switch t.Status {
+	case core.Pending:
+		return [][2]string{c("Complete #%d…", "planls.complete"), c("Defer #%d…", "planls.defer"), c("Start #%d", "planls.start")}
+	case core.InProgress:
+		return [][2]string{c("Complete #%d…", "planls.complete"), c("Defer #%d…", "planls.defer"), c("Reopen #%d", "planls.reopen")}
+	case core.Deferred:
+		return [][2]string{c("Reopen #%d", "planls.reopen"), c("Start #%d", "planls.start")}
+	}
+	return nil
+}
+
+// codeAction offers quick fixes for the items on the requested lines and the
+// diagnostics in the context. A context diagnostic is tied to an item by its
+// data.id, else by its line, never by exact range equality: clients echo
+// ranges in their own units (B24).
+func (s *server) codeAction(r *request) (any, error) {
+	var p protocol.CodeActionParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	actions := []protocol.CodeAction{}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil {
+		return actions, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.folderFor(path, false)
+	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+		return actions, nil
+	}
+	v := f.view
+	first, last := int(p.Range.Start.Line), int(p.Range.End.Line)
+	ids := map[int]bool{}
+	planWide := false
+	for _, d := range p.Context.Diagnostics {
+		if d.Source != "planls" {
+			continue
+		}
+		id, code := dataOf(d.Data)
+		if code == "" {
+			code, _ = d.Code.(string)
+		}
+		switch {
+		case id > 0 && code != codeDrift:
+			ids[id] = true
+		case code == codeNotApp || code == codeDrift:
+			planWide = true
+		default:
+			first, last = min(first, int(d.Range.Start.Line)), max(last, int(d.Range.End.Line))
+		}
+	}
+	diags := s.diagnostics(f, v)[v.uri]
+	onLine := func(line int) []protocol.Diagnostic {
+		var out []protocol.Diagnostic
+		for _, d := range diags {
+			if int(d.Range.Start.Line) == line {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	for i := range v.items {
+		vi := &v.items[i]
+		if vi.item == nil || vi.task == nil {
+			continue
+		}
+		line := v.m.lineOf(vi.item.Line.Start)
+		if !ids[vi.task.ID] && (line < first || line > last) {
+			continue
+		}
+		for _, a := range itemActions(vi.task) {
+			actions = append(actions, protocol.CodeAction{
+				Title: a[0], Kind: protocol.QuickFix, Diagnostics: onLine(line),
+				Command: &protocol.Command{Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}},
+			})
+		}
+		if vi.drift == "changed" {
+			planWide = true
+		}
+	}
+	titleLine := int(v.titleRange().Start.Line)
+	if titleLine >= first && titleLine <= last {
+		planWide = true
+	}
+	for i := range v.items {
+		if v.items[i].drift == "new" && v.items[i].item != nil {
+			if l := v.m.lineOf(v.items[i].item.Line.Start); l >= first && l <= last {
+				planWide = true
+			}
+		}
+	}
+	if planWide && (!v.approved || v.needsReapproval) {
+		title := "Approve plan"
+		if v.approved {
+			title = "Re-approve plan"
+		}
+		var ds []protocol.Diagnostic
+		for _, d := range diags {
+			if c, _ := d.Code.(string); c == codeNotApp || c == codeDrift {
+				ds = append(ds, d)
+			}
+		}
+		actions = append(actions, protocol.CodeAction{
+			Title: title, Kind: protocol.QuickFix, Diagnostics: ds, IsPreferred: !v.approved,
+			Command: &protocol.Command{Title: title, Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}},
+		})
+	}
+	return actions, nil
+}
+
+// dataOf reads {"id", "code"} from a diagnostic's data as the client echoed it.
+func dataOf(data any) (int, string) {
+	m, ok := data.(map[string]any)
+	if !ok {
+		return 0, ""
+	}
+	id := 0
+	if n, ok := m["id"].(float64); ok && n > 0 && n < 1<<31 {
+		id = int(n)
+	}
+	code, _ := m["code"].(string)
+	return id, code
+}

@@ -1,0 +1,48 @@
+package lsp
+
+import (
+	"fmt"
+
+	"go.lsp.dev/protocol"
+)
+
+// codeLens shows, above each tracked item, its status and one-click
+// actions (the same commands as the code actions).
+func (s *server) codeLens(r *request) (any, error) {
+	var p protocol.CodeLensParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	out := []protocol.CodeLens{}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil {
+		return out, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.folderFor(path, false)
+	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+		return out, nil
+	}
+	v := f.view
+	if !v.approved {
+		rng := v.titleRange()
+		return []protocol.CodeLens{{Range: rng, Command: &protocol.Command{
+			Title: "Approve plan", Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}}}}, nil
+	}
+	for i := range v.items {
+		vi := &v.items[i]
+		if vi.item == nil || vi.task == nil {
+			continue
+		}
+		rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+		// An empty command id renders as a label that does nothing.
+		out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
+			Title: fmt.Sprintf("#%d %s", vi.task.ID, vi.task.Status)}})
+		for _, a := range itemActions(vi.task) {
+			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
+				Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}}})
+		}
+	}
+	return out, nil
+}

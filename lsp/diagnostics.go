@@ -1,0 +1,248 @@
+package lsp
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
+	"github.com/planls/planls/store"
+)
+
+// Diagnostic codes (docs/PROTOCOL.md "Diagnostics").
+const (
+	codeOpen       = "open-item"
+	codeInProgress = "in-progress"
+	codeBlocked    = "blocked"
+	codeNotApp     = "plan-not-approved"
+	codeDrift      = "plan-drift"
+	codeChecked    = "checked-not-completed"
+	codeEmpty      = "empty-item"
+	codeDuplicate  = "duplicate-item"
+	codeStateBad   = "state-invalid"
+	codeClosed     = "closed-item"
+)
+
+// diagData is Diagnostic.data: code actions key on it (PROTOCOL.md).
+type diagData struct {
+	ID   int    `json:"id,omitempty"`
+	Code string `json:"code"`
+}
+
+// diagnostics computes every diagnostic of folder f by URI: the plan file's
+// and, when it cannot be used, the state file's (caller holds mu).
+func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnostic {
+	out := map[string][]protocol.Diagnostic{}
+	if v.stateErr != nil {
+		su := uriOf(f.statePath())
+		if d := s.docs[keyOf(f.statePath())]; d != nil {
+			su = d.uri
+		}
+		out[su] = []protocol.Diagnostic{s.stateDiagnostic(f, v.stateErr)}
+	}
+	if v.path == "" {
+		return out
+	}
+	var list []protocol.Diagnostic
+	add := func(r protocol.Range, sev protocol.DiagnosticSeverity, code string, id int, msg string) *protocol.Diagnostic {
+		list = append(list, protocol.Diagnostic{
+			Range: r, Severity: sev, Code: code, Source: "planls", Message: msg,
+			Data: diagData{ID: id, Code: code},
+		})
+		return &list[len(list)-1]
+	}
+	title := v.titleRange()
+	if v.stateErr != nil {
+		add(title, protocol.DiagnosticSeverityError, codeStateBad, 0,
+			fmt.Sprintf("state file .planls/state.json cannot be used: %s", stateMsg(v.stateErr)))
+	}
+	for _, p := range v.plan.Problems {
+		code := p.Code
+		if code == "" {
+			code = codeEmpty
+		}
+		add(v.m.rng(p.Range.Start, p.Range.End), protocol.DiagnosticSeverityWarning, code, 0, p.Message)
+	}
+	if !v.approved {
+		add(title, protocol.DiagnosticSeverityInformation, codeNotApp, 0,
+			fmt.Sprintf("plan %q is not approved: approve it to track its %d items", v.plan.Title, len(v.plan.Items)))
+		return s.withList(out, v.uri, list)
+	}
+	sev := severityOf(s.settings.Severity)
+	for i := range v.items {
+		vi := &v.items[i]
+		t := vi.task
+		if vi.item == nil {
+			add(title, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
+				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, t.Subject))
+			continue
+		}
+		r := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+		switch vi.drift {
+		case "new":
+			add(r, protocol.DiagnosticSeverityHint, codeDrift, 0,
+				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", vi.item.Subject))
+			continue
+		case "changed":
+			add(r, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
+				fmt.Sprintf("plan item #%d differs from the approved plan: re-approve to track the new text", t.ID))
+		}
+		if t == nil {
+			continue
+		}
+		if blockers := v.openBlockers(t); len(blockers) > 0 && isOpen(t) {
+			d := add(r, sev, codeBlocked, t.ID,
+				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), t.Subject))
+			d.RelatedInformation = v.related(blockers)
+		} else {
+			switch t.Status {
+			case core.Pending:
+				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, t.Subject))
+			case core.InProgress:
+				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, t.Subject))
+			case core.Completed, core.Deferred:
+				if s.settings.FadeClosed {
+					d := add(r, protocol.DiagnosticSeverityHint, codeClosed, t.ID, closedMsg(t))
+					d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+				}
+			}
+		}
+		if isOpen(t) && vi.item.Checkbox == planparse.Checked {
+			add(r, protocol.DiagnosticSeverityWarning, codeChecked, t.ID,
+				fmt.Sprintf("plan item #%d is ticked but not completed: complete it with evidence", t.ID))
+		}
+	}
+	return s.withList(out, v.uri, list)
+}
+
+func (s *server) withList(out map[string][]protocol.Diagnostic, uri string, list []protocol.Diagnostic) map[string][]protocol.Diagnostic {
+	if list == nil {
+		list = []protocol.Diagnostic{}
+	}
+	out[uri] = list
+	return out
+}
+
+func closedMsg(t *core.Task) string {
+	if t.Status == core.Completed {
+		return fmt.Sprintf("plan item #%d completed: %s", t.ID, t.Evidence)
+	}
+	return fmt.Sprintf("plan item #%d deferred: %s", t.ID, t.Reason)
+}
+
+// titleRange is where plan-wide diagnostics go: the title line, else the
+// first line.
+func (v *view) titleRange() protocol.Range {
+	tr := v.plan.TitleRange
+	if tr.End > tr.Start {
+		return v.m.rng(tr.Start, tr.End)
+	}
+	return v.m.rng(0, v.m.lineEnd(0))
+}
+
+// openBlockers lists the ids in t.BlockedBy whose task is still open.
+func (v *view) openBlockers(t *core.Task) []int {
+	var ids []int
+	for _, id := range t.BlockedBy {
+		if isOpen(v.tasks[id]) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// related points at each blocker's line in the plan (its title when the
+// blocker is not in the file).
+func (v *view) related(ids []int) []protocol.DiagnosticRelatedInformation {
+	var out []protocol.DiagnosticRelatedInformation
+	for _, id := range ids {
+		t := v.tasks[id]
+		r := v.titleRange()
+		if vi := v.itemByID(id); vi != nil && vi.item != nil {
+			r = v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+		}
+		out = append(out, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: protocol.DocumentURI(v.uri), Range: r},
+			Message:  fmt.Sprintf("#%d (%s): %s", id, t.Status, t.Subject),
+		})
+	}
+	return out
+}
+
+func idList(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf("#%d", id)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func stateMsg(err error) string {
+	var se *store.StateError
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return err.Error()
+}
+
+// stateDiagnostic places a state-invalid error at the parse error's position
+// (StateError Line/Col are 1-based, Col in bytes).
+func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
+	raw, _ := os.ReadFile(f.statePath())
+	if d := s.docs[keyOf(f.statePath())]; d != nil {
+		raw = d.text
+	}
+	m := newMapper(raw, s.enc)
+	off := 0
+	var se *store.StateError
+	if errors.As(err, &se) && se.Line > 0 && se.Line-1 < len(m.lines) {
+		off = m.lines[se.Line-1] + max(se.Col-1, 0)
+		off = min(off, m.lineEnd(se.Line-1))
+	}
+	end := m.lineEnd(m.lineOf(off))
+	return protocol.Diagnostic{
+		Range: m.rng(off, end), Severity: protocol.DiagnosticSeverityError, Code: codeStateBad,
+		Source: "planls", Message: "state file cannot be used: " + stateMsg(err),
+		Data: diagData{Code: codeStateBad},
+	}
+}
+
+// publish sends the diagnostics that differ from what each URI last got and
+// clears, with an empty list, URIs this folder no longer reports on (B30).
+func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
+	for uri, list := range diags {
+		data, _ := json.Marshal(list)
+		h := fmt.Sprintf("%x", sha256.Sum256(data))
+		if s.published[uri] == h {
+			continue
+		}
+		s.published[uri] = h
+		s.sendDiagnostics(uri, list)
+	}
+	for uri := range f.published {
+		if _, ok := diags[uri]; !ok {
+			delete(s.published, uri)
+			s.sendDiagnostics(uri, []protocol.Diagnostic{})
+		}
+	}
+	f.published = map[string]bool{}
+	for uri := range diags {
+		f.published[uri] = true
+	}
+}
+
+func (s *server) sendDiagnostics(uri string, list []protocol.Diagnostic) {
+	p := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri), Diagnostics: list}
+	for _, d := range s.docs {
+		if d.uri == uri && d.version > 0 {
+			p.Version = uint32(d.version)
+		}
+	}
+	s.notify("textDocument/publishDiagnostics", p)
+}

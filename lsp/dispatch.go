@@ -1,0 +1,178 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// errDetached is returned by a handler that took ownership of its reply (it
+// answers later from another goroutine, e.g. after asking the user).
+var errDetached = errors.New("reply detached")
+
+// request is one incoming message as the handlers see it.
+type request struct {
+	ctx    context.Context
+	method string
+	params json.RawMessage
+	isCall bool
+	id     jsonrpc2.ID
+	once   sync.Once
+	reply  jsonrpc2.Replier
+	done   func() // forgets the cancel func of a call
+}
+
+// answer sends the reply of a call exactly once; later calls are ignored,
+// which is what keeps jsonrpc2's "replied more than once" panic unreachable.
+func (r *request) answer(result any, err error) {
+	if !r.isCall {
+		return
+	}
+	r.once.Do(func() {
+		r.done()
+		_ = r.reply(context.WithoutCancel(r.ctx), result, toRPCError(err))
+	})
+}
+
+// toRPCError maps handler errors to JSON-RPC errors. A plain error would go
+// out with code 0 (jsonrpc2 toError); here it becomes InternalError, and a
+// cancelled context becomes RequestCancelled (-32800, LSP).
+func toRPCError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var rpc *jsonrpc2.Error
+	if errors.As(err, &rpc) {
+		return rpc
+	}
+	if errors.Is(err, context.Canceled) {
+		return jsonrpc2.NewError(-32800, "request cancelled")
+	}
+	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+}
+
+// dispatcher is the handler chain over jsonrpc2.Conn. The read loop only
+// queues messages (so replies to our own server→client calls keep flowing
+// while a handler waits on one) and handles $/cancelRequest at once; one
+// worker runs queued messages in arrival order. It replaces
+// protocol.ServerHandler and protocol.CancelHandler, which drop numeric
+// cancel ids, send unknown methods to the wrong place and let a handler
+// error close the connection (ANCHORS-AND-STYLE.md §4.2).
+type dispatcher struct {
+	log    *slog.Logger
+	handle func(*request) (any, error)
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []*request
+	closed  bool
+	cancels map[jsonrpc2.ID]context.CancelFunc
+}
+
+func newDispatcher(log *slog.Logger, handle func(*request) (any, error)) *dispatcher {
+	d := &dispatcher{log: log, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}}
+	d.cond = sync.NewCond(&d.mu)
+	return d
+}
+
+// onMessage is the jsonrpc2.Handler given to Conn.Go. It never returns an
+// error: a non-nil error would close the connection.
+func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	if req.Method() == "$/cancelRequest" {
+		d.cancel(req.Params())
+		return nil
+	}
+	r := &request{ctx: ctx, method: req.Method(), params: req.Params(), reply: reply, done: func() {}}
+	if call, ok := req.(*jsonrpc2.Call); ok {
+		r.isCall, r.id = true, call.ID()
+		cctx, cancel := context.WithCancel(ctx)
+		r.ctx = cctx
+		d.mu.Lock()
+		d.cancels[r.id] = cancel
+		d.mu.Unlock()
+		r.done = func() {
+			d.mu.Lock()
+			delete(d.cancels, r.id)
+			d.mu.Unlock()
+			cancel()
+		}
+	}
+	d.mu.Lock()
+	d.queue = append(d.queue, r)
+	d.cond.Signal()
+	d.mu.Unlock()
+	return nil
+}
+
+// cancel decodes the id of $/cancelRequest into a jsonrpc2.ID (numbers and
+// strings alike) and cancels that request's context.
+func (d *dispatcher) cancel(params json.RawMessage) {
+	var p struct {
+		ID jsonrpc2.ID `json:"id"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		d.log.Debug("bad $/cancelRequest", "err", err)
+		return
+	}
+	d.mu.Lock()
+	cancel := d.cancels[p.ID]
+	d.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// run executes queued messages one at a time until stop is called.
+func (d *dispatcher) run() {
+	for {
+		d.mu.Lock()
+		for len(d.queue) == 0 && !d.closed {
+			d.cond.Wait()
+		}
+		if d.closed {
+			d.mu.Unlock()
+			return
+		}
+		r := d.queue[0]
+		d.queue[0] = nil
+		d.queue = d.queue[1:]
+		d.mu.Unlock()
+		d.exec(r)
+	}
+}
+
+func (d *dispatcher) stop() {
+	d.mu.Lock()
+	d.closed = true
+	d.cond.Broadcast()
+	d.mu.Unlock()
+}
+
+// exec runs one handler, recovering a panic into an InternalError reply so
+// the session keeps serving.
+func (d *dispatcher) exec(r *request) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.log.Error("handler panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
+		}
+	}()
+	if r.ctx.Err() != nil && r.isCall {
+		r.answer(nil, r.ctx.Err())
+		return
+	}
+	res, err := d.handle(r)
+	if errors.Is(err, errDetached) {
+		return
+	}
+	if err != nil && !r.isCall {
+		d.log.Warn("notification failed", "method", r.method, "err", err)
+	}
+	r.answer(res, err)
+}

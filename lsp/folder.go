@@ -1,0 +1,213 @@
+package lsp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
+)
+
+// folder is one workspace folder: its own store and state (multi-root).
+// Every field is guarded by server.mu.
+type folder struct {
+	root     string // absolute OS path
+	key      string // pathKey of root
+	uri      string // the client's URI for root
+	implicit bool   // made for a file opened outside every folder
+	store    *store.Store
+
+	state    *core.State // last good state (Empty when the file is missing)
+	stateErr error       // the state file cannot be used (after retries)
+	stateSum [32]byte
+	stateOK  bool // stateSum describes the current file
+	badReads int  // consecutive unparsable reads awaiting a retry
+
+	planPath string // chosen plan file ("" when none exists)
+	planDisk []byte // its bytes on disk (nil when missing)
+	planSum  [32]byte
+
+	revision  int64 // +1 per observed change of plan or state
+	debounce  *time.Timer
+	retry     *time.Timer
+	view      *view
+	published map[string]bool // URIs this folder last published to
+}
+
+func newFolder(root, uri string) *folder {
+	return &folder{
+		root: root, key: keyOf(root), uri: uri,
+		store:     store.Open(root, "lsp"),
+		state:     core.Empty(),
+		published: map[string]bool{},
+	}
+}
+
+func (f *folder) statePath() string { return filepath.Join(f.root, ".planls", "state.json") }
+
+func (f *folder) stopTimers() {
+	if f.debounce != nil {
+		f.debounce.Stop()
+	}
+	if f.retry != nil {
+		f.retry.Stop()
+	}
+}
+
+// readDisk re-reads the state file and the plan file (in that order: the
+// approved plan's path picks the plan). It reports whether anything the user
+// can see changed. A state file that does not parse is re-read up to
+// opts.retries times, opts.retryDelay apart, before it is reported; until
+// then the last good state stays (a writer may be half-way, B04).
+func (s *server) readDisk(f *folder) bool {
+	changed := s.readState(f)
+	path := s.resolvePlan(f)
+	data, err := os.ReadFile(path)
+	if path == "" || err != nil {
+		if !errors.Is(err, fs.ErrNotExist) && path != "" {
+			s.log.Warn("plan file unreadable", "path", path, "err", err)
+		}
+		data = nil
+	}
+	sum := sha256.Sum256(data)
+	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
+		f.planPath, f.planDisk, f.planSum = path, data, sum
+		changed = true
+	}
+	if changed {
+		f.revision++
+	}
+	return changed
+}
+
+func (s *server) readState(f *folder) bool {
+	raw, err := os.ReadFile(f.statePath())
+	if errors.Is(err, fs.ErrNotExist) {
+		had := f.stateOK && f.stateSum == [32]byte{} && f.stateErr == nil
+		f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
+		if had {
+			return false
+		}
+		f.state, f.stateErr = core.Empty(), nil
+		return true
+	}
+	sum := sha256.Sum256(raw)
+	if err == nil && f.stateOK && sum == f.stateSum {
+		return false // unchanged bytes, including our own writes already applied
+	}
+	st, rerr := f.store.Read()
+	if err != nil {
+		rerr = err
+	}
+	if rerr != nil {
+		if f.badReads < s.opts.retries && f.stateErr == nil {
+			f.badReads++
+			s.scheduleRetry(f)
+			return false
+		}
+		f.badReads = 0
+		f.stateOK, f.stateSum = true, sum
+		if f.stateErr != nil && f.stateErr.Error() == rerr.Error() {
+			return false
+		}
+		f.stateErr = rerr
+		return true
+	}
+	f.badReads = 0
+	f.stateOK, f.stateSum = true, sum
+	f.state, f.stateErr = st, nil
+	return true
+}
+
+// resolvePlan picks the plan file: the approved plan's path when it exists,
+// else the first existing match of the planFiles globs (PROTOCOL.md).
+func (s *server) resolvePlan(f *folder) string {
+	if f.state != nil && f.state.Plan != nil && f.state.Plan.Path != "" {
+		p := filepath.Join(f.root, filepath.FromSlash(f.state.Plan.Path))
+		if isFile(p) || s.docs[keyOf(p)] != nil {
+			return p
+		}
+	}
+	for _, g := range s.settings.PlanFiles {
+		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
+		if err != nil {
+			continue
+		}
+		for _, m := range matches {
+			if isFile(m) {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// refresh re-reads f from disk, recomputes its view and publishes what
+// changed (caller holds mu). force recomputes even when the disk did not
+// change (an edited buffer, new settings).
+func (s *server) refresh(f *folder, force bool) {
+	changed := s.readDisk(f)
+	if !changed && !force && f.view != nil {
+		return
+	}
+	s.recompute(f)
+	if changed {
+		s.notify("planls/stateChanged", stateChangedParams{Root: f.uri, Revision: f.revision})
+	}
+}
+
+// recompute rebuilds the view and publishes its diagnostics (caller holds mu).
+func (s *server) recompute(f *folder) {
+	f.view = s.buildView(f)
+	s.publish(f, s.diagnostics(f, f.view))
+}
+
+type stateChangedParams struct {
+	Root     string `json:"root"`
+	Revision int64  `json:"revision"`
+}
+
+// scheduleDebounced re-reads f after opts.debounce of quiet: a burst of file
+// events (a checkout, a truncate-then-write) becomes one reload that reads
+// plan and state as a pair (B05).
+func (s *server) scheduleDebounced(f *folder) {
+	if f.debounce != nil {
+		f.debounce.Stop()
+	}
+	f.debounce = time.AfterFunc(s.opts.debounce, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.state == shutDown || s.ctx.Err() != nil {
+			return
+		}
+		s.refresh(f, false)
+	})
+}
+
+func (s *server) scheduleRetry(f *folder) {
+	if f.retry != nil {
+		f.retry.Stop()
+	}
+	f.retry = time.AfterFunc(s.opts.retryDelay, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.state == shutDown || s.ctx.Err() != nil {
+			return
+		}
+		f.stateOK = false
+		s.refresh(f, false)
+	})
+}
+
+// sameBytes reports whether an open buffer matches the plan on disk.
+func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }

@@ -1,0 +1,90 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+)
+
+// hover describes the item under the cursor: status, evidence or reason,
+// owner, blockedBy and blocks (with subjects), due date.
+func (s *server) hover(r *request) (any, error) {
+	var p protocol.HoverParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.folderFor(path, false)
+	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+		return nil, nil
+	}
+	v := f.view
+	vi := v.itemAt(v.m.offset(p.Position))
+	if vi == nil || vi.item == nil {
+		return nil, nil
+	}
+	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+	return &protocol.Hover{
+		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverText(v, vi)},
+		Range:    &rng,
+	}, nil
+}
+
+func hoverText(v *view, vi *viewItem) string {
+	var b strings.Builder
+	t := vi.task
+	if t == nil {
+		if v.approved {
+			fmt.Fprintf(&b, "**%s**: not in the approved plan (re-approve to track it)", vi.item.Subject)
+		} else {
+			fmt.Fprintf(&b, "**%s**: draft (the plan is not approved)", vi.item.Subject)
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**#%d %s**\n\nstatus: `%s`", t.ID, t.Subject, t.Status)
+	if vi.drift == "changed" {
+		b.WriteString(" (text differs from the approved plan)")
+	}
+	line := func(label, val string) {
+		if val != "" {
+			fmt.Fprintf(&b, "\n\n%s: %s", label, val)
+		}
+	}
+	line("evidence", t.Evidence)
+	line("reason", t.Reason)
+	if t.Owner != nil {
+		line("owner", *t.Owner)
+	}
+	line("blocked by", refs(v, t.BlockedBy))
+	var blocks []int
+	for _, o := range v.state.Tasks {
+		for _, id := range o.BlockedBy {
+			if id == t.ID && o.Status != core.Deleted {
+				blocks = append(blocks, o.ID)
+			}
+		}
+	}
+	line("blocks", refs(v, blocks))
+	line("due", t.DueAt)
+	return b.String()
+}
+
+func refs(v *view, ids []int) string {
+	parts := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if t := v.tasks[id]; t != nil {
+			parts = append(parts, fmt.Sprintf("#%d %s (%s)", id, t.Subject, t.Status))
+		} else {
+			parts = append(parts, fmt.Sprintf("#%d (missing)", id))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

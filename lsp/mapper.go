@@ -1,0 +1,143 @@
+package lsp
+
+import (
+	"sort"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+)
+
+// encoding is the unit of Position.Character negotiated in initialize
+// (LSP 3.17 "PositionEncodingKind"): UTF-16 code units unless the client
+// offers "utf-8" in general.positionEncodings.
+type encoding int
+
+const (
+	utf16 encoding = iota
+	utf8Enc
+)
+
+func (e encoding) String() string {
+	if e == utf8Enc {
+		return "utf-8"
+	}
+	return "utf-16"
+}
+
+// mapper converts between byte offsets into one document's exact bytes and
+// LSP positions. Lines end at "\n", "\r\n" or a lone "\r", as LSP clients
+// count them (a "\r\n" pair is one line ending, never two).
+type mapper struct {
+	text  []byte
+	enc   encoding
+	lines []int // byte offset of the start of each line
+}
+
+func newMapper(text []byte, enc encoding) *mapper {
+	m := &mapper{text: text, enc: enc, lines: []int{0}}
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			m.lines = append(m.lines, i+1)
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+			m.lines = append(m.lines, i+1)
+		}
+	}
+	return m
+}
+
+// lineEnd returns the byte offset where line l's content ends (its line
+// ending excluded).
+func (m *mapper) lineEnd(l int) int {
+	if l+1 >= len(m.lines) {
+		return len(m.text)
+	}
+	end := m.lines[l+1] - 1
+	if m.text[end] == '\n' && end > m.lines[l] && m.text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// position converts a byte offset (clamped to [0, len]) to a position. An
+// offset inside a "\r\n" pair maps to the end of its line.
+func (m *mapper) position(off int) protocol.Position {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(m.text) {
+		off = len(m.text)
+	}
+	l := sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > off }) - 1
+	start := m.lines[l]
+	if end := m.lineEnd(l); off > end {
+		off = end
+	}
+	return protocol.Position{Line: uint32(l), Character: uint32(m.units(m.text[start:off]))}
+}
+
+// rng converts a byte range to an LSP range.
+func (m *mapper) rng(start, end int) protocol.Range {
+	return protocol.Range{Start: m.position(start), End: m.position(end)}
+}
+
+// offset converts a position to a byte offset. A line past the end maps to
+// the end of the text; a character past the end of its line is clamped to it
+// (LSP spec, Position); a character inside a UTF-16 surrogate pair or a
+// UTF-8 sequence maps to the start of that character.
+func (m *mapper) offset(p protocol.Position) int {
+	l := int(p.Line)
+	if l >= len(m.lines) {
+		return len(m.text)
+	}
+	start, end := m.lines[l], m.lineEnd(l)
+	want := int(p.Character)
+	n := 0
+	for i := start; i < end; {
+		r, size := utf8.DecodeRune(m.text[i:end])
+		w := size
+		if m.enc == utf16 {
+			w = 1
+			if r >= 0x10000 && r != utf8.RuneError {
+				w = 2
+			}
+		}
+		if n+w > want {
+			return i
+		}
+		n += w
+		i += size
+	}
+	return end
+}
+
+// units counts b in the negotiated unit. Invalid UTF-8 counts one unit per
+// byte in UTF-16 (as U+FFFD) so offsets never run past the text.
+func (m *mapper) units(b []byte) int {
+	if m.enc == utf8Enc {
+		return len(b)
+	}
+	n := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r >= 0x10000 && r != utf8.RuneError {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
+// lineOf returns the 0-based line of a byte offset.
+func (m *mapper) lineOf(off int) int { return int(m.position(off).Line) }

@@ -1,0 +1,127 @@
+package lsp
+
+import (
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+)
+
+// planResult is the planls/plan result (docs/PROTOCOL.md).
+type planResult struct {
+	Root            string      `json:"root"`
+	PlanURI         string      `json:"planUri"`
+	Exists          bool        `json:"exists"`
+	Approved        bool        `json:"approved"`
+	NeedsReapproval bool        `json:"needsReapproval"`
+	Title           string      `json:"title"`
+	Open            int         `json:"open"`
+	Total           int         `json:"total"`
+	StateError      string      `json:"stateError"`
+	Groups          []planGroup `json:"groups"`
+}
+
+type planGroup struct {
+	Name  string     `json:"name"`
+	Items []planItem `json:"items"`
+}
+
+type planItem struct {
+	ID         int             `json:"id"`
+	Subject    string          `json:"subject"`
+	Status     string          `json:"status"`
+	Blocked    bool            `json:"blocked"`
+	BlockedBy  []int           `json:"blockedBy"`
+	Evidence   string          `json:"evidence"`
+	Reason     string          `json:"reason"`
+	Owner      string          `json:"owner"`
+	ActiveForm string          `json:"activeForm"`
+	Drift      string          `json:"drift"`
+	Range      *protocol.Range `json:"range"`
+}
+
+// planRequest answers planls/plan for the folder of params.uri (default: the
+// first folder).
+func (s *server) planRequest(r *request) (any, error) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var f *folder
+	if p.URI == "" {
+		if len(s.folders) == 0 {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no workspace folder: pass \"uri\"")
+		}
+		f = s.folders[0]
+	} else {
+		var err error
+		if f, err = s.folderOfURI(p.URI); err != nil {
+			return nil, err
+		}
+	}
+	if f.view == nil {
+		s.refresh(f, true)
+	}
+	return planOf(f, f.view), nil
+}
+
+func planOf(f *folder, v *view) planResult {
+	res := planResult{Root: f.uri, PlanURI: v.uri, Exists: v.path != "", Approved: v.approved,
+		NeedsReapproval: v.needsReapproval, Title: v.plan.Title, Groups: []planGroup{}}
+	if v.path == "" {
+		res.PlanURI = uriOf(f.root + "/PLAN.md")
+		res.Title = ""
+	}
+	if v.stateErr != nil {
+		res.StateError = v.stateErr.Error()
+	}
+	index := map[string]int{}
+	add := func(group string, it planItem) {
+		i, ok := index[group]
+		if !ok {
+			i = len(res.Groups)
+			index[group] = i
+			res.Groups = append(res.Groups, planGroup{Name: group, Items: []planItem{}})
+		}
+		res.Groups[i].Items = append(res.Groups[i].Items, it)
+	}
+	for i := range v.items {
+		vi := &v.items[i]
+		it := planItem{Status: "draft", Drift: vi.drift, BlockedBy: []int{}}
+		group := ""
+		if vi.item != nil {
+			it.Subject, group = vi.item.Subject, vi.item.Group
+			rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+			it.Range = &rng
+		}
+		if !v.approved {
+			it.Drift = "new"
+		}
+		if t := vi.task; t != nil {
+			it.ID, it.Status, it.Evidence, it.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
+			if vi.item == nil {
+				it.Subject, group = t.Subject, t.PlanGroup
+			}
+			if t.Owner != nil {
+				it.Owner = *t.Owner
+			}
+			if t.ActiveForm != nil {
+				it.ActiveForm = *t.ActiveForm
+			}
+			it.BlockedBy = append(it.BlockedBy, t.BlockedBy...)
+			it.Blocked = isOpen(t) && len(v.openBlockers(t)) > 0
+			res.Total++
+			if t.Status == core.Pending || t.Status == core.InProgress {
+				res.Open++
+			}
+		} else if !v.approved {
+			res.Total++
+		}
+		add(group, it)
+	}
+	return res
+}

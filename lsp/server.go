@@ -1,0 +1,175 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// lifecycle is the session state of LSP §"Lifecycle Messages".
+type lifecycle int
+
+const (
+	created lifecycle = iota
+	initialized
+	shutDown
+)
+
+// server is one client session (one connection). mu guards every field
+// below it; handlers run one at a time on the dispatcher's worker, but file
+// watching and detached command replies run on their own goroutines.
+type server struct {
+	ctx  context.Context // cancelled when the connection ends
+	conn jsonrpc2.Conn
+	log  *slog.Logger
+	opts options
+
+	exitOnce sync.Once
+	exited   chan struct{}
+
+	mu        sync.Mutex
+	state     lifecycle
+	shutdown  bool
+	enc       encoding
+	caps      clientCaps
+	settings  settings
+	folders   []*folder
+	docs      map[string]*document // by path key
+	watcher   *fsWatcher
+	clientFS  bool              // the client watches files for us (dynamic registration)
+	published map[string]string // URI → hash of the last diagnostics sent
+}
+
+// document is an open text document (full sync).
+type document struct {
+	uri     string // exactly as the client sent it (B28)
+	path    string
+	key     string
+	version int32
+	text    []byte
+}
+
+func newServer(ctx context.Context, conn jsonrpc2.Conn, log *slog.Logger, opts options) *server {
+	return &server{
+		ctx: ctx, conn: conn, log: log, opts: opts,
+		exited:    make(chan struct{}),
+		settings:  defaultSettings(),
+		docs:      map[string]*document{},
+		published: map[string]string{},
+	}
+}
+
+func (s *server) shutdownSeen() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.shutdown
+}
+
+// close stops watchers and timers after the connection ended.
+func (s *server) close() {
+	s.mu.Lock()
+	w := s.watcher
+	s.watcher = nil
+	for _, f := range s.folders {
+		f.stopTimers()
+	}
+	s.mu.Unlock()
+	if w != nil {
+		w.close()
+	}
+}
+
+// handle routes one message. Unknown requests get MethodNotFound; unknown
+// notifications (including $/ ones) are ignored (LSP §"$ Notifications").
+func (s *server) handle(r *request) (any, error) {
+	s.mu.Lock()
+	st := s.state
+	s.mu.Unlock()
+	switch {
+	case r.method == "exit":
+		s.exitOnce.Do(func() { close(s.exited) })
+		return nil, nil
+	case st == created && r.method != "initialize":
+		if r.isCall {
+			return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized")
+		}
+		return nil, nil
+	case st == shutDown:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	}
+	h, ok := handlers[r.method]
+	if !ok {
+		if r.isCall {
+			return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
+		}
+		return nil, nil
+	}
+	return h(s, r)
+}
+
+// handlers maps methods to their handler. Params are decoded by each handler
+// with decode, so a bad params object is InvalidParams, never a panic.
+var handlers map[string]func(*server, *request) (any, error)
+
+func init() {
+	handlers = map[string]func(*server, *request) (any, error){
+		"initialize":                          (*server).initialize,
+		"initialized":                         (*server).initializedNote,
+		"shutdown":                            (*server).shutdownReq,
+		"textDocument/didOpen":                (*server).didOpen,
+		"textDocument/didChange":              (*server).didChange,
+		"textDocument/didSave":                (*server).didSave,
+		"textDocument/didClose":               (*server).didClose,
+		"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
+		"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
+		"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
+		"textDocument/codeAction":             (*server).codeAction,
+		"textDocument/hover":                  (*server).hover,
+		"textDocument/documentSymbol":         (*server).documentSymbol,
+		"textDocument/codeLens":               (*server).codeLens,
+		"workspace/symbol":                    (*server).workspaceSymbol,
+		"workspace/executeCommand":            (*server).executeCommand,
+		"planls/plan":                         (*server).planRequest,
+	}
+}
+
+// decode unmarshals params into v; empty params leave v zero.
+func decode(params json.RawMessage, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		return nil
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
+	}
+	return nil
+}
+
+func (s *server) shutdownReq(r *request) (any, error) {
+	s.mu.Lock()
+	s.state = shutDown
+	s.shutdown = true
+	s.mu.Unlock()
+	s.close()
+	return nil, nil
+}
+
+// notify sends a server→client notification, logging failures (a
+// notification has nobody to report to).
+func (s *server) notify(method string, params any) {
+	if err := s.conn.Notify(s.ctx, method, params); err != nil {
+		s.log.Debug("notify failed", "method", method, "err", err)
+	}
+}
+
+// callClient sends a server→client request bounded by timeout; jsonrpc2's
+// Conn.Call would otherwise wait forever on a dead connection.
+func (s *server) callClient(ctx context.Context, timeout time.Duration, method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := s.conn.Call(ctx, method, params, result)
+	return err
+}

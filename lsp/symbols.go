@@ -1,0 +1,179 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+)
+
+// documentSymbol returns plan → groups → items. Every symbol's
+// selectionRange lies inside its range and every child inside its parent
+// (VS Code drops the whole outline otherwise, B26): a group runs from its
+// heading to just before the next group, and ranges are clamped to enforce
+// it whatever the parser reports.
+func (s *server) documentSymbol(r *request) (any, error) {
+	var p protocol.DocumentSymbolParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	out := []protocol.DocumentSymbol{}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil {
+		return out, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f := s.folderFor(path, false)
+	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+		return out, nil
+	}
+	return []protocol.DocumentSymbol{planSymbol(f.view)}, nil
+}
+
+// span is a byte range used while building symbols.
+type span struct{ start, end int }
+
+func (a span) clampTo(b span) span {
+	a.start = min(max(a.start, b.start), b.end)
+	a.end = min(max(a.end, a.start), b.end)
+	return a
+}
+
+func planSymbol(v *view) protocol.DocumentSymbol {
+	whole := span{0, len(v.text)}
+	title := span{v.plan.TitleRange.Start, v.plan.TitleRange.End}.clampTo(whole)
+	root := protocol.DocumentSymbol{
+		Name: nonEmpty(v.plan.Title, "plan"), Kind: protocol.SymbolKindFile,
+		Detail: fmt.Sprintf("%d items", len(v.plan.Items)),
+		Range:  v.m.rng(whole.start, whole.end), SelectionRange: v.m.rng(title.start, title.end),
+	}
+	// Group boundaries: every heading of level 2–6 starts a group section.
+	type group struct {
+		name       string
+		head, body span
+		children   []protocol.DocumentSymbol
+	}
+	var groups []*group
+	for _, h := range v.plan.Headings {
+		if h.Level < 2 || h.Skipped {
+			// A level-1 or skipped heading still ends the section before it.
+			if len(groups) > 0 && groups[len(groups)-1].body.end > h.Range.Start {
+				groups[len(groups)-1].body.end = h.Range.Start
+			}
+			continue
+		}
+		if len(groups) > 0 {
+			groups[len(groups)-1].body.end = h.Range.Start
+		}
+		groups = append(groups, &group{name: h.Text, head: span{h.Range.Start, h.Range.End}, body: span{h.Range.Start, len(v.text)}})
+	}
+	var loose []protocol.DocumentSymbol
+	for i := range v.items {
+		vi := &v.items[i]
+		if vi.item == nil {
+			continue
+		}
+		var parent *group
+		for _, g := range groups {
+			if vi.item.Block.Start >= g.body.start && vi.item.Block.Start < g.body.end {
+				parent = g
+			}
+		}
+		bound := whole
+		if parent != nil {
+			bound = parent.body
+		}
+		blk := span{vi.item.Block.Start, vi.item.Block.End}.clampTo(bound)
+		sel := span{vi.item.Line.Start, vi.item.Line.End}.clampTo(blk)
+		sym := protocol.DocumentSymbol{
+			Name: itemName(vi), Kind: protocol.SymbolKindEvent, Detail: itemDetail(vi),
+			Range: v.m.rng(blk.start, blk.end), SelectionRange: v.m.rng(sel.start, sel.end),
+		}
+		if parent != nil {
+			parent.children = append(parent.children, sym)
+		} else {
+			loose = append(loose, sym)
+		}
+	}
+	for _, g := range groups {
+		if len(g.children) == 0 {
+			continue
+		}
+		body := trimTrailingSpace(v.text, g.body)
+		// The body must still hold its items after trimming blank lines.
+		for _, c := range g.children {
+			body.end = max(body.end, v.m.offset(c.Range.End))
+		}
+		head := g.head.clampTo(body)
+		root.Children = append(root.Children, protocol.DocumentSymbol{
+			Name: nonEmpty(g.name, "(untitled group)"), Kind: protocol.SymbolKindNamespace,
+			Range: v.m.rng(body.start, body.end), SelectionRange: v.m.rng(head.start, head.end),
+			Children: g.children,
+		})
+	}
+	root.Children = append(loose, root.Children...)
+	return root
+}
+
+func trimTrailingSpace(text []byte, sp span) span {
+	for sp.end > sp.start && strings.ContainsRune(" \t\r\n", rune(text[sp.end-1])) {
+		sp.end--
+	}
+	return sp
+}
+
+func itemName(vi *viewItem) string {
+	subj := nonEmpty(vi.item.Subject, "(empty item)")
+	if vi.task != nil {
+		return fmt.Sprintf("#%d %s", vi.task.ID, subj)
+	}
+	return subj
+}
+
+func itemDetail(vi *viewItem) string {
+	if vi.task == nil {
+		if vi.drift == "new" {
+			return "draft"
+		}
+		return ""
+	}
+	return string(vi.task.Status)
+}
+
+func nonEmpty(s, def string) string {
+	if strings.TrimSpace(s) == "" {
+		return def
+	}
+	return s
+}
+
+// workspaceSymbol finds plan items by subject (case-insensitive substring)
+// across every folder's plan.
+func (s *server) workspaceSymbol(r *request) (any, error) {
+	var p protocol.WorkspaceSymbolParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	q := strings.ToLower(p.Query)
+	out := []protocol.SymbolInformation{}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.folders {
+		v := f.view
+		if v == nil || v.path == "" {
+			continue
+		}
+		for i := range v.items {
+			vi := &v.items[i]
+			if vi.item == nil || !strings.Contains(strings.ToLower(vi.item.Subject), q) {
+				continue
+			}
+			out = append(out, protocol.SymbolInformation{
+				Name: itemName(vi), Kind: protocol.SymbolKindEvent, ContainerName: vi.item.Group,
+				Location: protocol.Location{URI: protocol.DocumentURI(v.uri), Range: v.m.rng(vi.item.Line.Start, vi.item.Line.End)},
+			})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,172 @@
+package lsp
+
+import (
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+)
+
+// didOpen tracks the buffer; untitled: and other non-file URIs are ignored
+// (go.lsp.dev/uri would panic on them).
+func (s *server) didOpen(r *request) (any, error) {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	u := string(p.TextDocument.URI)
+	path, err := fileOf(u)
+	if err != nil {
+		s.log.Debug("didOpen ignored", "uri", u, "err", err)
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := &document{uri: u, path: path, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	s.docs[d.key] = d
+	delete(s.published, u) // a reopened buffer gets its diagnostics again
+	f := s.folderFor(path, true)
+	s.refresh(f, true)
+	return nil, nil
+}
+
+// didChange applies the last content change whole (full sync; v0.12.0's
+// value-typed Range cannot tell a full change from an insertion at 0:0).
+// A version not above the buffer's is out of order and ignored.
+func (s *server) didChange(r *request) (any, error) {
+	var p protocol.DidChangeTextDocumentParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil || len(p.ContentChanges) == 0 {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[keyOf(path)]
+	if d == nil {
+		s.log.Debug("didChange for a document not open", "uri", p.TextDocument.URI)
+		return nil, nil
+	}
+	if p.TextDocument.Version <= d.version {
+		s.log.Info("out-of-order didChange ignored", "uri", d.uri, "version", p.TextDocument.Version, "have", d.version)
+		return nil, nil
+	}
+	d.version = p.TextDocument.Version
+	d.text = []byte(p.ContentChanges[len(p.ContentChanges)-1].Text)
+	f := s.folderFor(path, true)
+	if f.planPath != "" && keyOf(f.planPath) == d.key {
+		s.recompute(f)
+	} else {
+		s.refresh(f, true)
+	}
+	return nil, nil
+}
+
+func (s *server) didSave(r *request) (any, error) {
+	var p protocol.DidSaveTextDocumentParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f := s.folderFor(path, false); f != nil {
+		s.refresh(f, false)
+	}
+	return nil, nil
+}
+
+func (s *server) didClose(r *request) (any, error) {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	path, err := fileOf(string(p.TextDocument.URI))
+	if err != nil {
+		return nil, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.docs, keyOf(path))
+	if f := s.folderFor(path, false); f != nil {
+		s.refresh(f, true)
+	}
+	return nil, nil
+}
+
+// didChangeWatchedFiles is the client's file watching (registered in
+// initialized): each event schedules a debounced re-read of its folder.
+func (s *server) didChangeWatchedFiles(r *request) (any, error) {
+	var p protocol.DidChangeWatchedFilesParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ch := range p.Changes {
+		if ch == nil {
+			continue
+		}
+		path, err := fileOf(string(ch.URI))
+		if err != nil {
+			continue
+		}
+		for _, f := range s.folders {
+			if within(f.key, keyOf(path)) {
+				s.scheduleDebounced(f)
+			}
+		}
+	}
+	return nil, nil
+}
+
+func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
+	var p protocol.DidChangeWorkspaceFoldersParams
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, wf := range p.Event.Removed {
+		path, err := fileOf(wf.URI)
+		if err != nil {
+			continue
+		}
+		k := keyOf(path)
+		for i, f := range s.folders {
+			if f.key == k {
+				f.stopTimers()
+				s.publish(f, nil)
+				s.folders = append(s.folders[:i], s.folders[i+1:]...)
+				break
+			}
+		}
+	}
+	for _, wf := range p.Event.Added {
+		if f := s.addFolder(wf.URI); f != nil {
+			s.refresh(f, true)
+		}
+	}
+	if s.watcher != nil {
+		s.watcher.sync(s)
+	}
+	return nil, nil
+}
+
+// planCandidate reports whether path matches a planFiles glob of f.
+func (s *server) planCandidate(f *folder, path string) bool {
+	rel, err := filepath.Rel(f.root, path)
+	if err != nil {
+		return false
+	}
+	for _, g := range s.settings.PlanFiles {
+		if ok, _ := filepath.Match(filepath.FromSlash(g), rel); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package lsp
+
+import (
+	"path/filepath"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
+)
+
+// view is an immutable analysis of one folder's plan file against its state:
+// what every handler reads. It is rebuilt on each change of buffer or disk.
+type view struct {
+	uri     string // the plan's URI (the client's spelling when open)
+	path    string // "" when the folder has no plan file
+	open    bool
+	version int32
+	text    []byte
+	m       *mapper
+	plan    *planparse.Plan
+
+	state           *core.State
+	stateErr        error
+	approved        bool // the folder has an approved plan
+	needsReapproval bool // the file's content differs from the approved plan
+	items           []viewItem
+	tasks           map[int]*core.Task
+}
+
+// viewItem is one plan item of the file (or an approved item missing from it).
+type viewItem struct {
+	item  *planparse.Item // nil for a missing approved item
+	task  *core.Task      // nil for a draft or a new item
+	drift string          // "same", "changed", "new", "missing"
+}
+
+// buildView parses the plan (the open buffer wins over disk) and matches it
+// to the state (caller holds mu).
+func (s *server) buildView(f *folder) *view {
+	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: map[int]*core.Task{}}
+	for i := range f.state.Tasks {
+		t := &f.state.Tasks[i]
+		v.tasks[t.ID] = t
+	}
+	if f.planPath == "" {
+		v.m = newMapper(nil, s.enc)
+		v.plan = &planparse.Plan{Title: "plan"}
+		return v
+	}
+	v.uri, v.text = uriOf(f.planPath), f.planDisk
+	if d := s.docs[keyOf(f.planPath)]; d != nil {
+		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
+	}
+	v.m = newMapper(v.text, s.enc)
+	v.plan = planparse.Parse(v.text)
+	v.approved = f.state.Plan != nil
+	if !v.approved {
+		for i := range v.plan.Items {
+			v.items = append(v.items, viewItem{item: &v.plan.Items[i], drift: "new"})
+		}
+		return v
+	}
+	v.needsReapproval = core.PlanID(v.text) != f.state.Plan.ID
+	matches, missing := core.MatchPlan(f.state, v.plan)
+	byItem := make(map[int]core.ItemMatch, len(matches))
+	for _, m := range matches {
+		byItem[m.Item] = m
+	}
+	for i := range v.plan.Items {
+		vi := viewItem{item: &v.plan.Items[i], drift: "new"}
+		if m, ok := byItem[i]; ok {
+			vi.task = v.tasks[m.TaskID]
+			switch {
+			case m.Kind == core.Same && vi.task != nil:
+				vi.drift = "same"
+			case m.Kind == core.Changed && vi.task != nil:
+				vi.drift = "changed"
+			}
+		}
+		v.items = append(v.items, vi)
+	}
+	for _, id := range missing {
+		if t := v.tasks[id]; t != nil {
+			v.items = append(v.items, viewItem{task: t, drift: "missing"})
+		}
+	}
+	return v
+}
+
+// relPath is the plan path relative to the folder root, slash-separated.
+func (f *folder) relPath(p string) string {
+	rel, err := filepath.Rel(f.root, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// itemAt returns the view item whose list item holds byte offset off, the
+// subject line first (so a nested line of one item never picks another).
+func (v *view) itemAt(off int) *viewItem {
+	line := v.m.lineOf(off)
+	for i := range v.items {
+		it := v.items[i].item
+		if it != nil && v.m.lineOf(it.Line.Start) == line {
+			return &v.items[i]
+		}
+	}
+	for i := range v.items {
+		it := v.items[i].item
+		if it != nil && off >= it.Block.Start && off <= it.Block.End {
+			return &v.items[i]
+		}
+	}
+	return nil
+}
+
+// itemByID returns the view item of task id, or nil.
+func (v *view) itemByID(id int) *viewItem {
+	for i := range v.items {
+		if t := v.items[i].task; t != nil && t.ID == id {
+			return &v.items[i]
+		}
+	}
+	return nil
+}
+
+// open reports whether a task is pending or in progress.
+func isOpen(t *core.Task) bool {
+	return t != nil && (t.Status == core.Pending || t.Status == core.InProgress)
+}

@@ -1,0 +1,170 @@
+package lsp
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// fsWatcher watches, with fsnotify, the directories that hold each folder's
+// plan files and state file: never the files themselves, whose inode an
+// editor's rename-over save replaces (B01). Until .planls/ exists its
+// parent is watched, and the watch is re-armed when it appears (B03).
+type fsWatcher struct {
+	w    *fsnotify.Watcher
+	s    *server
+	mu   sync.Mutex
+	dirs map[string]bool
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// startFSWatch starts fsnotify unless the client watches for us (caller
+// holds s.mu). Failure to start is logged: the server still works, it only
+// misses outside writers.
+func (s *server) startFSWatch() {
+	if s.watcher != nil || s.clientFS || s.opts.noFSWatch {
+		return
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		s.log.Warn("fsnotify unavailable; outside changes are not seen", "err", err)
+		return
+	}
+	fw := &fsWatcher{w: w, s: s, dirs: map[string]bool{}, done: make(chan struct{})}
+	s.watcher = fw
+	fw.sync(s)
+	fw.wg.Add(1)
+	go fw.loop()
+}
+
+// sync adds and removes directory watches to match the folders and
+// settings (caller holds s.mu).
+func (fw *fsWatcher) sync(s *server) {
+	want := map[string]bool{}
+	for _, f := range s.folders {
+		want[f.root] = true
+		want[existingAncestor(filepath.Join(f.root, ".planls"), f.root)] = true
+		for _, g := range s.settings.PlanFiles {
+			want[existingAncestor(filepath.Dir(filepath.Join(f.root, filepath.FromSlash(g))), f.root)] = true
+		}
+		if f.planPath != "" {
+			want[filepath.Dir(f.planPath)] = true
+		}
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	for d := range want {
+		if fw.dirs[d] {
+			continue
+		}
+		if err := fw.w.Add(d); err != nil {
+			s.log.Debug("watch failed", "dir", d, "err", err)
+			continue
+		}
+		fw.dirs[d] = true
+	}
+	for d := range fw.dirs {
+		if !want[d] {
+			_ = fw.w.Remove(d)
+			delete(fw.dirs, d)
+		}
+	}
+}
+
+// existingAncestor returns dir, or its nearest existing ancestor, never
+// above stop. Glob metacharacters make a directory "not existing".
+func existingAncestor(dir, stop string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if !strings.ContainsAny(d, "*?[") {
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				return d
+			}
+		}
+		if keyOf(d) == keyOf(stop) || filepath.Dir(d) == d {
+			return stop
+		}
+	}
+}
+
+// loop drains fsnotify's channels without ever blocking on the server for
+// long: each relevant event only (re)starts a folder's debounce timer.
+func (fw *fsWatcher) loop() {
+	defer fw.wg.Done()
+	for {
+		select {
+		case <-fw.done:
+			return
+		case ev, ok := <-fw.w.Events:
+			if !ok {
+				return
+			}
+			if ev.Op == fsnotify.Chmod {
+				continue
+			}
+			fw.event(ev)
+		case err, ok := <-fw.w.Errors:
+			if !ok {
+				return
+			}
+			fw.error(err)
+		}
+	}
+}
+
+func (fw *fsWatcher) event(ev fsnotify.Event) {
+	s := fw.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	name := filepath.Clean(ev.Name)
+	k := keyOf(name)
+	rearm := false
+	for _, f := range s.folders {
+		if !within(f.key, k) {
+			continue
+		}
+		base := filepath.Base(name)
+		isStateDir := keyOf(filepath.Join(f.root, ".planls")) == k
+		relevant := isStateDir ||
+			(base == "state.json" && keyOf(filepath.Dir(name)) == keyOf(filepath.Join(f.root, ".planls"))) ||
+			(f.planPath != "" && keyOf(f.planPath) == k) ||
+			s.planCandidate(f, name)
+		if isStateDir || ev.Op&fsnotify.Create != 0 {
+			rearm = true
+		}
+		if relevant {
+			s.scheduleDebounced(f)
+		}
+	}
+	if rearm {
+		fw.sync(s)
+	}
+}
+
+// error handles fsnotify errors. An overflow means events were lost, so
+// every folder is re-read from scratch (B05).
+func (fw *fsWatcher) error(err error) {
+	s := fw.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if errors.Is(err, fsnotify.ErrEventOverflow) {
+		s.log.Warn("file events overflowed; re-reading every folder")
+		for _, f := range s.folders {
+			f.stateOK = false
+			s.scheduleDebounced(f)
+		}
+		fw.sync(s)
+		return
+	}
+	s.log.Warn("file watching error", "err", err)
+}
+
+func (fw *fsWatcher) close() {
+	close(fw.done)
+	_ = fw.w.Close()
+	fw.wg.Wait()
+}

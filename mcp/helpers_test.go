@@ -1,0 +1,160 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
+)
+
+// result is one tools/call answer as a test reads it.
+type result struct {
+	Text    string
+	IsError bool
+	Details gotDetails
+	Raw     string // the whole CallToolResult as JSON
+}
+
+// gotDetails is structuredContent decoded: core's details plus trimming.
+type gotDetails struct {
+	Action       string      `json:"action"`
+	Params       any         `json:"params"`
+	Tasks        []core.Task `json:"tasks"`
+	NextID       int         `json:"nextId"`
+	Error        string      `json:"error"`
+	Total        *int        `json:"total"`
+	NextCursor   string      `json:"nextCursor"`
+	TasksTrimmed bool        `json:"tasksTrimmed"`
+	TasksInState int         `json:"tasksInState"`
+}
+
+// newProject makes a temp project (a directory with .git, as store.FindRoot
+// recognises) and returns its absolute path.
+func newProject(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// testLogger sends the server's logs to the test log so a failure shows them.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tWriter{t}, nil))
+}
+
+type tWriter struct{ t testing.TB }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// connect starts an in-process server and a Go SDK client over in-memory
+// transports. roots, when given, are announced by the client (file:// URIs).
+func connect(t testing.TB, opts Options, roots ...string) *sdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	var log *slog.Logger
+	if _, ok := t.(*testing.B); ok {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	} else {
+		log = testLogger(t)
+	}
+	srv := newServer(opts, log)
+	st, ct := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "planls-test", Version: "0"}, nil)
+	for _, r := range roots {
+		client.AddRoots(&sdk.Root{URI: r, Name: filepath.Base(r)})
+	}
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+// call makes one tools/call of `todo` with args (a JSON object) and fails
+// the test on a protocol error: every tool outcome must be a result.
+func call(t testing.TB, cs *sdk.ClientSession, args string) result {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("tools/call %s: protocol error %v", args, err)
+	}
+	return decodeResult(t, res)
+}
+
+func decodeResult(t testing.TB, res *sdk.CallToolResult) result {
+	t.Helper()
+	raw, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r result
+	r.Raw = string(raw)
+	r.IsError = res.IsError
+	if len(res.Content) != 1 {
+		t.Fatalf("want exactly one content element, got %s", raw)
+	}
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	if !ok {
+		t.Fatalf("content[0] is %T, want text", res.Content[0])
+	}
+	r.Text = tc.Text
+	sc, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(sc, &r.Details); err != nil {
+		t.Fatalf("structuredContent %s: %v", sc, err)
+	}
+	if r.IsError != (r.Details.Error != "") {
+		t.Fatalf("isError %v but details.error %q", r.IsError, r.Details.Error)
+	}
+	if r.IsError && r.Text != "Error: "+r.Details.Error {
+		t.Fatalf("error text %q does not carry details.error %q", r.Text, r.Details.Error)
+	}
+	return r
+}
+
+// readState reads the project's state through the real store.
+func readState(t testing.TB, root string) *core.State {
+	t.Helper()
+	st, err := store.Open(root, "test").Read()
+	if err != nil {
+		t.Fatalf("read state: %v", err)
+	}
+	return st
+}
+
+// taskByID finds a task or fails.
+func taskByID(t testing.TB, st *core.State, id int) core.Task {
+	t.Helper()
+	for _, task := range st.Tasks {
+		if task.ID == id {
+			return task
+		}
+	}
+	t.Fatalf("no task #%d in state", id)
+	return core.Task{}
+}

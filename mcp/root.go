@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planls/planls/store"
+)
+
+// rootsTimeout bounds the wait for a client's answer to roots/list, so a
+// client that never answers costs one slow first call, not a hung session.
+const rootsTimeout = 3 * time.Second
+
+// rootsInputKey names the roots/list input request of a multi round-trip
+// tools/call (SEP-2322); the client echoes it in inputResponses.
+const rootsInputKey = "planls-roots"
+
+// protocolMRTR is the first protocol version where a server may not send
+// roots/list itself and must ask through the tool result's inputRequests.
+const protocolMRTR = "2026-07-28"
+
+// rootError is the in-band error of a call made before a project root is
+// known. It names every place looked (field case B36) so the user can fix
+// the server's configuration instead of finding an empty store.
+type rootError struct{ looked []string }
+
+func (e *rootError) Error() string {
+	return "no planls project found; looked at " + strings.Join(e.looked, "; ") +
+		". Start the server with --root DIR, set PLANLS_ROOT, or run it inside a project (a directory with .git or .planls)"
+}
+
+// fixedRoot applies the two sources that need no client: the --root flag,
+// then $PLANLS_ROOT. decided is false when neither is set.
+func fixedRoot(flagRoot string) (root string, decided bool, err error) {
+	cwd := workDir()
+	if flagRoot != "" {
+		root, err := store.FindRoot(flagRoot, cwd)
+		if err != nil {
+			return "", true, &rootError{looked: []string{fmt.Sprintf("--root %s: %v", flagRoot, err)}}
+		}
+		return root, true, nil
+	}
+	if env := os.Getenv("PLANLS_ROOT"); env != "" {
+		root, err := store.FindRoot("", cwd)
+		if err != nil {
+			return "", true, &rootError{looked: []string{fmt.Sprintf("$PLANLS_ROOT=%s: %v", env, err)}}
+		}
+		return root, true, nil
+	}
+	return "", false, nil
+}
+
+// rootFromClient picks the project from the client's roots (file:// URIs
+// only), else the nearest project above the working directory. note says
+// what the client answered, for the error. It never falls back to an
+// unrelated directory: with nothing found it returns a *rootError.
+func rootFromClient(roots []*sdk.Root, note string) (string, error) {
+	var uris []string
+	for _, r := range roots {
+		if r == nil {
+			continue
+		}
+		uris = append(uris, r.URI)
+		dir, ok := fileURIPath(r.URI)
+		if !ok {
+			continue
+		}
+		if dir == string(filepath.Separator) {
+			// A client rooted at "/" named no project; state there would be
+			// the "all tasks vanished" store of B36.
+			note += " (/ skipped)"
+			continue
+		}
+		// A client root is usually the project itself; when it is a folder
+		// inside one, the project above it wins so every client of the same
+		// repository shares one state file.
+		if root, err := store.FindRoot("", dir); err == nil {
+			return root, nil
+		}
+		root, err := store.FindRoot(dir, dir)
+		if err == nil {
+			return root, nil
+		}
+		note = fmt.Sprintf("%s (%s: %v)", note, dir, err)
+	}
+	if note == "" {
+		if len(uris) == 0 {
+			note = "(client sent an empty list)"
+		} else {
+			note = "[" + strings.Join(uris, ", ") + "]"
+		}
+	}
+	looked := []string{"--root (not given)", "$PLANLS_ROOT (not set)", "MCP roots " + note}
+	cwd := workDir()
+	root, err := store.FindRoot("", cwd)
+	if err != nil {
+		looked = append(looked, fmt.Sprintf("working directory %s: %v", cwd, err))
+		return "", &rootError{looked: looked}
+	}
+	return root, nil
+}
+
+// askRoots sends roots/list on a session of a protocol before 2026-07-28
+// (newer ones go through inputRequests). A client without roots support
+// answers with an error, which only means "no roots".
+func askRoots(ctx context.Context, ss *sdk.ServerSession) ([]*sdk.Root, string) {
+	ctx, cancel := context.WithTimeout(ctx, rootsTimeout)
+	defer cancel()
+	//lint:ignore SA1019 roots stay in the protocol for at least a year and are how current clients pass the workspace.
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		return nil, fmt.Sprintf("(client gave none: %v)", err)
+	}
+	return res.Roots, ""
+}
+
+// usesInputRequests reports whether the session's protocol forbids
+// server-initiated requests (SEP-2322), as the SDK decides it.
+func usesInputRequests(ss *sdk.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p == nil || p.ProtocolVersion >= protocolMRTR
+}
+
+func workDir() string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "(unknown working directory)"
+	}
+	return cwd
+}
+
+// fileURIPath turns a file:// URI into a clean absolute local path; other
+// schemes, remote hosts and relative paths are not local directories and
+// give false.
+func fileURIPath(uri string) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return "", false
+	}
+	p := filepath.FromSlash(u.Path)
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	return filepath.Clean(p), true
+}

@@ -1,0 +1,176 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
+)
+
+// actor names the MCP server in the journal and in lock-holder messages.
+const actor = "mcp"
+
+// handler serves the `todo` tool for every session of one server.
+type handler struct {
+	opts Options
+	log  *slog.Logger
+
+	// callMu runs one call at a time: an agent's calls are a sequence, and
+	// serialising them here keeps their order the order they were answered in
+	// instead of racing for the state lock inside one process.
+	callMu sync.Mutex
+
+	rootsMu sync.Mutex
+	roots   map[*sdk.ServerSession]string // resolved root per session
+}
+
+// rootFor returns the session's workspace root, resolving it on first use
+// (client roots need an initialized session, so it cannot happen earlier).
+// On a 2026-07-28 session the roots come through the multi round-trip of
+// SEP-2322: ask is then the input-required result to return, and the
+// client retries the call with the answer. A failure is not cached: the
+// user may fix it while the session lives.
+func (h *handler) rootFor(ctx context.Context, req *sdk.CallToolRequest) (root string, ask *sdk.CallToolResult, err error) {
+	ss := req.Session
+	h.rootsMu.Lock()
+	root, ok := h.roots[ss]
+	h.rootsMu.Unlock()
+	if ok {
+		return root, nil, nil
+	}
+	root, decided, err := fixedRoot(h.opts.Root)
+	if !decided {
+		var roots []*sdk.Root
+		var note string
+		switch {
+		case ss == nil:
+			note = "(no session)"
+		case usesInputRequests(ss):
+			answer, asked := req.Params.InputResponses[rootsInputKey]
+			if !asked {
+				return "", &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{rootsInputKey: &sdk.ListRootsParams{}}}, nil
+			}
+			if lr, ok := answer.(*sdk.ListRootsResult); ok && lr != nil {
+				roots = lr.Roots
+			} else {
+				note = "(client gave none)"
+			}
+		default:
+			roots, note = askRoots(ctx, ss)
+		}
+		root, err = rootFromClient(roots, note)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	h.rootsMu.Lock()
+	h.roots[ss] = root
+	h.rootsMu.Unlock()
+	h.log.Info("project root", "root", root)
+	return root, nil, nil
+}
+
+// rootsChanged forgets a session's root so the next call asks again.
+func (h *handler) rootsChanged(_ context.Context, req *sdk.RootsListChangedRequest) {
+	h.rootsMu.Lock()
+	delete(h.roots, req.Session)
+	h.rootsMu.Unlock()
+}
+
+// call is the tools/call handler. Every outcome, including a missing
+// project or an unreadable state file, is a tool result (isError for
+// failures) so the agent sees the message; it never returns a protocol error.
+func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	args := json.RawMessage(bytes.TrimSpace(req.Params.Arguments))
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	h.callMu.Lock()
+	defer h.callMu.Unlock()
+
+	root, ask, err := h.rootFor(ctx, req)
+	if ask != nil {
+		return ask, nil
+	}
+	if err != nil {
+		h.log.Warn("todo call without a project", "err", err)
+		return toolResult(failure(args, err), args), nil
+	}
+	env, err := h.apply(root, args)
+	if err != nil {
+		h.log.Warn("todo call failed", "root", root, "err", err)
+		return toolResult(failure(args, err), args), nil
+	}
+	return toolResult(env, args), nil
+}
+
+// apply runs one call on root's state. A read-only server reads the state
+// and never calls the store's writer, so it cannot write or lock anything
+// whatever core decides.
+func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error) {
+	opts := core.Options{
+		ReadOnly:    h.opts.ReadOnly,
+		NoDeleteAll: h.opts.NoDeleteAll,
+		ProjectID:   store.ProjectID(root),
+	}
+	st := store.Open(root, actor)
+	if h.opts.ReadOnly {
+		state, err := st.Read()
+		if err != nil {
+			return core.Envelope{}, err
+		}
+		return core.Call(state, args, opts).Envelope, nil
+	}
+	res, err := st.Call(args, opts)
+	if err != nil {
+		return core.Envelope{}, err
+	}
+	return res.Envelope, nil
+}
+
+// failure shapes an out-of-band error (no project, lock timeout, a state
+// file that does not parse) like core's in-band rejections: "Error: <msg>"
+// and details.error, with no tasks since the state is unknown.
+func failure(args json.RawMessage, err error) core.Envelope {
+	msg := err.Error()
+	return core.Envelope{
+		Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
+		Details: core.Details{Action: actionOf(args), Params: args, Tasks: []core.Task{}, Error: msg},
+	}
+}
+
+// actionOf names a call's action as details.action does: "batch" for ops.
+func actionOf(args json.RawMessage) string {
+	var p struct {
+		Action string          `json:"action"`
+		Ops    json.RawMessage `json:"ops"`
+	}
+	if json.Unmarshal(args, &p) != nil {
+		return ""
+	}
+	if p.Action == "" && len(p.Ops) > 0 {
+		return "batch"
+	}
+	return p.Action
+}
+
+// toolResult maps the core envelope onto MCP: content stays text content,
+// details becomes structuredContent (trimmed for a large state), and a
+// rejected call is isError so the agent reads it as a failure.
+func toolResult(env core.Envelope, args json.RawMessage) *sdk.CallToolResult {
+	content := make([]sdk.Content, 0, len(env.Content))
+	for _, c := range env.Content {
+		content = append(content, &sdk.TextContent{Text: c.Text})
+	}
+	return &sdk.CallToolResult{
+		Content:           content,
+		StructuredContent: structured(env, args),
+		IsError:           env.IsError(),
+	}
+}

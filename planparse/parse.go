@@ -1,0 +1,25 @@
+package planparse
+
+// parse is Parse. Every step is linear in len(src): the copy is prepared and
+// capped once, parsed at most maxParses times, and walked once.
+func parse(src []byte) *Plan {
+	ln := newLines(src)
+	buf, base := prepare(src)
+	capContainers(buf)
+	var breaks []int
+	t := parseTree(buf, base, nil)
+	for i := 1; i < maxParses; i++ {
+		more := lazyBreaks(t, ln)
+		if len(more) == 0 {
+			break
+		}
+		breaks = mergeBreaks(breaks, more)
+		t = parseTree(buf, base, breaks)
+	}
+	b := &builder{src: src, ln: ln, t: t, plan: &Plan{}}
+	b.walk()
+	b.plan.Title, b.plan.TitleRange = b.title()
+	b.plan.Problems = append(b.plan.Problems, duplicateProblems(b.plan.Items)...)
+	sortProblems(b.plan.Problems)
+	return b.plan
+}

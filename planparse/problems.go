@@ -1,0 +1,46 @@
+package planparse
+
+import (
+	"sort"
+	"strings"
+)
+
+// Problem codes (docs/PROTOCOL.md diagnostics).
+const (
+	// CodeEmptyItem: a top-level list item without subject text is not a plan
+	// item (planls-rules.md rule 4).
+	CodeEmptyItem = "empty-item"
+	// CodeDuplicateItem: two or more items share heading path, subject and
+	// planText, so no state can tell them apart (field failure B22). Each is
+	// still an item, and each gets the problem.
+	CodeDuplicateItem = "duplicate-item"
+)
+
+const (
+	emptyItemMessage     = "empty list item: it has no text, so it is not a plan item"
+	duplicateItemMessage = "duplicate plan item: another item under the same headings has the same text"
+)
+
+// duplicateProblems returns one duplicate-item problem, on the item's Line,
+// for every item whose scope, subject and planText equal another item's.
+func duplicateProblems(items []Item) []Problem {
+	key := func(it *Item) string {
+		return strings.Join(it.Scope, "\x00") + "\x01" + it.Subject + "\x01" + it.PlanText
+	}
+	count := make(map[string]int, len(items))
+	for i := range items {
+		count[key(&items[i])]++
+	}
+	var out []Problem
+	for i := range items {
+		if count[key(&items[i])] > 1 {
+			out = append(out, Problem{Code: CodeDuplicateItem, Message: duplicateItemMessage, Range: items[i].Line})
+		}
+	}
+	return out
+}
+
+// sortProblems orders problems by position, keeping the order of equal ones.
+func sortProblems(p []Problem) {
+	sort.SliceStable(p, func(i, j int) bool { return p[i].Range.Start < p[j].Range.Start })
+}

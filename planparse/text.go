@@ -1,0 +1,99 @@
+package planparse
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// jsSpace reports whether r is white space for JavaScript's String.prototype.trim
+// and \s, which rpiv uses: Unicode White_Space and line terminators plus
+// U+FEFF, but not U+0085.
+func jsSpace(r rune) bool {
+	return r == '\uFEFF' || (r != '\u0085' && unicode.IsSpace(r))
+}
+
+// trimSpace trims JavaScript white space from both ends of s.
+func trimSpace(s string) string { return strings.TrimFunc(s, jsSpace) }
+
+// trimRange narrows [s, e) of src to exclude JavaScript white space at both
+// ends. The result stays on rune boundaries; invalid bytes are not space.
+func trimRange(src []byte, s, e int) (int, int) {
+	for s < e {
+		r, n := utf8.DecodeRune(src[s:e])
+		if !jsSpace(r) || r == utf8.RuneError {
+			break
+		}
+		s += n
+	}
+	for e > s {
+		r, n := utf8.DecodeLastRune(src[s:e])
+		if !jsSpace(r) || r == utf8.RuneError {
+			break
+		}
+		e -= n
+	}
+	return s, e
+}
+
+// checkbox reads a GFM task box at the start of b: "[ ]", "[x]" or "[X]"
+// followed by a space, a tab or the end of b. It returns the state and the
+// number of bytes the box takes (0 when there is none).
+func checkbox(b []byte) (Checkbox, int) {
+	if len(b) < 3 || b[0] != '[' || b[2] != ']' || (len(b) > 3 && b[3] != ' ' && b[3] != '\t') {
+		return NoCheckbox, 0
+	}
+	switch b[1] {
+	case ' ':
+		return Unchecked, 3
+	case 'x', 'X':
+		return Checked, 3
+	}
+	return NoCheckbox, 0
+}
+
+// indent counts the leading spaces and tabs of b; a tab counts as one, as in
+// rpiv's dedent.
+func indent(b []byte) int {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// planText joins lines [from, to] of ln as rule 4 says: leading and trailing
+// blank lines removed, every line dedented by the smallest indent of the
+// non-blank ones, the rest of each line kept byte for byte, joined with "\n".
+func planText(ln *lines, from, to int) string {
+	for from <= to && ln.blank(from) {
+		from++
+	}
+	for to >= from && ln.blank(to) {
+		to--
+	}
+	if from > to {
+		return ""
+	}
+	minIndent, size := -1, 0
+	for i := from; i <= to; i++ {
+		size += ln.end[i] - ln.start[i] + 1
+		if ln.blank(i) {
+			continue
+		}
+		if n := indent(ln.text(i)); minIndent < 0 || n < minIndent {
+			minIndent = n
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := from; i <= to; i++ {
+		if i > from {
+			b.WriteByte('\n')
+		}
+		if t := ln.text(i); len(t) > minIndent {
+			b.Write(t[minIndent:])
+		}
+	}
+	return b.String()
+}

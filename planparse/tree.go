@@ -1,0 +1,119 @@
+package planparse
+
+import (
+	"sort"
+	"sync"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// blockParser is CommonMark block structure plus GFM tables. It has no inline
+// parsers: items keep their markup verbatim, so inline parsing would be wasted
+// work (only the title needs it, see title.go). GFM task boxes are an inline
+// construct in goldmark; checkbox() reads them from the source instead. The
+// link-reference-definition transformer is left out too, so a definition line
+// stays a paragraph of prose instead of vanishing.
+var blockParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
+	)
+})
+
+// tree is one goldmark parse of the private copy, with the way back to
+// offsets in the original input.
+type tree struct {
+	doc  ast.Node
+	base int   // bytes of src skipped before the copy (a BOM)
+	ins  []int // offsets in the parsed bytes of inserted '\n' bytes, ascending
+	size int   // length of the parsed bytes
+}
+
+// parseTree parses buf with a '\n' inserted before each offset in at
+// (ascending, offsets into buf). Inserted bytes never reach the result: orig
+// maps every parsed offset back to the original input.
+func parseTree(buf []byte, base int, at []int) *tree {
+	t := &tree{base: base}
+	gsrc := buf
+	if len(at) > 0 {
+		gsrc = make([]byte, 0, len(buf)+len(at))
+		prev := 0
+		for k, p := range at {
+			gsrc = append(gsrc, buf[prev:p]...)
+			gsrc = append(gsrc, '\n')
+			t.ins = append(t.ins, p+k)
+			prev = p
+		}
+		gsrc = append(gsrc, buf[prev:]...)
+	}
+	t.size = len(gsrc)
+	t.doc = blockParser().Parse(text.NewReader(gsrc))
+	return t
+}
+
+// orig maps an offset in the parsed bytes to the original input. An offset on
+// an inserted byte maps to the original byte that follows it.
+func (t *tree) orig(p int) int {
+	return t.base + p - sort.SearchInts(t.ins, p)
+}
+
+// start returns the parsed offset where block n begins (its first non-indent
+// byte), or -1 when n holds no text at all.
+func start(n ast.Node) int {
+	if p := n.Pos(); p >= 0 {
+		return p
+	}
+	if l := n.Lines(); l != nil && l.Len() > 0 {
+		return l.At(0).Start
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Type() != ast.TypeBlock {
+			continue
+		}
+		if p := start(c); p >= 0 {
+			return p
+		}
+	}
+	return -1
+}
+
+// span is the extent of one block in original lines: [first, last], with
+// trailing blank lines left out.
+type span struct{ first, last int }
+
+// blockSpans returns the line spans of nodes, which are consecutive siblings:
+// each runs to the line before the next one starts, or to the line before
+// next (an original offset; -1 means the end of input).
+func blockSpans(t *tree, ln *lines, nodes []ast.Node, next int) []span {
+	out := make([]span, len(nodes))
+	firsts := make([]int, len(nodes))
+	for i, n := range nodes {
+		p := start(n)
+		if p < 0 {
+			p = 0
+		}
+		firsts[i] = ln.lineOf(t.orig(p))
+	}
+	endLine := ln.count()
+	if next >= 0 {
+		endLine = ln.lineOf(next)
+	}
+	for i := range nodes {
+		last := endLine - 1
+		if i+1 < len(nodes) {
+			last = firsts[i+1] - 1
+		}
+		if last < firsts[i] {
+			last = firsts[i]
+		}
+		for last > firsts[i] && ln.blank(last) {
+			last--
+		}
+		out[i] = span{firsts[i], last}
+	}
+	return out
+}

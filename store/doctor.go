@@ -1,0 +1,188 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/planls/planls/core"
+)
+
+// DoctorReport is what Doctor found and did.
+type DoctorReport struct {
+	// StateErr is why the state file cannot be used (a *StateError), nil when it can.
+	StateErr error
+	// Missing is true when there is no state file (the empty state).
+	Missing bool
+	// Revision is the state file's revision (0 when unusable or missing).
+	Revision int64
+	// Warnings are core.Validate's warnings on a usable state.
+	Warnings []string
+	// JournalEntries is the number of usable journal lines; JournalRevision the last one's revision.
+	JournalEntries  int
+	JournalRevision int64
+	// JournalProblems are journal lines that cannot be used.
+	JournalProblems []JournalProblem
+	// MovedAside is where the state file was moved ("" when it was not).
+	MovedAside string
+	// Rebuilt is true when the state file was written from the journal.
+	Rebuilt bool
+	// Notes are human sentences about what was checked or done, in order.
+	Notes []string
+}
+
+// OK reports whether nothing needs attention: a usable state without
+// warnings and a clean journal.
+func (r *DoctorReport) OK() bool {
+	return r.StateErr == nil && len(r.Warnings) == 0 && len(r.JournalProblems) == 0
+}
+
+// Doctor checks the state file and the journal. With rebuild it replays the
+// journal and writes the result as the state when there is no state file;
+// replacing an existing file (damaged, or different from the journal) also
+// needs moveAside, which first renames it to state.json.corrupt-<UTC time>.
+// moveAside alone moves only a damaged file. Nothing is ever deleted.
+// Errors are I/O and lock failures, and a refused repair.
+func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
+	r := &DoctorReport{}
+	if err := s.inspect(r); err != nil {
+		return r, err
+	}
+	if !rebuild && !moveAside {
+		return r, nil
+	}
+	if !rebuild && r.StateErr == nil {
+		r.Notes = append(r.Notes, "the state file is usable; nothing moved aside")
+		return r, nil
+	}
+	h, err := s.lock()
+	if err != nil {
+		return r, err
+	}
+	defer h.unlock()
+	// Another writer may have changed things since the unlocked look.
+	*r = DoctorReport{}
+	if err := s.inspect(r); err != nil {
+		return r, err
+	}
+	if !rebuild {
+		if r.StateErr == nil {
+			r.Notes = append(r.Notes, "the state file is usable; nothing moved aside")
+			return r, nil
+		}
+		if err := s.moveAside(r); err != nil {
+			return r, err
+		}
+		r.Notes = append(r.Notes, "the state is now empty; run planls doctor --rebuild to restore it from the journal")
+		return r, nil
+	}
+	return r, s.rebuildLocked(r, moveAside)
+}
+
+func (s *Store) inspect(r *DoctorReport) error {
+	st, err := s.read()
+	var serr *StateError
+	switch {
+	case errors.As(err, &serr):
+		r.StateErr = err
+		r.Notes = append(r.Notes, "state: "+err.Error())
+	case err != nil:
+		return err
+	default:
+		r.Missing = !exists(s.StatePath())
+		r.Revision = st.Revision
+		_, r.Warnings = core.Validate(st)
+		if r.Missing {
+			r.Notes = append(r.Notes, "state: no state file (the empty state)")
+		} else {
+			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %d tasks", st.Revision, len(st.Tasks)))
+		}
+		for _, w := range r.Warnings {
+			r.Notes = append(r.Notes, "warning: "+w)
+		}
+	}
+	entries, probs, err := ReadJournal(s.JournalPath())
+	if err != nil {
+		return fmt.Errorf("read %s: %w", s.JournalPath(), err)
+	}
+	r.JournalEntries = len(entries)
+	if len(entries) > 0 {
+		r.JournalRevision = entries[len(entries)-1].Revision
+	}
+	r.JournalProblems = probs
+	r.Notes = append(r.Notes, fmt.Sprintf("journal: %d entries, last revision %d", r.JournalEntries, r.JournalRevision))
+	for _, p := range probs {
+		r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s", p.Line, p.Msg))
+	}
+	if r.StateErr == nil && !r.Missing && r.JournalEntries > 0 && r.JournalRevision != r.Revision {
+		r.Notes = append(r.Notes, fmt.Sprintf("journal ends at revision %d but the state is at revision %d", r.JournalRevision, r.Revision))
+	}
+	return nil
+}
+
+func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
+	entries, _, err := ReadJournal(s.JournalPath())
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return errors.New("the journal has no entries: nothing to rebuild from")
+	}
+	rebuilt := Replay(entries)
+	if errs, _ := core.Validate(rebuilt); len(errs) > 0 {
+		return fmt.Errorf("the state rebuilt from the journal is invalid (%s); nothing written", strings.Join(errs, "; "))
+	}
+	data, err := encodeState(rebuilt)
+	if err != nil {
+		return err
+	}
+	if r.StateErr == nil && !r.Missing {
+		cur, err := os.ReadFile(s.StatePath())
+		if err != nil {
+			return err
+		}
+		if st, err := decodeState(s.StatePath(), cur); err == nil {
+			if same, _ := encodeState(st); bytes.Equal(same, data) {
+				r.Notes = append(r.Notes, fmt.Sprintf("the state file matches the journal (revision %d); nothing to rebuild", rebuilt.Revision))
+				return nil
+			}
+		}
+	}
+	if !r.Missing {
+		if !moveAside {
+			what := "is damaged"
+			if r.StateErr == nil {
+				what = fmt.Sprintf("differs from the journal (state revision %d, journal revision %d)", r.Revision, rebuilt.Revision)
+			}
+			return fmt.Errorf("%s %s; add --move-aside to keep it as %s.corrupt-<time> and write the state rebuilt from the journal", relState(), what, relState())
+		}
+		if err := s.moveAside(r); err != nil {
+			return err
+		}
+	}
+	s.removeTemps()
+	if err := writeAtomic(s.StatePath(), data); err != nil {
+		return err
+	}
+	r.Rebuilt = true
+	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %d journal entries (revision %d, %d tasks)", relState(), len(entries), rebuilt.Revision, len(rebuilt.Tasks)))
+	return nil
+}
+
+// moveAside renames the state file to state.json.corrupt-<UTC time>, never
+// replacing an earlier one.
+func (s *Store) moveAside(r *DoctorReport) error {
+	base := s.StatePath() + ".corrupt-" + nowUTC().Format("20060102T150405Z")
+	dest := base
+	for i := 2; exists(dest); i++ {
+		dest = fmt.Sprintf("%s-%d", base, i)
+	}
+	if err := os.Rename(s.StatePath(), dest); err != nil {
+		return fmt.Errorf("move aside: %w", err)
+	}
+	r.MovedAside = dest
+	r.Notes = append(r.Notes, "moved "+relState()+" aside to "+dest)
+	return nil
+}

@@ -1,0 +1,250 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/planls/planls/core"
+)
+
+// JournalEntry is one line of .planls/journal.jsonl: one committed change.
+// Replaying the entries in order from the empty state rebuilds the state
+// (Rebuild): each entry carries the full records of the tasks it created or
+// changed, the ids it removed, and the state's nextId, plan and (when they
+// changed) idempotency keys after the change. When the journal did not end at
+// the revision the change started from (a writer was killed between writing
+// the state and appending its line, or the journal was deleted) the entry is
+// a full snapshot instead (Full true, Tasks holds every task).
+type JournalEntry struct {
+	Revision int64     `json:"revision"` // the state's revision after the change
+	Base     int64     `json:"base"`     // the revision the change was applied to
+	Time     time.Time `json:"time"`     // commit time, UTC
+	Actor    string    `json:"actor"`    // Store.Actor of the writer
+	Kind     string    `json:"kind"`     // "call", "approve" or "rebuild"
+	// Params are the todo tool params (kind "call"), or {"path","planId"} for an approval.
+	Params json.RawMessage `json:"params,omitempty"`
+	Result string          `json:"result"` // content[0].text of the result
+	Full   bool            `json:"full,omitempty"`
+	NextID int             `json:"nextId"`
+	Plan   *core.PlanRef   `json:"plan"` // null when no plan is approved
+	// Tasks are the full new records of created or changed tasks (every task when Full).
+	Tasks     []core.Task         `json:"tasks"`
+	Removed   []int               `json:"removed,omitempty"`   // ids no longer in the state
+	Mutations *[]core.MutationKey `json:"mutations,omitempty"` // set when the idempotency keys changed (always when Full)
+}
+
+// newEntry describes the change from old to next. full forces a snapshot.
+func newEntry(old, next *core.State, full bool) (JournalEntry, error) {
+	e := JournalEntry{Revision: next.Revision, Base: old.Revision, NextID: next.NextID, Plan: next.Plan, Full: full, Tasks: []core.Task{}}
+	if full {
+		e.Tasks = append(e.Tasks, next.Tasks...)
+		slices.SortStableFunc(e.Tasks, byID)
+		m := slices.Clone(next.Mutations)
+		e.Mutations = &m
+		return e, nil
+	}
+	before := make(map[int][]byte, len(old.Tasks))
+	for _, t := range old.Tasks {
+		b, err := json.Marshal(t)
+		if err != nil {
+			return e, err
+		}
+		before[t.ID] = b
+	}
+	seen := make(map[int]bool, len(next.Tasks))
+	for _, t := range next.Tasks {
+		seen[t.ID] = true
+		b, err := json.Marshal(t)
+		if err != nil {
+			return e, err
+		}
+		if prev, ok := before[t.ID]; !ok || !bytes.Equal(prev, b) {
+			e.Tasks = append(e.Tasks, t)
+		}
+	}
+	slices.SortStableFunc(e.Tasks, byID)
+	for _, t := range old.Tasks {
+		if !seen[t.ID] {
+			e.Removed = append(e.Removed, t.ID)
+		}
+	}
+	slices.Sort(e.Removed)
+	ob, _ := json.Marshal(old.Mutations)
+	nb, _ := json.Marshal(next.Mutations)
+	if !bytes.Equal(ob, nb) {
+		m := slices.Clone(next.Mutations)
+		e.Mutations = &m
+	}
+	return e, nil
+}
+
+// apply replays e onto st (which it changes).
+func (e *JournalEntry) apply(st *core.State) {
+	if e.Full {
+		st.Tasks = st.Tasks[:0]
+		st.Mutations = nil
+	}
+	idx := make(map[int]int, len(st.Tasks))
+	for i, t := range st.Tasks {
+		idx[t.ID] = i
+	}
+	for _, t := range e.Tasks {
+		if i, ok := idx[t.ID]; ok {
+			st.Tasks[i] = t
+		} else {
+			idx[t.ID] = len(st.Tasks)
+			st.Tasks = append(st.Tasks, t)
+		}
+	}
+	if len(e.Removed) > 0 {
+		st.Tasks = slices.DeleteFunc(st.Tasks, func(t core.Task) bool { return slices.Contains(e.Removed, t.ID) })
+	}
+	slices.SortStableFunc(st.Tasks, byID)
+	st.NextID = e.NextID
+	st.Plan = e.Plan
+	if e.Mutations != nil {
+		st.Mutations = slices.Clone(*e.Mutations)
+	}
+	st.Revision = e.Revision
+}
+
+// appendJournal writes e as one line and fsyncs it. A line torn by a crash
+// (no final newline) is closed first so the new line stays readable.
+func appendJournal(path string, e JournalEntry) error {
+	line, err := marshal(e, "")
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		last := make([]byte, 1)
+		if r, err := os.Open(path); err == nil {
+			if _, err := r.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+				line = append([]byte("\n"), line...)
+			}
+			_ = r.Close()
+		}
+	}
+	if _, err := f.Write(line); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("journal: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("journal: %w", err)
+	}
+	return f.Close()
+}
+
+// lastRevision returns the revision of the journal's last line, 0 when the
+// journal is missing or empty, or -1 when it cannot be read or its last line
+// does not parse. It reads only the end of the file.
+func lastRevision(path string) int64 {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0
+	}
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return -1
+	}
+	if fi.Size() == 0 {
+		return 0
+	}
+	size := fi.Size()
+	end := size
+	var tail []byte
+	for chunk := int64(4096); ; chunk *= 2 {
+		start := max(0, size-chunk)
+		buf := make([]byte, end-start)
+		if _, err := f.ReadAt(buf, start); err != nil && !errors.Is(err, io.EOF) {
+			return -1
+		}
+		tail = append(buf, tail...)
+		end = start
+		body := bytes.TrimRight(tail, "\n")
+		if i := bytes.LastIndexByte(body, '\n'); i >= 0 || start == 0 {
+			var e struct {
+				Revision *int64 `json:"revision"`
+			}
+			if json.Unmarshal(body[i+1:], &e) != nil || e.Revision == nil {
+				return -1
+			}
+			return *e.Revision
+		}
+	}
+}
+
+// JournalProblem is a journal line that cannot be used. Line is 1-based.
+type JournalProblem struct {
+	Line int
+	Msg  string
+}
+
+// ReadJournal returns the parsable entries of the journal at path in file
+// order, and a problem for each line that does not parse or breaks the
+// revision order. A missing journal gives no entries and no error.
+func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	var out []JournalEntry
+	var probs []JournalProblem
+	r := bufio.NewReader(f)
+	var prev int64
+	for n := 1; ; n++ {
+		line, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var e JournalEntry
+			switch uerr := json.Unmarshal(line, &e); {
+			case uerr != nil && err == io.EOF:
+				probs = append(probs, JournalProblem{n, "last line is cut short (a writer was killed while appending); ignored"})
+			case uerr != nil:
+				probs = append(probs, JournalProblem{n, "not a journal entry: " + uerr.Error()})
+			case e.Revision <= prev:
+				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d does not follow revision %d; ignored", e.Revision, prev)})
+			default:
+				if !e.Full && e.Base != prev {
+					probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d was applied to revision %d but the journal holds revision %d before it; changes in between are missing", e.Revision, e.Base, prev)})
+				}
+				out = append(out, e)
+				prev = e.Revision
+			}
+		}
+		if err == io.EOF {
+			return out, probs, nil
+		}
+		if err != nil {
+			return out, probs, err
+		}
+	}
+}
+
+// Replay rebuilds a state from journal entries, in order, starting from the
+// empty state.
+func Replay(entries []JournalEntry) *core.State {
+	st := core.Empty()
+	for i := range entries {
+		entries[i].apply(st)
+	}
+	return st
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// EnvLockTimeout overrides DefaultLockTimeout for stores made by Open; its
+// value is a Go duration ("200ms", "30s").
+const EnvLockTimeout = "PLANLS_LOCK_TIMEOUT"
+
+// DefaultLockTimeout is how long a writer waits for the lock before failing.
+const DefaultLockTimeout = 10 * time.Second
+
+// LockTimeoutError is returned when the lock stayed taken for the whole wait.
+// Holder is what the holder wrote into the lock file ("pid 42, actor mcp, host
+// box, since 2026-01-02T03:04:05Z"), or "" when it wrote nothing.
+type LockTimeoutError struct {
+	Path   string
+	Holder string
+	Waited time.Duration
+}
+
+func (e *LockTimeoutError) Error() string {
+	who := "an unknown holder"
+	if e.Holder != "" {
+		who = e.Holder
+	}
+	return fmt.Sprintf("%s: the state is locked by %s; gave up after %s (the lock is released when that process ends; set %s to wait longer)",
+		e.Path, who, e.Waited, EnvLockTimeout)
+}
+
+// heldLock is the cross-process lock while taken.
+type heldLock struct {
+	fl   *flock.Flock
+	path string
+}
+
+// lock takes .planls/state.lock, creating .planls/ and its .gitignore when
+// needed. The lock is a flock(2)/LockFileEx lock, so the OS releases it when
+// its holder dies however it dies: a lock file left behind (even an empty
+// one) never blocks anyone (field failure B34). The holder writes who it is
+// into the file so a writer that times out can name it.
+func (s *Store) lock() (*heldLock, error) {
+	if err := s.ensureDir(); err != nil {
+		return nil, err
+	}
+	path := s.LockPath()
+	fl := flock.New(path, flock.SetPermissions(0o644))
+	timeout := s.LockTimeout
+	if timeout <= 0 {
+		timeout = DefaultLockTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	delay := time.Millisecond
+	for {
+		ok, err := fl.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", path, err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			holder, _ := os.ReadFile(path)
+			_ = fl.Close()
+			return nil, &LockTimeoutError{Path: path, Holder: strings.TrimSpace(string(holder)), Waited: timeout}
+		}
+		time.Sleep(delay)
+		delay = min(delay*2, 16*time.Millisecond)
+	}
+	host, _ := os.Hostname()
+	info := fmt.Sprintf("pid %d, actor %s, host %s, since %s\n", os.Getpid(), s.actor(), host, time.Now().UTC().Format(time.RFC3339))
+	// Best effort: a holder that cannot describe itself still holds the lock.
+	_ = os.WriteFile(path, []byte(info), 0o644)
+	return &heldLock{fl: fl, path: path}, nil
+}
+
+// unlock clears the holder description and releases the lock.
+func (h *heldLock) unlock() error {
+	_ = os.Truncate(h.path, 0)
+	return errors.Join(h.fl.Unlock(), h.fl.Close())
+}
+
+// ensureDir creates .planls/ and its .gitignore (only when missing, so a
+// person's edits to it survive).
+func (s *Store) ensureDir() error {
+	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", s.Dir(), err)
+	}
+	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
+	if _, err := os.Lstat(gi); errors.Is(err, os.ErrNotExist) {
+		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", gi, err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) actor() string {
+	if s.Actor == "" {
+		return "unknown"
+	}
+	return s.Actor
+}
+
+// Lock takes the state lock every writer takes (waiting at most LockTimeout;
+// a *LockTimeoutError names the holder) and returns its release. While held,
+// no other process or Store commits. It creates .planls/ when missing.
+func (s *Store) Lock() (release func() error, err error) {
+	h, err := s.lock()
+	if err != nil {
+		return nil, err
+	}
+	return h.unlock, nil
+}

@@ -1,0 +1,33 @@
+package store
+
+import "path/filepath"
+
+// Names inside a workspace root (DESIGN.md "Files in a user's repository").
+const (
+	// DirName is the state directory under the root.
+	DirName = ".planls"
+	// StateName is the state file inside DirName.
+	StateName = "state.json"
+	// JournalName is the append-only journal inside DirName.
+	JournalName = "journal.jsonl"
+	// LockName is the lock file inside DirName; git ignores it.
+	LockName = "state.lock"
+)
+
+// gitignoreBody keeps the lock (and any temp file a killed writer left) out of git.
+const gitignoreBody = "# written by planls: the lock and temporary files are not history\n" + LockName + "\n." + StateName + "*\n"
+
+// Dir returns Root/.planls.
+func (s *Store) Dir() string { return filepath.Join(s.Root, DirName) }
+
+// StatePath returns Root/.planls/state.json.
+func (s *Store) StatePath() string { return filepath.Join(s.Root, DirName, StateName) }
+
+// JournalPath returns Root/.planls/journal.jsonl.
+func (s *Store) JournalPath() string { return filepath.Join(s.Root, DirName, JournalName) }
+
+// LockPath returns Root/.planls/state.lock.
+func (s *Store) LockPath() string { return filepath.Join(s.Root, DirName, LockName) }
+
+// relState is the state path as users see it in messages.
+func relState() string { return DirName + "/" + StateName }
