@@ -10,15 +10,25 @@ import (
 // the CLI build on. Their bodies live in the files named after each concern.
 
 // Call runs one `todo` tool call: params is the tool's JSON object (either an
-// `action` with its fields, or `ops`). It never fails out-of-band: a rejected
-// call returns an envelope with content "Error: <msg>" and details.error set,
-// and Result.State is the unchanged input. st is never mutated.
+// `action` with its fields, or `ops`). Actions: the seed's create, update,
+// list, get, delete, clear, and the MCP seed's complete, delete_all, restore.
+// It never fails out-of-band: a rejected call (bad JSON, unknown or mistyped
+// field, any rule of todo-behaviour.md §2/§5, read-only, project mismatch,
+// version conflict) returns an envelope with content "Error: <msg>" and
+// details.error set, and Result.State is the unchanged input. st is never
+// mutated; a nil st reads as Empty(). Result.Notices carries the net plan
+// deferrals a UI should show. Tasks in the returned state are sorted by id.
 func Call(st *State, params json.RawMessage, opts Options) Result { return call(st, params, opts) }
 
 // Approve turns a parsed plan into plan items (planls-rules.md "Approval and
 // reconciliation"). src is the plan's markdown (its sha256 is the plan id);
 // path is the plan file relative to the workspace root, slash-separated.
-// Approving the same content again is a no-op (Changed false).
+// Approving the same content again is a no-op (Changed false). Unchanged
+// items keep their id and state; other items get new ids from nextId; old
+// plan items no longer in the plan are tombstoned and edges to them dropped.
+// Items with a blank subject are skipped. Text:
+// `Approved plan "<title>": <n> plan items (<k> kept, <m> new, <r> removed)`.
+// Refused (Error envelope) when opts.ReadOnly.
 func Approve(st *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
 	return approve(st, plan, src, path, opts)
 }
@@ -58,6 +68,8 @@ func MatchPlan(st *State, plan *planparse.Plan) (matches []ItemMatch, missing []
 func Reminder(st *State) string { return reminder(st) }
 
 // Validate checks a state read from disk (all-or-nothing, todo-behaviour.md §8):
-// errors are fatal shape problems (duplicate ids, unknown statuses, nextId not
-// above every id); warnings are dangling blockedBy and cycles, reported but kept.
+// errors are fatal shape problems (duplicate ids, ids below 1, unknown
+// statuses, nextId not above every id, plan items without a subject, a newer
+// schema version); warnings are dangling blockedBy ("#1: blockedBy #5 not
+// found") and cycles ("cycle: #2 → #3 → #2"), reported but kept. st is not changed.
 func Validate(st *State) (errs []string, warnings []string) { return validate(st) }

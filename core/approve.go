@@ -16,21 +16,27 @@ func planID(src []byte) string {
 }
 
 // itemKey is a plan item's identity for reconciliation: full scope, subject
-// and planText, compared exactly (planls-rules.md "Approval and reconciliation").
-func itemKey(scope []string, subject, planText string) string {
-	var b strings.Builder
-	for _, s := range scope {
-		b.WriteString(s)
-		b.WriteByte(0)
-	}
-	b.WriteByte(1)
-	b.WriteString(subject)
-	b.WriteByte(0)
-	b.WriteString(planText)
-	return b.String()
+// and planText, compared exactly (planls-rules.md "Approval and
+// reconciliation"). A struct of the item's own strings hashes without
+// building a new string, except to join a scope deeper than one heading.
+type itemKey struct {
+	depth                    int // len(scope): tells no scope from one empty heading
+	scope, subject, planText string
 }
 
-func taskKey(t *Task) string { return itemKey(t.PlanScope, t.Subject, t.PlanText) }
+func keyOf(scope []string, subject, planText string) itemKey {
+	k := itemKey{depth: len(scope), subject: subject, planText: planText}
+	switch len(scope) {
+	case 0:
+	case 1:
+		k.scope = scope[0]
+	default:
+		k.scope = strings.Join(scope, "\x00")
+	}
+	return k
+}
+
+func taskKey(t *Task) itemKey { return keyOf(t.PlanScope, t.Subject, t.PlanText) }
 
 // usableItems are the plan's items that can become plan items: an item with a
 // blank subject is not one (planls-rules.md rule 4, `empty-item`).
@@ -64,6 +70,9 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	}
 	rawParams, _ := json.Marshal(map[string]string{"planId": id, "path": path})
 	const action = "approve"
+	if opts.ReadOnly {
+		return fail(orig, view, action, rawParams, fmt.Errorf("read-only: this server has only the memory:read scope; approve needs memory:write"))
+	}
 	if view.Plan != nil && view.Plan.ID == id {
 		_, total := planCounts(view)
 		text := fmt.Sprintf("Plan \"%s\" is already approved: %d plan items", sanitize(view.Plan.Title), total)
@@ -73,34 +82,36 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	items := usableItems(plan)
 
 	// Count keys on both sides: only a key that occurs once in each is kept.
-	oldCount := map[string]int{}
-	oldAt := map[string]int{}
+	// oldAt holds the index of a key's only old item, or -1 when it repeats.
+	oldIdx := make(map[itemKey]int, len(view.Tasks))
 	for i := range view.Tasks {
 		t := &view.Tasks[i]
 		if t.isPlan() && t.Status != Deleted {
 			k := taskKey(t)
-			oldCount[k]++
-			oldAt[k] = i
+			if _, dup := oldIdx[k]; dup {
+				oldIdx[k] = -1
+			} else {
+				oldIdx[k] = i
+			}
 		}
 	}
-	newCount := make(map[string]int, len(items))
-	keys := make([]string, len(items))
+	newCount := make(map[itemKey]int, len(items))
+	keys := make([]itemKey, len(items))
 	for j, i := range items {
 		it := &plan.Items[i]
-		keys[j] = itemKey(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
+		keys[j] = keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
 		newCount[keys[j]]++
 	}
 
 	w := cloneState(view)
-	keptIdx := map[int]bool{} // indexes into w.Tasks of kept plan items
+	keptIdx := make([]bool, len(w.Tasks)) // by index into w.Tasks: kept plan items
 	next := w.nextFreeID()
-	var fresh []Task
+	fresh := make([]Task, 0, len(items))
 	kept := 0
 	for j, i := range items {
 		it := &plan.Items[i]
 		k := keys[j]
-		if newCount[k] == 1 && oldCount[k] == 1 {
-			ti := oldAt[k]
+		if ti, ok := oldIdx[k]; ok && ti >= 0 && newCount[k] == 1 {
 			keptIdx[ti] = true
 			w.Tasks[ti].PlanOrder = j + 1 // order only: not a change of the task's content
 			kept++
@@ -160,7 +171,10 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 			}
 		}
 	}
-	w.Tasks = append(w.Tasks, fresh...)
+	if len(fresh) > 0 {
+		all := make([]Task, 0, len(w.Tasks)+len(fresh))
+		w.Tasks = append(append(all, w.Tasks...), fresh...)
+	}
 	w.NextID = next
 	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now}
 	text := fmt.Sprintf("Approved plan \"%s\": %d plan items (%d kept, %d new, %d removed)",

@@ -47,48 +47,58 @@ func TestRVectors(t *testing.T) {
 	v := loadVectors(t)
 	for _, rv := range v.R {
 		t.Run(rv.ID, func(t *testing.T) {
-			init := rv.Init
-			if string(init) == `"R_INIT"` {
-				init = v.RInit
-			}
-			st := stateFromVector(t, init)
-			before := snapshot(t, st)
-			plan, want := rPlans[rv.ID], rPlanls[rv.ID]
-			if plan == nil {
+			if rPlans[rv.ID] == nil {
 				t.Fatalf("no hand-built plan for %s", rv.ID)
 			}
-			res := Approve(st, plan, []byte(rv.MD), "PLAN.md", testOpts())
-			if snapshot(t, st) != before {
-				t.Fatal("Approve mutated its input")
-			}
-			if res.Changed != rv.Changed || res.Envelope.Text() != want.text {
-				t.Fatalf("changed %v text %q, want %v %q", res.Changed, res.Envelope.Text(), rv.Changed, want.text)
-			}
-			var wantTasks any
-			if err := json.Unmarshal([]byte(want.tasks), &wantTasks); err != nil {
-				t.Fatal(err)
-			}
-			if got := rpivView(t, res.State.Tasks); !jsonEqual(t, got, wantTasks) {
-				t.Fatalf("tasks:\n got  %s\n want %s", mustJSON(t, got), want.tasks)
-			}
-			if res.State.NextID != want.next {
-				t.Fatalf("nextId %d, want %d", res.State.NextID, want.next)
-			}
-			var final struct {
-				Plan struct{ Title string } `json:"plan"`
-			}
-			_ = json.Unmarshal(rv.Final, &final)
-			p := res.State.Plan
-			if p == nil || p.Title != final.Plan.Title || p.ID != PlanID([]byte(rv.MD)) || p.Path != "PLAN.md" {
-				t.Fatalf("plan %+v, want title %q", p, final.Plan.Title)
-			}
-			// Approving the same content again is a no-op (R03's rule, keyed by
-			// content hash in planls).
-			again := Approve(res.State, plan, []byte(rv.MD), "PLAN.md", testOpts())
-			if again.Changed || again.State != res.State || again.Envelope.IsError() {
-				t.Fatalf("re-approval of the same content changed the state: %s", again.Envelope.Text())
+			// The same result whether the plan is built by hand or parsed.
+			for _, src := range []struct {
+				name string
+				plan *planparse.Plan
+			}{{"hand", rPlans[rv.ID]}, {"parse", planparse.Parse([]byte(rv.MD))}} {
+				t.Run(src.name, func(t *testing.T) { checkRVector(t, v, rv, src.plan) })
 			}
 		})
+	}
+}
+
+func checkRVector(t *testing.T, v *vectorFile, rv rVector, plan *planparse.Plan) {
+	init := rv.Init
+	if string(init) == `"R_INIT"` {
+		init = v.RInit
+	}
+	st := stateFromVector(t, init)
+	before := snapshot(t, st)
+	want := rPlanls[rv.ID]
+	res := Approve(st, plan, []byte(rv.MD), "PLAN.md", testOpts())
+	if snapshot(t, st) != before {
+		t.Fatal("Approve mutated its input")
+	}
+	if res.Changed != rv.Changed || res.Envelope.Text() != want.text {
+		t.Fatalf("changed %v text %q, want %v %q", res.Changed, res.Envelope.Text(), rv.Changed, want.text)
+	}
+	var wantTasks any
+	if err := json.Unmarshal([]byte(want.tasks), &wantTasks); err != nil {
+		t.Fatal(err)
+	}
+	if got := rpivView(t, res.State.Tasks); !jsonEqual(t, got, wantTasks) {
+		t.Fatalf("tasks:\n got  %s\n want %s", mustJSON(t, got), want.tasks)
+	}
+	if res.State.NextID != want.next {
+		t.Fatalf("nextId %d, want %d", res.State.NextID, want.next)
+	}
+	var final struct {
+		Plan struct{ Title string } `json:"plan"`
+	}
+	_ = json.Unmarshal(rv.Final, &final)
+	p := res.State.Plan
+	if p == nil || p.Title != final.Plan.Title || p.ID != PlanID([]byte(rv.MD)) || p.Path != "PLAN.md" {
+		t.Fatalf("plan %+v, want title %q", p, final.Plan.Title)
+	}
+	// Approving the same content again is a no-op (R03's rule, keyed by
+	// content hash in planls).
+	again := Approve(res.State, plan, []byte(rv.MD), "PLAN.md", testOpts())
+	if again.Changed || again.State != res.State || again.Envelope.IsError() {
+		t.Fatalf("re-approval of the same content changed the state: %s", again.Envelope.Text())
 	}
 }
 

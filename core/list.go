@@ -169,8 +169,7 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 		b.WriteString(h)
 	}
 	total, shown := 0, 0
-	for i := range st.Tasks {
-		t := &st.Tasks[i]
+	for _, t := range displayOrder(st) {
 		if !f.match(t) {
 			continue
 		}

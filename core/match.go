@@ -1,7 +1,6 @@
 package core
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/planls/planls/planparse"
@@ -17,22 +16,14 @@ import (
 // Items with a blank subject are not plan items and get no entry.
 func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 	st := sortedView(in)
-	var approved []*Task
-	for i := range st.Tasks {
-		t := &st.Tasks[i]
-		if t.isPlan() && t.Status != Deleted {
-			approved = append(approved, t)
+	var approved []*Task // live plan items in plan order
+	for _, t := range displayOrder(st) {
+		if !t.isPlan() || t.Status == Deleted {
+			break
 		}
+		approved = append(approved, t)
 	}
-	// Plan order; tasks without one (older states) keep id order after.
-	sort.SliceStable(approved, func(i, j int) bool {
-		a, b := approved[i].PlanOrder, approved[j].PlanOrder
-		if a == 0 || b == 0 {
-			return a != 0 && b == 0
-		}
-		return a < b
-	})
-	byKey := map[string][]int{} // key → indexes into approved, in order
+	byKey := make(map[itemKey][]int, len(approved)) // key → indexes into approved, in order
 	for i, t := range approved {
 		k := taskKey(t)
 		byKey[k] = append(byKey[k], i)
@@ -44,7 +35,7 @@ func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 	for m, i := range items {
 		it := &plan.Items[i]
 		matches[m] = ItemMatch{Item: i, Kind: New}
-		k := itemKey(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
+		k := keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
 		if q := byKey[k]; len(q) > 0 {
 			matches[m].TaskID, matches[m].Kind = approved[q[0]].ID, Same
 			used[q[0]] = true

@@ -26,8 +26,7 @@ func reminder(in *State) string {
 		return fmt.Sprintf("- #%d [%s] %s", t.ID, sanitize(t.PlanGroup), sanitize(t.Subject))
 	}
 	var openLines, deferred []string
-	for i := range in.Tasks {
-		t := &in.Tasks[i]
+	for _, t := range displayOrder(in) {
 		if !t.isPlan() {
 			continue
 		}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -178,4 +179,49 @@ func renderGet(st *State, t *Task) string {
 	line("evidence", &t.Evidence)
 	line("deferred", &t.Reason)
 	return b.String()
+}
+
+// displayOrder is the order list and the reminder show tasks in: live plan
+// items in plan order first (as rpiv, which numbers plan items before agent
+// todos on every approval), then every other task by id. planls keeps ids
+// across re-approvals, so id order alone would put a new item after older
+// todos.
+func displayOrder(st *State) []*Task {
+	out := make([]*Task, 0, len(st.Tasks))
+	for i := range st.Tasks {
+		if t := &st.Tasks[i]; t.isPlan() && t.Status != Deleted {
+			out = append(out, t)
+		}
+	}
+	plan := len(out)
+	sorted := true
+	for i := 1; i < plan; i++ {
+		if planBefore(out[i], out[i-1]) {
+			sorted = false
+			break
+		}
+	}
+	if !sorted {
+		sort.SliceStable(out, func(i, j int) bool { return planBefore(out[i], out[j]) })
+	}
+	for i := range st.Tasks {
+		if t := &st.Tasks[i]; !t.isPlan() || t.Status == Deleted {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// planBefore orders plan items by PlanOrder; items without one (older
+// states) come after, by id.
+func planBefore(a, b *Task) bool {
+	switch {
+	case a.PlanOrder == b.PlanOrder:
+		return a.ID < b.ID
+	case a.PlanOrder == 0:
+		return false
+	case b.PlanOrder == 0:
+		return true
+	}
+	return a.PlanOrder < b.PlanOrder
 }

@@ -278,3 +278,41 @@ func TestGetRendering(t *testing.T) {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 }
+
+// clear keeps plan items but drops their edges to the todos it removes, so
+// no blockedBy dangles afterwards.
+func TestClearDropsEdgesToClearedTodos(t *testing.T) {
+	st := planAState(t)
+	st, _ = mustCall(t, st, `{"action":"create","subject":"helper"}`)
+	st, _ = mustCall(t, st, `{"action":"update","id":1,"addBlockedBy":[4,2]}`)
+	st, _ = mustCall(t, st, `{"action":"clear"}`)
+	if got := st.task(1); !intsEqual(got.BlockedBy, []int{2}) || got.Version != 3 {
+		t.Fatalf("%+v", got)
+	}
+	if errs, warnings := Validate(st); errs != nil || warnings != nil {
+		t.Fatalf("%v %v", errs, warnings)
+	}
+}
+
+// update to deleted drops the reason (seed §1), so restoring a deferred task
+// deleted that way brings it back pending; delete keeps it, so it comes back deferred.
+func TestRestoreDeferred(t *testing.T) {
+	st, _ := mustCall(t, Empty(), `{"ops":[{"action":"create","subject":"a"},{"action":"create","subject":"b"},{"action":"update","id":1,"status":"deferred","reason":"r"},{"action":"update","id":2,"status":"deferred","reason":"r"},{"action":"update","id":1,"status":"deleted"},{"action":"delete","id":2}]}`)
+	if st.task(1).Reason != "" || st.task(2).Reason != "r" {
+		t.Fatalf("%+v", st.Tasks)
+	}
+	_, res := mustCall(t, st, `{"action":"restore","ids":[1,2]}`)
+	if res.Envelope.Text() != "Restored 2 tasks: #1 (pending), #2 (deferred)" {
+		t.Fatalf("%q", res.Envelope.Text())
+	}
+}
+
+func TestApproveReadOnly(t *testing.T) {
+	st := Empty()
+	opts := testOpts()
+	opts.ReadOnly = true
+	res := Approve(st, planA(), []byte(planAMarkdown), "PLAN.md", opts)
+	if res.Envelope.Text() != "Error: read-only: this server has only the memory:read scope; approve needs memory:write" || res.Changed || res.State != st {
+		t.Fatalf("%q", res.Envelope.Text())
+	}
+}

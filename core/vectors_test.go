@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/planls/planls/planparse"
 )
 
 // vectorFile is testdata/core/vectors.json: the R, O and reminder vectors
@@ -180,5 +182,15 @@ func TestPlanAFixture(t *testing.T) {
 	}
 	if st.Plan.ID != PlanID([]byte(planAMarkdown)) || st.Plan.Path != "PLAN.md" || !st.Plan.ApprovedAt.Equal(testNow) {
 		t.Fatalf("plan ref %+v", st.Plan)
+	}
+}
+
+// PLAN_A through the real parser gives the same plan items as the
+// hand-built plan the O vectors start from.
+func TestPlanAParsed(t *testing.T) {
+	parsed := Approve(Empty(), planparse.Parse([]byte(planAMarkdown)), []byte(planAMarkdown), "PLAN.md", testOpts()).State
+	hand := planAState(t)
+	if !jsonEqual(t, parsed, hand) {
+		t.Fatalf("parsed %s\nhand %s", mustJSON(t, parsed), mustJSON(t, hand))
 	}
 }

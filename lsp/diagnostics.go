@@ -215,20 +215,26 @@ func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
 
 // publish sends the diagnostics that differ from what each URI last got and
 // clears, with an empty list, URIs this folder no longer reports on (B30).
+// Each list is marshalled once: the bytes are both the dedupe hash and the
+// message.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	for uri, list := range diags {
-		data, _ := json.Marshal(list)
+		data, err := json.Marshal(list)
+		if err != nil {
+			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
+			continue
+		}
 		h := fmt.Sprintf("%x", sha256.Sum256(data))
 		if s.published[uri] == h {
 			continue
 		}
 		s.published[uri] = h
-		s.sendDiagnostics(uri, list)
+		s.sendDiagnostics(uri, data)
 	}
 	for uri := range f.published {
 		if _, ok := diags[uri]; !ok {
 			delete(s.published, uri)
-			s.sendDiagnostics(uri, []protocol.Diagnostic{})
+			s.sendDiagnostics(uri, []byte("[]"))
 		}
 	}
 	f.published = map[string]bool{}
@@ -237,12 +243,24 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	}
 }
 
-func (s *server) sendDiagnostics(uri string, list []protocol.Diagnostic) {
-	p := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri), Diagnostics: list}
+// sendDiagnostics sends textDocument/publishDiagnostics with list (a JSON
+// array, never null) and the open buffer's version when there is one.
+func (s *server) sendDiagnostics(uri string, list []byte) {
+	var version int32
 	for _, d := range s.docs {
 		if d.uri == uri && d.version > 0 {
-			p.Version = uint32(d.version)
+			version = d.version
 		}
 	}
-	s.notify("textDocument/publishDiagnostics", p)
+	u, _ := json.Marshal(uri)
+	buf := make([]byte, 0, len(list)+len(u)+48)
+	buf = append(buf, `{"uri":`...)
+	buf = append(buf, u...)
+	if version > 0 {
+		buf = fmt.Appendf(buf, `,"version":%d`, version)
+	}
+	buf = append(buf, `,"diagnostics":`...)
+	buf = append(buf, list...)
+	buf = append(buf, '}')
+	s.notify("textDocument/publishDiagnostics", json.RawMessage(buf))
 }

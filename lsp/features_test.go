@@ -21,7 +21,7 @@ func basicPlan(t *testing.T) string {
 }
 
 // workspace makes a temp root holding PLAN.md with text.
-func workspace(t *testing.T, text string) (root, plan string) {
+func workspace(t testing.TB, text string) (root, plan string) {
 	t.Helper()
 	root = t.TempDir()
 	plan = filepath.Join(root, "PLAN.md")

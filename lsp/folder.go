@@ -32,11 +32,13 @@ type folder struct {
 	planDisk []byte // its bytes on disk (nil when missing)
 	planSum  [32]byte
 
-	revision  int64 // +1 per observed change of plan or state
-	debounce  *time.Timer
-	retry     *time.Timer
-	view      *view
-	published map[string]bool // URIs this folder last published to
+	revision     int64 // +1 per observed change of plan or state
+	debounce     *time.Timer
+	pending      bool      // a debounced reload is scheduled
+	pendingSince time.Time // first event of the pending burst
+	retry        *time.Timer
+	view         *view
+	published    map[string]bool // URIs this folder last published to
 }
 
 func newFolder(root, uri string) *folder {
@@ -177,21 +179,39 @@ type stateChangedParams struct {
 	Revision int64  `json:"revision"`
 }
 
+// stormCap bounds how long unrelated file events can hold back a pending
+// reload.
+const stormCap = 2 * time.Second
+
 // scheduleDebounced re-reads f after opts.debounce of quiet: a burst of file
 // events (a checkout, a truncate-then-write) becomes one reload that reads
-// plan and state as a pair (B05).
+// plan and state as a pair (B05). Caller holds mu.
 func (s *server) scheduleDebounced(f *folder) {
+	if f.debounce == nil || !f.pending {
+		f.pendingSince = time.Now()
+	}
+	f.pending = true
 	if f.debounce != nil {
 		f.debounce.Stop()
 	}
 	f.debounce = time.AfterFunc(s.opts.debounce, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		f.pending = false
 		if s.state == shutDown || s.ctx.Err() != nil {
 			return
 		}
 		s.refresh(f, false)
 	})
+}
+
+// extendDebounced pushes a pending reload back when other files of the
+// folder keep changing (the rest of a checkout), up to stormCap after the
+// first event. Caller holds mu.
+func (s *server) extendDebounced(f *folder) {
+	if f.pending && time.Since(f.pendingSince) < stormCap {
+		s.scheduleDebounced(f)
+	}
 }
 
 func (s *server) scheduleRetry(f *folder) {

@@ -14,6 +14,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 // waitTimeout bounds every wait on a protocol event. Tests never sleep: they
@@ -23,9 +26,10 @@ const waitTimeout = 10 * time.Second
 // env is an in-memory editor talking to a real server over net.Pipe with
 // real LSP framing (Content-Length).
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	conn jsonrpc2.Conn
 	done chan error // Run's result
+	srv  *server    // for white-box checks only
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every recorded event
@@ -63,7 +67,7 @@ func testOptions() options {
 
 // startServer runs the server on one end of a pipe and returns the client
 // end; the server's logs go to the test log.
-func startServer(t *testing.T, opts options) (net.Conn, chan error) {
+func startServer(t testing.TB, opts options) (net.Conn, chan error) {
 	t.Helper()
 	cs, ss := net.Pipe()
 	done := make(chan error, 1)
@@ -86,13 +90,15 @@ func startServer(t *testing.T, opts options) (net.Conn, chan error) {
 }
 
 // newEnv starts a server and a client and, unless cfg.noInit, initializes.
-func newEnv(t *testing.T, cfg envConfig) *env {
+func newEnv(t testing.TB, cfg envConfig) *env {
 	t.Helper()
 	if cfg.opts.gitHead == nil {
 		cfg.opts = testOptions()
 	}
+	srv := make(chan *server, 1)
+	cfg.opts.onStart = func(s *server) { srv <- s }
 	cs, done := startServer(t, cfg.opts)
-	e := &env{t: t, done: done, changed: make(chan struct{}),
+	e := &env{t: t, done: done, changed: make(chan struct{}), srv: <-srv,
 		diags: map[string][]protocol.Diagnostic{}, rawDiag: map[string]string{}}
 	e.conn = jsonrpc2.NewConn(newStream(cs, newDiscardLogger()))
 	e.conn.Go(context.Background(), e.handle)
@@ -302,7 +308,7 @@ func countCode(ds []protocol.Diagnostic, code string) int {
 }
 
 // testLog routes server logs to t.Log.
-type testLog struct{ t *testing.T }
+type testLog struct{ t testing.TB }
 
 func (w testLog) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
@@ -310,7 +316,7 @@ func (w testLog) Write(p []byte) (int, error) {
 }
 
 // writeFile writes a file, creating its directory.
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -319,3 +325,26 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// serverOf returns the session's server for white-box checks.
+func serverOf(t testing.TB, e *env) *server {
+	t.Helper()
+	return e.srv
+}
+
+func (s *server) watcherOrNil() *fsWatcher {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watcher
+}
+
+// readState reads a root's state through the store.
+func readState(t testing.TB, root string) *core.State {
+	t.Helper()
+	st, err := store.Open(root, "test").Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+

@@ -35,6 +35,8 @@ type options struct {
 	gitHead func(dir string) string
 	// noFSWatch disables fsnotify (tests that drive didChangeWatchedFiles).
 	noFSWatch bool
+	// onStart, when set, sees the session's server (tests inspect it).
+	onStart func(*server)
 }
 
 func defaultOptions() options {
@@ -66,6 +68,9 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	st := newStream(conn, log)
 	jc := jsonrpc2.NewConn(st)
 	s := newServer(ctx, jc, log, opts)
+	if opts.onStart != nil {
+		opts.onStart(s)
+	}
 	d := newDispatcher(log, s.handle)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -74,11 +79,9 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	select {
 	case <-jc.Done():
 	case <-ctx.Done():
-		_ = jc.Close()
-		<-jc.Done()
+		closeConn(jc)
 	case <-s.exited:
-		_ = jc.Close()
-		<-jc.Done()
+		closeConn(jc)
 	}
 	d.stop()
 	wg.Wait()
@@ -95,6 +98,17 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 		return err
 	}
 	return ctx.Err()
+}
+
+// closeConn closes the connection and waits briefly for its read loop. Closing
+// a blocking stdin does not interrupt a read in progress, so the wait is
+// bounded: the process is about to exit anyway.
+func closeConn(jc jsonrpc2.Conn) {
+	_ = jc.Close()
+	select {
+	case <-jc.Done():
+	case <-time.After(200 * time.Millisecond):
+	}
 }
 
 // rwc joins stdin and stdout; Close closes whichever side can be closed so a

@@ -138,6 +138,8 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 		}
 		if relevant {
 			s.scheduleDebounced(f)
+		} else {
+			s.extendDebounced(f)
 		}
 	}
 	if rearm {

@@ -13,10 +13,15 @@ import (
 // owed, so a stuck call cannot keep an orphaned server alive (B34).
 const drainTimeout = 10 * time.Second
 
-// drainTransport wraps a transport so the end of input is reported only
-// after every request read before it has been answered. The SDK cancels
-// in-flight requests as soon as its reader sees EOF, which loses the
-// replies of a client that writes its calls and closes stdin at once.
+// drainTransport wraps a transport for two guarantees the SDK does not give:
+//
+//   - the end of input is reported only after every request read before it
+//     has been answered (the SDK cancels in-flight requests as soon as its
+//     reader sees EOF, which loses the replies of a client that writes its
+//     calls and closes stdin at once);
+//   - tools/call requests are handed to the server one at a time, in the
+//     order they arrived (the SDK runs calls concurrently, so a pipelined
+//     create then list could list first).
 type drainTransport struct{ inner sdk.Transport }
 
 func (t drainTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -27,12 +32,14 @@ func (t drainTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	return &drainConn{Connection: c, owed: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
 }
 
-// drainConn counts the calls read and not yet answered.
+// drainConn counts the requests read and not yet answered. Only the
+// jsonrpc2 read loop calls Read, so one signal channel suffices.
 type drainConn struct {
 	sdk.Connection
 	mu       sync.Mutex
-	owed     map[jsonrpc.ID]bool
-	answered chan struct{} // signalled after each reply
+	owed     map[jsonrpc.ID]bool // requests read, not yet answered
+	toolCall *jsonrpc.ID         // the tools/call being served, if any
+	answered chan struct{}       // signalled after each reply
 }
 
 // Read passes messages through; a read error (EOF, or a closed
@@ -41,28 +48,45 @@ type drainConn struct {
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if err == nil {
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-			c.mu.Lock()
-			c.owed[req.ID] = true
-			c.mu.Unlock()
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok || !req.IsCall() {
+			return msg, nil
 		}
+		if req.Method == "tools/call" {
+			// A later message may be the answer the running call waits
+			// for (roots/list); that call then ends by its own timeout.
+			if werr := c.waitFor(ctx, func() bool { return c.toolCall == nil }); werr != nil {
+				return nil, werr
+			}
+		}
+		c.mu.Lock()
+		c.owed[req.ID] = true
+		if req.Method == "tools/call" {
+			id := req.ID
+			c.toolCall = &id
+		}
+		c.mu.Unlock()
 		return msg, nil
 	}
-	deadline := time.NewTimer(drainTimeout)
-	defer deadline.Stop()
+	timeout, cancel := context.WithTimeout(ctx, drainTimeout)
+	defer cancel()
+	c.waitFor(timeout, func() bool { return len(c.owed) == 0 })
+	return nil, err
+}
+
+// waitFor blocks until cond (checked under mu) holds or ctx ends.
+func (c *drainConn) waitFor(ctx context.Context, cond func() bool) error {
 	for {
 		c.mu.Lock()
-		n := len(c.owed)
+		ok := cond()
 		c.mu.Unlock()
-		if n == 0 {
-			return nil, err
+		if ok {
+			return nil
 		}
 		select {
 		case <-c.answered:
-		case <-deadline.C:
-			return nil, err
 		case <-ctx.Done():
-			return nil, err
+			return ctx.Err()
 		}
 	}
 }
@@ -73,6 +97,9 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.mu.Lock()
 		delete(c.owed, resp.ID)
+		if c.toolCall != nil && *c.toolCall == resp.ID {
+			c.toolCall = nil
+		}
 		c.mu.Unlock()
 		select {
 		case c.answered <- struct{}{}:

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests act as a client that announces roots
+
 package mcp
 
 import (

@@ -85,6 +85,9 @@ type proc struct {
 	stderr *bytes.Buffer
 	exited chan struct{}
 	err    error // Wait's error, set before exited closes
+	// roots, when set, is the client's answer to roots/list (a JSON
+	// result); otherwise server requests get method-not-found.
+	roots string
 }
 
 // startMCP runs `planls mcp args...` in dir (the working directory).
@@ -182,6 +185,10 @@ func (p *proc) next(timeout time.Duration) (message, bool) {
 				return message{}, false
 			}
 			m := decodeLine(p.t, line)
+			if m.Method == "roots/list" && m.ID != nil && p.roots != "" {
+				p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, p.roots))
+				continue
+			}
 			if m.Method != "" && m.ID != nil {
 				p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no roots here"}}`, m.ID))
 				continue

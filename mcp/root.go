@@ -1,3 +1,9 @@
+// The roots feature is deprecated from protocol 2026-07-28 on (SEP-2577) but
+// stays for at least a year, and it is how current clients (Claude Code, VS
+// Code) say which workspace they run in, so this file uses it on purpose.
+//
+//lint:file-ignore SA1019 client roots are the B36 fix for servers started outside the project
+
 package mcp
 
 import (
@@ -113,7 +119,6 @@ func rootFromClient(roots []*sdk.Root, note string) (string, error) {
 func askRoots(ctx context.Context, ss *sdk.ServerSession) ([]*sdk.Root, string) {
 	ctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 	defer cancel()
-	//lint:ignore SA1019 roots stay in the protocol for at least a year and are how current clients pass the workspace.
 	res, err := ss.ListRoots(ctx, nil)
 	if err != nil {
 		return nil, fmt.Sprintf("(client gave none: %v)", err)
@@ -150,3 +155,60 @@ func fileURIPath(uri string) (string, bool) {
 	}
 	return filepath.Clean(p), true
 }
+
+// rootFor returns the session's workspace root, resolving it on first use
+// (client roots need an initialized session, so it cannot happen earlier).
+// On a 2026-07-28 session the roots come through the multi round-trip of
+// SEP-2322: ask is then the input-required result to return, and the
+// client retries the call with the answer. A failure is not cached: the
+// user may fix it while the session lives.
+func (h *handler) rootFor(ctx context.Context, req *sdk.CallToolRequest) (root string, ask *sdk.CallToolResult, err error) {
+	ss := req.Session
+	h.rootsMu.Lock()
+	root, ok := h.roots[ss]
+	h.rootsMu.Unlock()
+	if ok {
+		return root, nil, nil
+	}
+	root, decided, err := fixedRoot(h.opts.Root)
+	if !decided {
+		var roots []*sdk.Root
+		var note string
+		switch {
+		case ss == nil:
+			note = "(no session)"
+		case usesInputRequests(ss):
+			answer, asked := req.Params.InputResponses[rootsInputKey]
+			if !asked {
+				return "", &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{rootsInputKey: &sdk.ListRootsParams{}}}, nil
+			}
+			if lr, ok := answer.(*sdk.ListRootsResult); ok && lr != nil {
+				roots = lr.Roots
+			} else {
+				note = "(client gave none)"
+			}
+		default:
+			roots, note = askRoots(ctx, ss)
+		}
+		root, err = rootFromClient(roots, note)
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	h.rootsMu.Lock()
+	h.roots[ss] = root
+	h.rootsMu.Unlock()
+	h.log.Info("project root", "root", root)
+	return root, nil, nil
+}
+
+// rootsChanged forgets a session's root so the next call asks again.
+func (h *handler) rootsChanged(_ context.Context, req *sdk.RootsListChangedRequest) {
+	h.rootsMu.Lock()
+	delete(h.roots, req.Session)
+	h.rootsMu.Unlock()
+}
+
+// trackRoots makes the server forget a session's root when the client
+// says its roots changed.
+func (h *handler) trackRoots(so *sdk.ServerOptions) { so.RootsListChangedHandler = h.rootsChanged }

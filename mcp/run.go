@@ -56,15 +56,15 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 		version = "dev"
 	}
 	sdkLog := slog.New(warnOnly{log.Handler()})
-	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, &sdk.ServerOptions{
+	so := &sdk.ServerOptions{
 		Logger:       sdkLog,
 		Instructions: "planls keeps this project's approved plan honest. Call the todo tool with {\"action\":\"list\"} before starting work.",
-		//lint:ignore SA1019 roots are still how current clients say which workspace they run in.
-		RootsListChangedHandler: h.rootsChanged,
 		// Only tools: no logging capability, so nothing but replies and the
 		// tool list reaches the client.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
-	})
+	}
+	h.trackRoots(so)
+	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, so)
 	destructive := !opts.ReadOnly
 	s.AddTool(&sdk.Tool{
 		Name:        toolName,

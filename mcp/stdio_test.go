@@ -173,8 +173,20 @@ func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 		t.Fatalf("%d replies to %d requests", len(replies), n+1)
 	}
 	<-p.exited
-	if st := readState(t, root); len(st.Tasks) != n {
+	st := readState(t, root)
+	if len(st.Tasks) != n {
 		t.Fatalf("%d tasks applied, want %d", len(st.Tasks), n)
+	}
+	// Pipelined calls apply in the order they were sent.
+	for i, task := range st.Tasks {
+		if want := fmt.Sprintf("task %d", task.ID); task.Subject != want || task.ID != i+1 {
+			t.Fatalf("task #%d is %q; calls were applied out of order", task.ID, task.Subject)
+		}
+	}
+	for i, m := range replies[1:] {
+		if text, _ := toolText(t, m); text != fmt.Sprintf("Created #%d: task %d (pending)", i+1, i+1) {
+			t.Fatalf("reply %d: %q", i, text)
+		}
 	}
 }
 
@@ -275,5 +287,61 @@ func TestStdioRootFromEnv(t *testing.T) {
 	<-p.exited
 	if st := readState(t, root); len(st.Tasks) != 1 {
 		t.Fatalf("%d tasks in $PLANLS_ROOT", len(st.Tasks))
+	}
+}
+
+// TestStdioRootsListOldProtocol: a 2025-06-18 client started in / that
+// announces its workspace through roots/list gets its project used.
+func TestStdioRootsListOldProtocol(t *testing.T) {
+	proj := newProject(t)
+	p := startMCP(t, "/", cleanEnv())
+	p.roots = fmt.Sprintf(`{"roots":[{"uri":"https://example.invalid/x"},{"uri":%q,"name":"proj"}]}`, fileURI(proj))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{"listChanged":true}},"clientInfo":{"name":"raw-test","version":"0"}}}`,
+		initializedMsg, callMsg(2, `{"action":"create","subject":"a"}`))
+	p.next(10 * time.Second)
+	m, _ := p.next(10 * time.Second)
+	if text, isErr := toolText(t, m); isErr || text != "Created #1: a (pending)" {
+		t.Fatalf("create with client roots: %q", text)
+	}
+	p.stdin.Close()
+	<-p.exited
+	if st := readState(t, proj); len(st.Tasks) != 1 {
+		t.Fatalf("%d tasks in the client's root", len(st.Tasks))
+	}
+}
+
+// TestConcurrentWritersLoseNothing is field case B08 from the MCP side:
+// each round the MCP server and another writer (the CLI's path, the store
+// in this process) change different tasks at once; both changes survive.
+func TestConcurrentWritersLoseNothing(t *testing.T) {
+	root := newProject(t)
+	p := startMCP(t, root, cleanEnv(), "--root", root)
+	p.send(fmt.Sprintf(initMsg, "0"), initializedMsg,
+		callMsg(1, `{"ops":[{"action":"create","subject":"a"},{"action":"create","subject":"b"}]}`))
+	p.next(10 * time.Second)
+	p.next(10 * time.Second)
+	cli := store.Open(root, "cli")
+	const rounds = 25
+	for i := 0; i < rounds; i++ {
+		errc := make(chan error, 1)
+		go func() {
+			res, err := cli.Call(json.RawMessage(fmt.Sprintf(`{"action":"update","id":2,"note":"cli-%d"}`, i)), core.Options{})
+			if err == nil && res.Envelope.IsError() {
+				err = fmt.Errorf("%s", res.Envelope.Text())
+			}
+			errc <- err
+		}()
+		p.send(callMsg(100+i, fmt.Sprintf(`{"action":"update","id":1,"note":"mcp-%d"}`, i)))
+		m, _ := p.next(10 * time.Second)
+		if text, isErr := toolText(t, m); isErr {
+			t.Fatalf("round %d: MCP update: %s", i, text)
+		}
+		if err := <-errc; err != nil {
+			t.Fatalf("round %d: other writer: %v", i, err)
+		}
+		st := readState(t, root)
+		if a, b := taskByID(t, st, 1).Note, taskByID(t, st, 2).Note; a != fmt.Sprintf("mcp-%d", i) || b != fmt.Sprintf("cli-%d", i) {
+			t.Fatalf("round %d: lost update: #1 note %q, #2 note %q", i, a, b)
+		}
 	}
 }

@@ -30,59 +30,6 @@ type handler struct {
 	roots   map[*sdk.ServerSession]string // resolved root per session
 }
 
-// rootFor returns the session's workspace root, resolving it on first use
-// (client roots need an initialized session, so it cannot happen earlier).
-// On a 2026-07-28 session the roots come through the multi round-trip of
-// SEP-2322: ask is then the input-required result to return, and the
-// client retries the call with the answer. A failure is not cached: the
-// user may fix it while the session lives.
-func (h *handler) rootFor(ctx context.Context, req *sdk.CallToolRequest) (root string, ask *sdk.CallToolResult, err error) {
-	ss := req.Session
-	h.rootsMu.Lock()
-	root, ok := h.roots[ss]
-	h.rootsMu.Unlock()
-	if ok {
-		return root, nil, nil
-	}
-	root, decided, err := fixedRoot(h.opts.Root)
-	if !decided {
-		var roots []*sdk.Root
-		var note string
-		switch {
-		case ss == nil:
-			note = "(no session)"
-		case usesInputRequests(ss):
-			answer, asked := req.Params.InputResponses[rootsInputKey]
-			if !asked {
-				return "", &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{rootsInputKey: &sdk.ListRootsParams{}}}, nil
-			}
-			if lr, ok := answer.(*sdk.ListRootsResult); ok && lr != nil {
-				roots = lr.Roots
-			} else {
-				note = "(client gave none)"
-			}
-		default:
-			roots, note = askRoots(ctx, ss)
-		}
-		root, err = rootFromClient(roots, note)
-	}
-	if err != nil {
-		return "", nil, err
-	}
-	h.rootsMu.Lock()
-	h.roots[ss] = root
-	h.rootsMu.Unlock()
-	h.log.Info("project root", "root", root)
-	return root, nil, nil
-}
-
-// rootsChanged forgets a session's root so the next call asks again.
-func (h *handler) rootsChanged(_ context.Context, req *sdk.RootsListChangedRequest) {
-	h.rootsMu.Lock()
-	delete(h.roots, req.Session)
-	h.rootsMu.Unlock()
-}
-
 // call is the tools/call handler. Every outcome, including a missing
 // project or an unreadable state file, is a tool result (isError for
 // failures) so the agent sees the message; it never returns a protocol error.

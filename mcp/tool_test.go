@@ -438,3 +438,43 @@ func TestCorruptStateIsToolErrorAndKept(t *testing.T) {
 		t.Fatal("the corrupt state file was overwritten")
 	}
 }
+
+// TestMalformedArgumentsAreToolErrors: whatever the arguments' shape, the
+// answer is an isError tool result naming the problem, never a protocol
+// error, and the state is untouched.
+func TestMalformedArgumentsAreToolErrors(t *testing.T) {
+	root := newProject(t)
+	cs := connect(t, Options{Root: root})
+	call(t, cs, `{"action":"create","subject":"keep me"}`)
+	for _, args := range []string{`[1,2]`, `"list"`, `42`, `true`, `{"action":5}`, `{"action":"nope"}`, `{"ops":"x"}`,
+		`{"ops":[1]}`, `{"action":"update","id":"one","status":"completed"}`, `{"action":"list","limit":-1}`,
+		`{"action":"create","subject":"` + strings.Repeat(`\u0000\ufffd`, 100) + `","blockedBy":[1e30]}`} {
+		res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Errorf("%.60s: protocol error %v", args, err)
+			continue
+		}
+		got := decodeResult(t, res)
+		if !got.IsError || !strings.HasPrefix(got.Text, "Error: ") {
+			t.Errorf("%.60s: answered %q", args, got.Text)
+		}
+	}
+	if st := readState(t, root); len(st.Tasks) != 1 || st.Tasks[0].Subject != "keep me" {
+		t.Fatalf("state changed: %+v", st.Tasks)
+	}
+}
+
+// TestIdempotentRetryAcrossSessions: an agent that reconnects (a new
+// server process) and retries gets the first result, not a second task.
+func TestIdempotentRetryAcrossSessions(t *testing.T) {
+	root := newProject(t)
+	create := `{"action":"create","subject":"once","client_mutation_id":"k-1"}`
+	first := call(t, connect(t, Options{Root: root}), create)
+	again := call(t, connect(t, Options{Root: root}), create)
+	if first.IsError || again.Text != first.Text {
+		t.Fatalf("first %q, retry in a new session %q", first.Text, again.Text)
+	}
+	if st := readState(t, root); len(st.Tasks) != 1 {
+		t.Fatalf("%d tasks after a retry in a new session", len(st.Tasks))
+	}
+}

@@ -153,7 +153,7 @@ func (b *builder) headingOf(n *ast.Heading) (Heading, Range) {
 		parts = append(parts, string(b.src[s:e]))
 	}
 	h.Text = strings.Join(parts, " ")
-	if first < len(b.src) && b.src[first] != '#' {
+	if isSetext(n) {
 		// Setext: the range runs to the end of the underline.
 		last := b.ln.lineOf(tr.End)
 		if last+1 < b.ln.count() {
@@ -224,7 +224,7 @@ func (b *builder) item(li ast.Node, sp span) {
 		Line:  Range{marker, b.ln.end[ml]},
 	}
 	subjectLine := ml
-	if p := li.FirstChild(); p != nil && isTextBlock(p, b.src, b.t) {
+	if p := li.FirstChild(); p != nil && isTextBlock(p) {
 		s := b.t.orig(p.Lines().At(0).Start)
 		subjectLine = b.ln.lineOf(s)
 		e := b.ln.end[subjectLine]
@@ -248,7 +248,7 @@ func (b *builder) item(li ast.Node, sp span) {
 
 // isTextBlock reports whether an item's first child gives its subject: a
 // paragraph, or a setext heading (whose first line is a paragraph line).
-func isTextBlock(n ast.Node, src []byte, t *tree) bool {
+func isTextBlock(n ast.Node) bool {
 	if n.Lines() == nil || n.Lines().Len() == 0 {
 		return false
 	}
@@ -256,8 +256,7 @@ func isTextBlock(n ast.Node, src []byte, t *tree) bool {
 	case ast.KindParagraph, ast.KindTextBlock:
 		return true
 	case ast.KindHeading:
-		p := t.orig(start(n))
-		return p < len(src) && src[p] != '#'
+		return isSetext(n)
 	}
 	return false
 }
@@ -305,4 +304,12 @@ func (b *builder) title() (string, Range) {
 		return ast.WalkContinue, nil
 	})
 	return title, r
+}
+
+// isSetext tells a setext heading from an ATX one: goldmark places a setext
+// heading at its first text line, an ATX heading at its '#' marker (so a
+// setext heading whose text starts with '#' is still setext).
+func isSetext(n ast.Node) bool {
+	l := n.Lines()
+	return l != nil && (l.Len() > 1 || (l.Len() == 1 && l.At(0).Start == n.Pos()))
 }

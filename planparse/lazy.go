@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"sort"
 
 	"github.com/yuin/goldmark/ast"
@@ -25,7 +26,7 @@ const maxParses = 3
 // lazyBreaks returns the offsets, relative to the parsed copy before any
 // insertion (original offset minus base), of lines that need a break.
 func lazyBreaks(t *tree, ln *lines) []int {
-	var out []int
+	var at []int // line indices, ascending
 	kids := children(t.doc)
 	for i, n := range kids {
 		if n.Kind() != ast.KindList {
@@ -40,16 +41,36 @@ func lazyBreaks(t *tree, ln *lines) []int {
 		for _, sp := range blockSpans(t, ln, children(n), next) {
 			prevLazy := false
 			for l := sp.first + 1; l <= sp.last; l++ {
-				txt := ln.text(l)
-				lazy := len(txt) > 0 && txt[0] != ' ' && txt[0] != '\t'
-				if lazy && (!prevLazy || isMarkerLine(txt)) && ln.start[l] >= t.base {
-					out = append(out, ln.start[l]-t.base)
+				lazy := atColumn0(ln.text(l))
+				if lazy && (!prevLazy || isMarkerLine(ln.text(l))) {
+					at = append(at, l)
 				}
 				prevLazy = lazy
 			}
 		}
 	}
+	// Unsorted and with repeats; mergeBreaks sorts them.
+	// The paragraph a break starts takes in the column-0 lines after it, and
+	// some markers can't interrupt a paragraph ("2. x", "-"): break before
+	// those too, so they stay list items as rpiv reads them.
+	var out []int
+	scanned := -1
+	for _, l := range at {
+		out = append(out, ln.start[l]-t.base)
+		scanned = max(scanned, l)
+		for k := scanned + 1; k < ln.count() && atColumn0(ln.text(k)); k++ {
+			if isMarkerLine(ln.text(k)) {
+				out = append(out, ln.start[k]-t.base)
+			}
+			scanned = k
+		}
+	}
 	return out
+}
+
+// atColumn0 reports whether a line is non-blank and starts at column 0.
+func atColumn0(txt []byte) bool {
+	return len(txt) > 0 && txt[0] != ' ' && txt[0] != '\t'
 }
 
 // mergeBreaks returns the sorted union of a and b.
@@ -96,4 +117,80 @@ func children(n ast.Node) []ast.Node {
 		out = append(out, c)
 	}
 	return out
+}
+
+// predictBreaks finds most lazy lines before any parse, so that the common
+// case costs one goldmark parse, not two. It follows top-level list items by
+// their content column and predicts a break before a column-0 line that
+// directly follows a line of an item and starts like paragraph text (not a
+// block start such as '#', '>', '<', a fence, a table row or an underline),
+// and, as lazyBreaks does, before the list-marker lines that follow it. The
+// parse that uses these breaks is still checked by lazyBreaks, which finds
+// any lazy line the prediction missed.
+func predictBreaks(ln *lines, base int) []int {
+	var out []int
+	content := -1 // content column of the open top-level item, -1 outside lists
+	prevBlank, afterBreak := true, false
+	for l := 0; l < ln.count(); l++ {
+		if ln.start[l] < base && ln.end[l] <= base {
+			continue
+		}
+		txt := ln.src[max(ln.start[l], base):ln.end[l]]
+		if isBlank(txt) {
+			prevBlank, afterBreak = true, false
+			continue
+		}
+		ind := indent(txt)
+		switch {
+		case ind <= 3 && isMarkerLine(txt[ind:]) && !isThematicBreak(txt):
+			if afterBreak && ind == 0 && !isUnderline(txt) {
+				out = append(out, ln.start[l]-base)
+			}
+			content = ind + markerContent(txt[ind:])
+		case ind == 0:
+			if content >= 0 && !prevBlank && ordinaryStart(txt[0]) {
+				out = append(out, ln.start[l]-base)
+				afterBreak = true
+			}
+			content = -1
+		case prevBlank && ind < content:
+			content = -1 // a less indented line after a blank line ends the list
+		}
+		prevBlank = false
+	}
+	return out
+}
+
+// markerContent returns the width of a list marker and the spaces after it,
+// as CommonMark counts the item's content column (1–4 spaces; more, or none
+// before the line's end, count as one).
+func markerContent(txt []byte) int {
+	w := 1
+	if txt[0] >= '0' && txt[0] <= '9' {
+		for w < len(txt) && txt[w] >= '0' && txt[w] <= '9' {
+			w++
+		}
+		w++ // '.' or ')'
+	}
+	s := indent(txt[w:])
+	if s == 0 || s > 4 || s == len(txt)-w {
+		s = 1
+	}
+	return w + s
+}
+
+// ordinaryStart reports whether a column-0 line starting with c is paragraph
+// text for sure, not the start of another block.
+func ordinaryStart(c byte) bool {
+	switch c {
+	case '#', '>', '<', '`', '~', '|', '=', '-', '*', '_', '+':
+		return false
+	}
+	return c < '0' || c > '9'
+}
+
+// isUnderline reports whether line could be a setext heading underline.
+func isUnderline(line []byte) bool {
+	t := bytes.TrimRight(line, " \t")
+	return len(t) > 0 && (bytes.Count(t, t[:1]) == len(t)) && (t[0] == '=' || t[0] == '-')
 }

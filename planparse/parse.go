@@ -1,13 +1,21 @@
 package planparse
 
 // parse is Parse. Every step is linear in len(src): the copy is prepared and
-// capped once, parsed at most maxParses times, and walked once.
-func parse(src []byte) *Plan {
+// capped once, parsed at most maxParses times (once for most plans: see
+// predictBreaks), and walked once.
+func parse(src []byte) *Plan { return parseWith(src, true) }
+
+// parseWith is parse, with the break prediction optional so that tests can
+// check it changes nothing but the number of parses.
+func parseWith(src []byte, predict bool) *Plan {
 	ln := newLines(src)
 	buf, base := prepare(src)
 	capContainers(buf)
 	var breaks []int
-	t := parseTree(buf, base, nil)
+	if predict {
+		breaks = mergeBreaks(nil, predictBreaks(ln, base))
+	}
+	t := parseTree(buf, base, breaks)
 	for i := 1; i < maxParses; i++ {
 		more := lazyBreaks(t, ln)
 		if len(more) == 0 {

@@ -4,6 +4,41 @@
 //
 // The rules are those of planls-rules.md ("Parsing", rules 1–8), built on the
 // CommonMark tree that goldmark produces (CommonMark + GFM tables and task lists).
+// On every rpiv-todo vector (spec/vectors.md) not marked ⚠ the result is
+// rpiv's; the ⚠ ones give the planls results listed in planls-rules.md.
+//
+// Decisions where the sources leave room:
+//
+//   - Unindented lines end the item (rule 4), also where field failure B20
+//     expects "continues here" to belong to item 1: a non-blank column-0 line
+//     after an item is a paragraph of the section, never part of the item.
+//     It stays in the section (a prose-only section becomes an item), so no
+//     text is lost. Column-0 list-marker lines that follow such a line are
+//     items again ("2. x" can't interrupt a paragraph in CommonMark, but rpiv
+//     reads it as an item).
+//   - A fenced code block that directly follows an item, with no blank line
+//     between, joins that item's planText whatever its indent (rpiv, vector
+//     P29). After a blank line a column-0 fence is section prose (P16 ⚠).
+//   - The subject is the first line of the item's first block when that block
+//     is a paragraph (or a setext heading). An item that starts with another
+//     block ("- ```", "- > quote", "- - nested") or with nothing has no
+//     subject: it is not a plan item and gets an empty-item problem (B19).
+//   - A task box is "[ ]", "[x]" or "[X]" followed by a space, a tab or the
+//     end of the line, at the start of the subject.
+//   - Lead-ins (rule 6) are checked line by line, as rpiv does, so the last
+//     line of a paragraph can lead in the list after it. Code fences neither
+//     count as prose after a lead-in nor end its skipping (rpiv); tables,
+//     quotes, HTML and indented code count as prose and end it. A thematic
+//     break is not prose.
+//   - Link reference definitions are kept as paragraphs (prose): items keep
+//     their markup verbatim, so nothing needs them resolved.
+//   - Title (rule 3): candidates whose text is empty once markup is removed
+//     are passed over; candidates longer than 4096 bytes get rpiv's plain
+//     stripping (delete '*', '_' and backticks) instead of inline parsing.
+//   - Nesting is capped before goldmark sees it (see guard.go): past 10
+//     container markers or 40 columns of line prefix, a line reads as text of
+//     the deepest container left. Only structure deeper than any real plan is
+//     affected; planText still holds every byte.
 package planparse
 
 // Range is a half-open byte range [Start, End) into the original input bytes
@@ -51,8 +86,12 @@ type Item struct {
 	Block Range
 	// Line is the byte range of the subject's line, from the start of the list
 	// marker (or heading marker) to the end of that line, line ending excluded.
+	// When the marker stands alone and the subject starts on the next line
+	// ("-" then "  text"), Line is the marker's line. Diagnostics go here.
 	Line Range
-	// SubjectRange is the byte range of the subject text itself on that line.
+	// SubjectRange is the byte range of the subject text itself, checkbox and
+	// surrounding white space excluded. For a section item it is the heading
+	// text, which spans lines only for a multi-line setext heading.
 	SubjectRange Range
 }
 
@@ -66,8 +105,10 @@ type Heading struct {
 	Skipped bool
 }
 
-// Problem is something wrong in the plan source that is not fatal, such as an
-// empty item (code "empty-item").
+// Problem is something wrong in the plan source that is not fatal:
+// CodeEmptyItem on the Line of a list item without text, CodeDuplicateItem on
+// the Line of each item that shares scope, subject and planText with another.
+// Problems are sorted by Range.Start.
 type Problem struct {
 	Code    string // stable code, e.g. "empty-item", "duplicate-item"
 	Message string // human sentence

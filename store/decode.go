@@ -87,7 +87,8 @@ func jsonError(path string, data []byte, bom, n int, err error) error {
 	case errors.As(err, &syn):
 		off := int(syn.Offset)
 		if off >= n || strings.Contains(syn.Error(), "unexpected end of JSON input") {
-			e.Line, e.Col = lineCol(data, len(data))
+			// Point just after the last byte of content, not at a final newline.
+			e.Line, e.Col = lineCol(data, len(bytes.TrimRight(data, " \t\r\n")))
 			e.Msg = "truncated file: the JSON ends before it is complete, probably cut short by a crash; " + repairHint
 			return e
 		}

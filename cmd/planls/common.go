@@ -53,18 +53,27 @@ func openStore(cmd *cobra.Command) (*store.Store, error) {
 	return store.Open(root, actor), nil
 }
 
-// displayPath shows an absolute path relative to the working directory when
-// it lies below it, else relative to root, slash-separated.
+// displayPath shows a file the way a terminal user can open it: relative
+// to the working directory when that lies inside the root (or the file lies
+// below it), so "../PLAN.md" from a subdirectory; else absolute.
+// Slash-separated.
 func displayPath(abs, root string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if r, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(r, "..") {
+	wd, err := os.Getwd()
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	if within(wd, root) || within(abs, wd) {
+		if r, err := filepath.Rel(wd, abs); err == nil {
 			return filepath.ToSlash(r)
 		}
 	}
-	if r, err := filepath.Rel(root, abs); err == nil && !strings.HasPrefix(r, "..") {
-		return filepath.ToSlash(r)
-	}
 	return filepath.ToSlash(abs)
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
 // printJSON writes v as two-space indented JSON without HTML escaping.

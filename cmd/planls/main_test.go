@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -31,11 +30,8 @@ func (b buildFirst) Run() int {
 	}
 	defer os.RemoveAll(dir)
 	planlsBin = filepath.Join(dir, "planls")
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
-	}
-	build := exec.Command(goTool, "build", "-o", planlsBin, ".")
+	// go test puts its own toolchain first in PATH.
+	build := exec.Command("go", "build", "-o", planlsBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build planls:", err)

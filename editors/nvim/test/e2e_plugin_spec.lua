@@ -128,7 +128,7 @@ local function capture()
     end
     table.insert(out, fit(left[i] or '', 44) .. '│' .. fit(r, 72))
   end
-  table.insert(out, fit(' planls://sidebar', 44) .. '│' .. fit(" PLAN.md", 72))
+  table.insert(out, fit(' planls://sidebar', 44) .. '│' .. fit(' PLAN.md', 72))
   return table.concat(out, '\n') .. '\n'
 end
 
@@ -183,6 +183,9 @@ H.test(':PlanlsSidebar shows the plan (golden)', function()
   local ns = vim.api.nvim_create_namespace('planls_sidebar')
   local marks = vim.api.nvim_buf_get_extmarks(sidebar.buf(), ns, 0, -1, {})
   H.ok(#marks > 10, 'sidebar has ' .. #marks .. ' highlights')
+  local at = { item_line(1) - 1, 2 }
+  local glyph = vim.api.nvim_buf_get_extmarks(sidebar.buf(), ns, at, at, { details = true })
+  H.eq('PlanlsPending', glyph[1] and glyph[1][4].hl_group, 'glyph highlight of #1')
   H.eq('planls', vim.bo[sidebar.buf()].filetype)
   H.eq(false, vim.bo[sidebar.buf()].modifiable)
 end)
@@ -346,10 +349,61 @@ H.test(':PlanlsStatus summarises the plan', function()
   }, '\n'), seen[1].msg)
 end)
 
+H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_action)', function()
+  vim.api.nvim_set_current_buf(plan_buf)
+  vim.api.nvim_win_set_cursor(0, { plan_line('- Load test') + 1, 2 })
+  local titles = {}
+  local orig_select = vim.ui.select
+  -- Picks "Complete #7…" from the menu; items are {client_id, action} on
+  -- 0.7-0.9 and {action = ..., ctx = ...} from 0.10.
+  vim.ui.select = function(items, _, on_choice)
+    local pick
+    for i, it in ipairs(items) do
+      local action = it.action or it[2]
+      table.insert(titles, action.title)
+      if action.title == 'Complete #7…' then
+        pick = i
+      end
+    end
+    on_choice(pick and items[pick], pick)
+  end
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'k6 run load.js: quiet key p99 12 ms' })
+  vim.lsp.buf.code_action()
+  local ok = vim.wait(TIMEOUT, function()
+    local t = task(7)
+    return t and t.status == 'completed'
+  end, 20)
+  vim.ui.select = orig_select
+  restore()
+  restore_notify()
+  H.ok(ok, 'code action did not complete #7; menu: ' .. vim.inspect(titles))
+  H.eq({ 'Complete #7…', 'Defer #7…', 'Start #7' }, titles)
+  H.eq({ 'Evidence for #7: ' }, prompts)
+  H.eq('k6 run load.js: quiet key p99 12 ms', task(7).evidence)
+  H.wait(TIMEOUT, function()
+    return vim.deep_equal({ 4 }, open_ids())
+  end, 'diagnostic of #7 gone', describe_diags)
+end)
+
+H.test('a markdown file outside any project gets no client', function()
+  local dir = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(dir, 'p')
+  local before = #compat.clients('planls')
+  vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/loose.md'))
+  H.eq('markdown', vim.bo.filetype)
+  -- Attaching happens inside the FileType autocmd, so this is already final.
+  H.eq({}, compat.buf_clients(vim.api.nvim_get_current_buf(), 'planls'))
+  H.eq(before, #compat.clients('planls'))
+  vim.cmd('buffer ' .. plan_buf)
+end)
+
 H.test(':checkhealth planls reports binary, client and state file', function()
   vim.cmd('checkhealth planls')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
-  H.ok(text:find('binary found: ' .. H.bin(), 1, true), text)
+  local version = vim.trim(vim.fn.system({ H.bin(), 'version' }))
+  H.ok(version ~= '', 'planls version printed nothing')
+  H.ok(text:find('binary found: ' .. H.bin() .. ' (' .. version .. ')', 1, true), text)
   H.ok(text:find('server attached: client ' .. client.id .. ', root ' .. ws, 1, true), text)
   H.ok(text:find('state file ' .. state_path .. ' readable (revision', 1, true), text)
   H.ok(not text:find('ERROR', 1, true), text)
@@ -363,8 +417,143 @@ H.test(':PlanlsSidebar toggles it closed', function()
   vim.cmd('PlanlsSidebar')
   H.ok(sidebar.is_open(), 'not reopened')
   H.wait(TIMEOUT, function()
-    return has_line('3/7 open · PLAN.md')
+    return has_line('2/7 open · PLAN.md')
   end, 'reopened sidebar', describe_sidebar)
+end)
+
+H.test('unsaved edits to PLAN.md show in the sidebar (drift), undo takes them back', function()
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  local at = plan_line('- Load test') + 1
+  vim.api.nvim_buf_set_lines(plan_buf, at, at, false, { '- Document the limits in README' })
+  local function new_line()
+    for _, l in ipairs(sidebar.lines()) do
+      if l:find('Document the limits in README [new]', 1, true) then
+        return l
+      end
+    end
+  end
+  H.wait(TIMEOUT, function()
+    return new_line() ~= nil and has_line('the plan changed since approval')
+  end, 'the new bullet in the sidebar', describe_sidebar)
+  H.eq('  · Document the limits in README [new]', new_line())
+  vim.cmd('undo')
+  H.wait(TIMEOUT, function()
+    return new_line() == nil and not has_line('the plan changed since approval')
+  end, 'the sidebar after undo', describe_sidebar)
+  H.eq(false, vim.bo[plan_buf].modified)
+end)
+
+H.test('R after the server stopped starts a new one for the sidebar', function()
+  local old = client.id
+  -- force: planls serve does not exit on `exit` while stdin is open (see
+  -- lsp_scenario_spec); this test is about the sidebar, not that.
+  vim.lsp.stop_client(old, true)
+  H.wait(TIMEOUT, function()
+    return #compat.clients('planls') == 0
+  end, 'client stopped')
+  vim.api.nvim_set_current_win(sidebar_win())
+  sidebar.refresh()
+  local draws = sidebar.draws
+  vim.api.nvim_feedkeys('R', 'x', false)
+  H.wait(TIMEOUT, function()
+    local c = compat.clients('planls')[1]
+    return c and c.id ~= old and sidebar.draws > draws and has_line('2/7 open · PLAN.md')
+  end, 'sidebar served by a new client', describe_sidebar)
+  H.eq(ws, compat.clients('planls')[1].config.root_dir)
+end)
+
+H.test('? toggles the key help, q closes the sidebar', function()
+  vim.api.nvim_set_current_win(sidebar_win())
+  H.ok(has_line('? help'), describe_sidebar())
+  vim.api.nvim_feedkeys('?', 'x', false)
+  H.ok(has_line('c      complete (asks for evidence)'), describe_sidebar())
+  H.ok(not has_line('? help'), describe_sidebar())
+  vim.api.nvim_feedkeys('?', 'x', false)
+  H.ok(has_line('? help'), describe_sidebar())
+  vim.api.nvim_feedkeys('q', 'x', false)
+  H.ok(not sidebar.is_open(), 'q did not close the sidebar')
+  vim.cmd('PlanlsSidebar')
+  H.ok(sidebar.is_open(), 'sidebar did not reopen')
+end)
+
+H.test('a server error on a command is reported, nothing changes', function()
+  local before = H.read_file(state_path)
+  local seen, restore_notify = H.capture_notify()
+  local _, restore = H.stub_input({ 'done' })
+  vim.cmd('PlanlsComplete 99')
+  local ok = vim.wait(TIMEOUT, function()
+    return #seen > 0
+  end, 20)
+  restore()
+  restore_notify()
+  H.ok(ok, 'no message')
+  H.eq(vim.log.levels.ERROR, seen[1].level)
+  H.ok(seen[1].msg:find('#99', 1, true), seen[1].msg)
+  H.eq(before, H.read_file(state_path))
+end)
+
+H.test('A re-approves a saved, changed plan', function()
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  local at = plan_line('- Load test') + 1
+  vim.api.nvim_buf_set_lines(plan_buf, at, at, false, { '- Document the limits in README' })
+  vim.cmd('write')
+  H.wait(TIMEOUT, function()
+    return has_line('the plan changed since approval')
+  end, 'the sidebar sees the change', describe_sidebar)
+  vim.api.nvim_set_current_win(sidebar_win())
+  local _, restore_notify = H.capture_notify()
+  vim.api.nvim_feedkeys('A', 'x', false)
+  local ok = vim.wait(TIMEOUT, function()
+    return not has_line('the plan changed since approval') and has_line('3/8 open · PLAN.md')
+  end, 20)
+  restore_notify()
+  H.ok(ok, 're-approval: ' .. describe_sidebar())
+  local new
+  for _, l in ipairs(sidebar.lines()) do
+    if l:find('Document the limits in README', 1, true) then
+      new = l
+    end
+  end
+  H.ok(new and new:find('^  ○ #%d+ Document the limits in README$'), tostring(new))
+  H.eq(8, #H.read_json(state_path).tasks)
+end)
+
+H.test('two projects: one client each; the sidebar follows its own', function()
+  local ws2 = H.workspace(nil)
+  H.write_file(ws2 .. '/PLAN.md', '# Ship the CLI\n\n## Build\n- compile\n- test\n')
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  vim.cmd('split ' .. vim.fn.fnameescape(ws2 .. '/PLAN.md'))
+  local buf2 = vim.api.nvim_get_current_buf()
+  local c2
+  H.wait(TIMEOUT, function()
+    c2 = compat.buf_clients(buf2, 'planls')[1]
+    return c2 ~= nil and c2.initialized
+  end, 'a client for the second project')
+  H.eq(ws2, c2.config.root_dir)
+  H.eq(2, #compat.clients('planls'))
+  local lines, draws = sidebar.lines(), sidebar.draws
+  local rc, out = H.cli(ws2, { 'approve' })
+  H.eq(0, rc, out)
+  H.wait(TIMEOUT, function()
+    for _, d in ipairs(vim.diagnostic.get(buf2)) do
+      if d.code == 'open-item' then
+        return true
+      end
+    end
+  end, 'diagnostics in the second project')
+  -- Barrier: the answer comes after the stateChanged sent with the change.
+  local res = vim.lsp.buf_request_sync(buf2, 'planls/plan', { uri = vim.uri_from_fname(ws2) }, TIMEOUT)
+  H.eq(2, res[c2.id].result.open)
+  H.eq(lines, sidebar.lines())
+  H.eq(draws, sidebar.draws, 'the sidebar redrew for another project')
+  -- Reopened from the second project's buffer, it shows that project.
+  vim.cmd('PlanlsSidebar')
+  H.ok(not sidebar.is_open(), 'sidebar still open')
+  vim.api.nvim_set_current_buf(buf2)
+  vim.cmd('PlanlsSidebar')
+  H.wait(TIMEOUT, function()
+    return sidebar.lines()[1] == 'Ship the CLI' and has_line('2/2 open · PLAN.md')
+  end, 'sidebar of the second project', describe_sidebar)
 end)
 
 H.finish()

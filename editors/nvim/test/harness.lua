@@ -31,13 +31,20 @@ end
 --- Stops every LSP client, waits for them to exit, and quits Neovim with
 --- rc 0 when every test passed, else 1.
 function H.finish()
-  local clients = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
-  if #clients > 0 then
-    vim.lsp.stop_client(clients, false)
-    vim.wait(3000, function()
-      local live = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
-      return #live == 0
-    end, 20)
+  local function live()
+    return vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  end
+  if #live() > 0 then
+    vim.lsp.stop_client(live(), false)
+    -- A server that ignores exit must not hold the run: kill what is left.
+    if not vim.wait(2000, function()
+      return #live() == 0
+    end, 20) then
+      vim.lsp.stop_client(live(), true)
+      vim.wait(2000, function()
+        return #live() == 0
+      end, 20)
+    end
   end
   out(string.format('# %d passed, %d failed', passed, failed))
   if failed == 0 then

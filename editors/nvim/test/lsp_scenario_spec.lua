@@ -12,6 +12,7 @@ local plan_path = ws .. '/PLAN.md'
 local state_path = ws .. '/.planls/state.json'
 
 local buf, client_id, client
+local exit_code
 
 -- Client methods take ':' from 0.11 on; the test runs on 0.7 but should not
 -- break on a newer Neovim.
@@ -133,7 +134,14 @@ end
 H.test('attach over stdio with plain vim.lsp', function()
   vim.cmd('edit ' .. vim.fn.fnameescape(plan_path))
   buf = vim.api.nvim_get_current_buf()
-  client_id = vim.lsp.start_client({ name = 'planls-plain', cmd = { H.bin(), 'serve' }, root_dir = ws })
+  client_id = vim.lsp.start_client({
+    name = 'planls-plain',
+    cmd = { H.bin(), 'serve' },
+    root_dir = ws,
+    on_exit = function(code)
+      exit_code = code
+    end,
+  })
   H.ok(client_id, 'start_client returned nil')
   H.ok(vim.lsp.buf_attach_client(buf, client_id), 'buf_attach_client failed')
   client = vim.lsp.get_client_by_id(client_id)
@@ -224,6 +232,14 @@ H.test('CLI changes to the state move the diagnostics', function()
     local ip = planls_diags('in-progress')
     return #ip == 1 and data_of(ip[1]).id == 4 and vim.deep_equal({ 3, 5, 6, 7 }, open_ids())
   end, '#4 in progress after the CLI start', describe)
+end)
+
+H.test('shutdown and exit end the server process with code 0', function()
+  vim.lsp.stop_client(client_id)
+  H.wait(5000, function()
+    return exit_code ~= nil
+  end, 'the server process to exit after shutdown + exit (Neovim keeps its stdin open)')
+  H.eq(0, exit_code)
 end)
 
 H.finish()

@@ -36,7 +36,45 @@ end
 
 H.test('loading and error renderings', function()
   H.eq({ 'planls', 'loading…', '', '? help' }, render.render(nil, opts()).lines)
-  H.eq({ 'planls', 'planls/plan failed: boom', '', '? help' }, render.render(nil, opts({ error = 'planls/plan failed: boom' })).lines)
+  local failed = render.render(nil, opts({ error = 'planls/plan failed: boom' }))
+  H.eq({ 'planls', 'planls/plan failed: boom', '', '? help' }, failed.lines)
+end)
+
+H.test('malformed results render without raising', function()
+  local cases = {
+    'plan',
+    42,
+    {},
+    { exists = true },
+    { exists = true, approved = true, groups = 'x', planUri = vim.NIL, title = vim.NIL },
+    {
+      exists = true,
+      approved = true,
+      groups = { 'a', { items = 'b' }, { name = 3, items = { 7, { id = 'x', status = 5, subject = { 1 } } } } },
+    },
+    {
+      exists = true,
+      approved = true,
+      groups = { { items = { { id = 2, status = 'pending', blocked = true, blockedBy = vim.NIL } } } },
+    },
+    {
+      exists = true,
+      approved = true,
+      open = 'x',
+      groups = { { items = { { id = 'x', status = 'pending', subject = 9 } } } },
+    },
+    { exists = true, planUri = 'not a uri', groups = { { items = { { id = 1, status = 'weird', range = 'x' } } } } },
+  }
+  for _, plan in ipairs(cases) do
+    local ok, r = pcall(render.render, plan, opts())
+    H.ok(ok, 'render raised on ' .. vim.inspect(plan) .. ': ' .. tostring(r))
+    H.ok(#r.lines >= 2, vim.inspect(r.lines))
+    ok, r = pcall(actions.status_lines, plan, config.defaults.sidebar.glyphs)
+    H.ok(ok, 'status_lines raised on ' .. vim.inspect(plan) .. ': ' .. tostring(r))
+    ok, r = pcall(actions.item_at_line, type(plan) == 'table' and plan or {}, 3)
+    H.ok(ok, 'item_at_line raised on ' .. vim.inspect(plan) .. ': ' .. tostring(r))
+  end
+  H.eq({ 'planls', 'unexpected planls/plan result: string', '', '? help' }, render.render('plan', opts()).lines)
 end)
 
 H.test('every highlight lies inside its line', function()
@@ -45,7 +83,8 @@ H.test('every highlight lies inside its line', function()
     for _, h in ipairs(r.highlights) do
       local line = r.lines[h.line + 1]
       H.ok(line, f .. ': highlight on missing line ' .. h.line)
-      H.ok(h.col_start >= 0 and h.col_start < h.col_end and h.col_end <= #line, f .. ': bad span ' .. vim.inspect(h) .. ' on ' .. line)
+      local inside = h.col_start >= 0 and h.col_start < h.col_end and h.col_end <= #line
+      H.ok(inside, f .. ': bad span ' .. vim.inspect(h) .. ' on ' .. line)
       H.ok(vim.tbl_contains(render.groups, h.group), 'unknown group ' .. h.group)
     end
   end
@@ -126,8 +165,10 @@ H.test('status lines list open items', function()
     "  state error: state.json:3:5: invalid character '}' looking for beginning of object key string",
     '  ○ #1 Enable in staging',
   }, actions.status_lines(fixture('plan_reapprove.json'), config.defaults.sidebar.glyphs))
-  H.eq({ 'planls: Ship the CLI: not approved (:PlanlsApprove)' }, actions.status_lines(fixture('plan_draft.json'), config.defaults.sidebar.glyphs))
-  H.eq({ 'planls: no plan file in this project' }, actions.status_lines(fixture('plan_nofile.json'), config.defaults.sidebar.glyphs))
+  local glyphs = config.defaults.sidebar.glyphs
+  local draft = actions.status_lines(fixture('plan_draft.json'), glyphs)
+  H.eq({ 'planls: Ship the CLI: not approved (:PlanlsApprove)' }, draft)
+  H.eq({ 'planls: no plan file in this project' }, actions.status_lines(fixture('plan_nofile.json'), glyphs))
 end)
 
 H.test('item_at_line picks the bullet at or above the line', function()
@@ -137,6 +178,20 @@ H.test('item_at_line picks the bullet at or above the line', function()
     local item = actions.item_at_line(plan, c[1])
     H.eq(c[2], item and item.id, 'line ' .. c[1])
   end
+end)
+
+H.test('a subject is cut at its first line break; evidence keeps every line', function()
+  local plan = {
+    exists = true,
+    approved = true,
+    title = 'T',
+    open = 0,
+    total = 1,
+    planUri = 'file:///p/PLAN.md',
+    groups = { { name = '', items = { { id = 1, subject = 'first\r\nsecond', status = 'completed', evidence = 'a\r\nb\n' } } } },
+  }
+  local lines = render.render(plan, opts()).lines
+  H.eq({ 'T', '0/1 open · PLAN.md', '', '  ✓ #1 first', '      evidence: a', '                b', '', '? help' }, lines)
 end)
 
 H.finish()

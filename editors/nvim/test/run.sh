@@ -31,6 +31,18 @@ export XDG_CONFIG_HOME="$SCRATCH/config" XDG_DATA_HOME="$SCRATCH/data" \
 
 passed=0
 failed=0
+
+# Lint first when luacheck is there (install.sh installs Debian's lua-check).
+if command -v luacheck >/dev/null 2>&1 && [ -z "${PLANLS_SPEC:-}" ]; then
+  echo "== luacheck"
+  if (cd "$NVIM_DIR" && luacheck --no-color -q lua test); then
+    echo "PASS luacheck"
+    passed=$((passed + 1))
+  else
+    echo "FAIL luacheck"
+    failed=$((failed + 1))
+  fi
+fi
 for spec in "$HERE"/*_spec.lua; do
   name="$(basename "$spec" .lua)"
   if [ -n "${PLANLS_SPEC:-}" ] && [[ "$name" != *"$PLANLS_SPEC"* ]]; then continue; fi

@@ -144,7 +144,10 @@ end)
 H.test('an in-band error is reported as a warning', function()
   local seen, restore_notify = H.capture_notify()
   local _, restore = H.stub_input({ 'x' })
-  local reply = { content = { { type = 'text', text = 'Error: task #9 not found' } }, details = { error = 'task #9 not found' } }
+  local reply = {
+    content = { { type = 'text', text = 'Error: task #9 not found' } },
+    details = { error = 'task #9 not found' },
+  }
   actions.prompt_and_execute(fake_client(reply), 'planls.complete', { id = 9 })
   restore()
   restore_notify()
@@ -169,7 +172,9 @@ H.test('setup registers the client-side commands and user commands', function()
   H.eq(actions.lsp_command, vim.lsp.commands['planls.defer'])
   H.eq(nil, vim.lsp.commands['planls.start'])
   local cmds = vim.api.nvim_get_commands({})
-  for _, name in ipairs({ 'PlanlsSidebar', 'PlanlsApprove', 'PlanlsComplete', 'PlanlsDefer', 'PlanlsStatus', 'PlanlsStart', 'PlanlsReopen' }) do
+  local names = { 'PlanlsSidebar', 'PlanlsApprove', 'PlanlsComplete', 'PlanlsDefer', 'PlanlsStatus', 'PlanlsStart' }
+  table.insert(names, 'PlanlsReopen')
+  for _, name in ipairs(names) do
     H.ok(cmds[name], name .. ' is not defined')
   end
   H.eq('?', cmds.PlanlsComplete.nargs)
@@ -209,7 +214,8 @@ H.test('highlight groups link to standard groups', function()
   -- A user's own definition wins over the default link.
   vim.cmd('highlight PlanlsTitle guifg=#ff0000')
   require('planls.highlights').apply()
-  H.ok(vim.fn.synIDtrans(vim.fn.hlID('PlanlsTitle')) ~= vim.fn.synIDtrans(vim.fn.hlID('Title')), 'user highlight replaced')
+  local user = vim.fn.synIDtrans(vim.fn.hlID('PlanlsTitle'))
+  H.ok(user ~= vim.fn.synIDtrans(vim.fn.hlID('Title')), 'user highlight replaced')
 end)
 
 H.test('checkhealth state report', function()
@@ -237,7 +243,9 @@ H.test('doc/planls.txt builds help tags', function()
   H.write_file(dir .. '/planls.txt', assert(H.read_file(H.plugin_dir .. '/doc/planls.txt')))
   vim.cmd('helptags ' .. vim.fn.fnameescape(dir))
   local tags = H.read_file(dir .. '/tags') or ''
-  for _, tag in ipairs({ 'planls.txt', 'planls-setup', ':PlanlsSidebar', ':PlanlsComplete', 'planls-health', 'planls.lsp_config()' }) do
+  local want = { 'planls.txt', 'planls-setup', ':PlanlsSidebar', ':PlanlsComplete', 'planls-health' }
+  table.insert(want, 'planls.lsp_config()')
+  for _, tag in ipairs(want) do
     H.ok(tags:find(tag .. '\t', 1, true), 'missing tag ' .. tag)
   end
 end)
@@ -250,6 +258,110 @@ H.test(':checkhealth planls without binary or server', function()
   require('planls').setup({ autostart = false })
   H.ok(text:find('binary not found: /nonexistent/planls', 1, true), text)
   H.ok(text:find('server not attached', 1, true), text)
+end)
+
+-- Runs fn with compat.has answering `newer` for versions up to it, and
+-- vim.lsp fields replaced by `fakes`; everything is restored afterwards.
+local function as_version(newer, fakes, fn)
+  local orig_has = compat.has
+  local saved = {}
+  local function minor(v)
+    return tonumber(v:match('^0%.(%d+)'))
+  end
+  compat.has = function(v)
+    return minor(v) <= minor(newer)
+  end
+  for k, v in pairs(fakes) do
+    saved[k] = { vim.lsp[k] }
+    rawset(vim.lsp, k, v)
+  end
+  local ok, err = pcall(fn)
+  compat.has = orig_has
+  for k, v in pairs(saved) do
+    rawset(vim.lsp, k, v[1])
+  end
+  if not ok then
+    error(err, 0)
+  end
+end
+
+H.test('0.11 path: a vim.lsp.config entry, enabled, rooted by markers', function()
+  local ws = H.workspace(H.test_dir .. '/fixtures/basic/PLAN.md')
+  vim.fn.mkdir(ws .. '/docs', 'p')
+  local got = {}
+  as_version('0.11', {
+    config = function(name, cfg)
+      got.name, got.cfg = name, cfg
+    end,
+    enable = function(name, on)
+      got.enabled = { name, on }
+    end,
+  }, function()
+    require('planls').setup({ cmd = { '/opt/planls', 'serve' }, settings = { severity = 'hint' } })
+  end)
+  H.eq('planls', got.name)
+  H.eq({ 'planls', true }, got.enabled)
+  H.eq({ '/opt/planls', 'serve' }, got.cfg.cmd)
+  H.eq({ 'markdown' }, got.cfg.filetypes)
+  H.eq({ settings = { planls = { severity = 'hint' } } }, got.cfg.init_options)
+  H.eq({ planls = { severity = 'hint' } }, got.cfg.settings)
+  H.ok(got.cfg.handlers['planls/stateChanged'], 'no planls/stateChanged handler')
+  -- root_dir(bufnr, on_dir) calls on_dir only inside a project.
+  local inside = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(inside, ws .. '/docs/notes.md')
+  local roots = {}
+  got.cfg.root_dir(inside, function(r)
+    table.insert(roots, r)
+  end)
+  H.eq({ ws }, roots)
+  local outside = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(outside, vim.fn.resolve(vim.fn.tempname()) .. '/loose.md')
+  got.cfg.root_dir(outside, function(r)
+    table.insert(roots, r)
+  end)
+  H.eq({ ws }, roots)
+  require('planls').setup({ autostart = false })
+end)
+
+H.test('0.8 path: vim.lsp.start from the FileType autocmd, in the buffer', function()
+  local ws = H.workspace(H.test_dir .. '/fixtures/basic/PLAN.md')
+  local calls = {}
+  as_version('0.8', {
+    start = function(cfg, opts)
+      table.insert(calls, { cfg = cfg, opts = opts, buf = vim.api.nvim_get_current_buf() })
+      return nil
+    end,
+  }, function()
+    require('planls').setup({})
+    vim.cmd('edit ' .. vim.fn.fnameescape(ws .. '/PLAN.md'))
+  end)
+  local buf = vim.api.nvim_get_current_buf()
+  vim.cmd('bwipeout!')
+  require('planls').setup({ autostart = false })
+  H.eq(1, #calls)
+  H.eq(buf, calls[1].buf)
+  H.eq(nil, calls[1].opts)
+  H.eq(ws, calls[1].cfg.root_dir)
+  H.eq('planls', calls[1].cfg.name)
+  -- setup({autostart = false}) dropped the autocmd.
+  H.eq({}, vim.api.nvim_get_autocmds({ group = 'planls_start' }))
+end)
+
+H.test(':PlanlsSidebar outside any project says so and opens nothing', function()
+  require('planls').setup({ autostart = false })
+  local dir = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(dir, 'p')
+  local cwd = vim.fn.getcwd()
+  vim.cmd('cd ' .. vim.fn.fnameescape(dir))
+  vim.cmd('enew')
+  local seen, restore_notify = H.capture_notify()
+  vim.cmd('PlanlsSidebar')
+  restore_notify()
+  vim.cmd('cd ' .. vim.fn.fnameescape(cwd))
+  H.eq(false, require('planls.sidebar').is_open())
+  H.eq(1, #vim.api.nvim_tabpage_list_wins(0))
+  H.eq('planls: no project here (none of .planls, .git, PLAN.md above ' .. dir .. ')', seen[1] and seen[1].msg)
+  H.eq(vim.log.levels.ERROR, seen[1].level)
 end)
 
 H.finish()

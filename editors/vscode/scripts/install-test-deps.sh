@@ -25,6 +25,19 @@ export npm_config_unsafe_perm=true
 
 log() { printf '[install-test-deps] %s\n' "$*" >&2; }
 
+# Native builds are chatty; their output goes to a log that is shown only
+# when a step fails.
+LOG=$CACHE/install.log
+quiet() {
+	mkdir -p "$CACHE"
+	printf '\n$ %s\n' "$*" >>"$LOG"
+	if ! "$@" >>"$LOG" 2>&1; then
+		log "failed: $* (last lines of $LOG follow)"
+		tail -n 40 "$LOG" >&2
+		return 1
+	fi
+}
+
 sudo_if_needed() {
 	if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
 }
@@ -37,8 +50,8 @@ install_apt() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "apt: installing ${missing[*]}"
 	# Other users of this machine may hold the dpkg lock; wait instead of failing.
-	sudo_if_needed apt-get -o DPkg::Lock::Timeout=900 update -q >/dev/null
-	sudo_if_needed apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+	quiet sudo_if_needed apt-get -o DPkg::Lock::Timeout=900 update -q
+	quiet sudo_if_needed apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends "${missing[@]}"
 }
 
 install_code_server() {
@@ -52,19 +65,20 @@ install_code_server() {
 	cd "$CS_DIR"
 	[ -f package.json ] || printf '{"name":"planls-codeserver","private":true}\n' >package.json
 	# Scripts off: code-server's postinstall would fetch ripgrep from GitHub.
-	npm install --no-audit --no-fund --ignore-scripts "code-server@$CODE_SERVER_VERSION" >/dev/null
-	npm rebuild argon2 --foreground-scripts >/dev/null
+	quiet npm install --no-audit --no-fund --ignore-scripts "code-server@$CODE_SERVER_VERSION"
+	# The one native top-level dependency; without it code-server cannot start.
+	quiet npm rebuild argon2 --foreground-scripts
 	cd node_modules/code-server/lib/vscode
-	npm install --no-audit --no-fund --omit=dev --ignore-scripts >/dev/null
+	quiet npm install --no-audit --no-fund --omit=dev --ignore-scripts
 	# @vscode/ripgrep's postinstall skips its download when bin/ exists.
 	mkdir -p node_modules/@vscode/ripgrep/bin
 	ln -sf "$(command -v rg)" node_modules/@vscode/ripgrep/bin/rg
-	npm rebuild --foreground-scripts >/dev/null
+	quiet npm rebuild --foreground-scripts
 	ln -sfn node_modules node_modules.asar
 	(cd bin/remote-cli && ln -sf code-linux.sh code-server)
 	(cd bin/helpers && ln -sf browser-linux.sh browser.sh)
-	(cd extensions && npm install --no-audit --no-fund --omit=dev >/dev/null)
-	"$CS_DIR/node_modules/.bin/code-server" --version >/dev/null
+	(cd extensions && quiet npm install --no-audit --no-fund --omit=dev)
+	quiet "$CS_DIR/node_modules/.bin/code-server" --version
 	echo "$CODE_SERVER_VERSION" >"$stamp"
 }
 
@@ -78,11 +92,11 @@ install_e2e_node_deps() {
 	cd "$E2E_DIR"
 	[ -f package.json ] || printf '{"name":"planls-e2e","private":true}\n' >package.json
 	# playwright-core never downloads a browser; the test uses Debian's chromium.
-	npm install --no-audit --no-fund --save-exact "playwright-core@$PLAYWRIGHT_VERSION" >/dev/null
+	quiet npm install --no-audit --no-fund --save-exact "playwright-core@$PLAYWRIGHT_VERSION"
 	echo "$PLAYWRIGHT_VERSION" >"$stamp"
 }
 
 install_apt
 install_code_server
 install_e2e_node_deps
-log "ready: code-server $("$CS_DIR/node_modules/.bin/code-server" --version | head -1), $(chromium --version 2>/dev/null | head -1)"
+log "ready: code-server $CODE_SERVER_VERSION and playwright-core $PLAYWRIGHT_VERSION in $CACHE; $(chromium --version 2>/dev/null | head -1)"

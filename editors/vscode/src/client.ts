@@ -27,7 +27,7 @@ import type { ServerState } from './treeModel';
  * ids to the extension (field failure B27: the stock client registers them
  * globally and a restart then throws "command already exists").
  */
-class PlanLanguageClient extends LanguageClient {
+export class PlanLanguageClient extends LanguageClient {
 	// Called from the base constructor, so it must not touch own fields.
 	public override registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
 		if (registersServerCommands(feature)) {

@@ -44,7 +44,8 @@ end
 --- workspace/executeCommand, reports the envelope text with vim.notify
 --- (WARN when the envelope carries an error) and calls cb(err, result).
 function M.execute(client, command, arg, cb)
-  clientmod.request(client, 'workspace/executeCommand', { command = command, arguments = { arg } }, function(err, result)
+  local params = { command = command, arguments = { arg } }
+  clientmod.request(client, 'workspace/executeCommand', params, function(err, result)
     if err then
       vim.notify('planls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
     else
@@ -125,11 +126,13 @@ end
 --- the plan file, or nil. Items without a range (missing) never match.
 function M.item_at_line(plan, line0)
   local best, best_line
-  for _, g in ipairs(val(plan.groups) or {}) do
-    for _, item in ipairs(val(g.items) or {}) do
+  local tables = require('planls.render').tables
+  for _, g in ipairs(tables(plan.groups)) do
+    for _, item in ipairs(tables(g.items)) do
       local r = val(item.range)
-      if r and r.start and r.start.line <= line0 and (best_line == nil or r.start.line > best_line) then
-        best, best_line = item, r.start.line
+      local line = type(r) == 'table' and type(r.start) == 'table' and r.start.line
+      if type(line) == 'number' and line <= line0 and (best_line == nil or line > best_line) then
+        best, best_line = item, line
       end
     end
   end
@@ -244,6 +247,9 @@ end
 --- Summary lines for :PlanlsStatus: title and counts, then each open item.
 function M.status_lines(plan, glyphs)
   local render = require('planls.render')
+  if type(plan) ~= 'table' then
+    return { 'planls: unexpected planls/plan result: ' .. type(plan) }
+  end
   if not val(plan.exists) then
     return { 'planls: no plan file in this project' }
   end
@@ -253,24 +259,26 @@ function M.status_lines(plan, glyphs)
   end
   local head
   if val(plan.approved) then
-    head = string.format('planls: %s: %d/%d open', title, val(plan.open) or 0, val(plan.total) or 0)
+    local open, total = tonumber(val(plan.open)) or 0, tonumber(val(plan.total)) or 0
+    head = string.format('planls: %s: %d/%d open', tostring(title), open, total)
   else
-    head = string.format('planls: %s: not approved (:PlanlsApprove)', title)
+    head = string.format('planls: %s: not approved (:PlanlsApprove)', tostring(title))
   end
   local out = { head }
   if val(plan.needsReapproval) then
     table.insert(out, '  the plan changed since approval (:PlanlsApprove re-approves)')
   end
   if (val(plan.stateError) or '') ~= '' then
-    table.insert(out, '  state error: ' .. plan.stateError)
+    table.insert(out, '  state error: ' .. tostring(plan.stateError))
   end
   if val(plan.approved) then
-    for _, g in ipairs(val(plan.groups) or {}) do
-      for _, item in ipairs(val(g.items) or {}) do
+    for _, g in ipairs(render.tables(plan.groups)) do
+      for _, item in ipairs(render.tables(g.items)) do
         local st = val(item.status)
         if st == 'pending' or st == 'in_progress' then
           local gk = render.glyph_key(item)
-          table.insert(out, string.format('  %s #%d %s', glyphs[gk] or '?', val(item.id) or 0, val(item.subject) or ''))
+          local id, subject = tostring(val(item.id) or 0), tostring(val(item.subject) or '')
+          table.insert(out, string.format('  %s #%s %s', glyphs[gk] or '?', id, subject))
         end
       end
     end

@@ -140,6 +140,8 @@ local augroup
 --- after the plan was opened.
 function M.enable()
   local o = config.options
+  -- A second setup() replaces the first one's autocmd, or drops it.
+  augroup = vim.api.nvim_create_augroup('planls_start', { clear = true })
   if compat.has('0.11') and vim.lsp.config and vim.lsp.enable then
     local cfg = M.base_config()
     cfg.filetypes = o.filetypes
@@ -150,15 +152,12 @@ function M.enable()
       end
     end
     vim.lsp.config(M.name, cfg)
-    if o.autostart then
-      vim.lsp.enable(M.name)
-    end
+    vim.lsp.enable(M.name, o.autostart)
     return
   end
   if not o.autostart then
     return
   end
-  augroup = vim.api.nvim_create_augroup('planls_start', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = augroup,
     pattern = o.filetypes,
@@ -201,7 +200,8 @@ function M.get(bufnr)
   if #all == 1 then
     return all[1]
   end
-  return nil, 'planls: no project here (no .planls, .git or PLAN.md above ' .. vim.fn.getcwd() .. ')'
+  local markers = table.concat(config.options.root_markers, ', ')
+  return nil, 'planls: no project here (none of ' .. markers .. ' above ' .. vim.fn.getcwd() .. ')'
 end
 
 --- Runs fn once `client` finished initialize (requests sent earlier would

@@ -81,7 +81,8 @@ function M.check()
   else
     for _, c in ipairs(clients) do
       local n = buffer_count(c)
-      local msg = string.format('server attached: client %d, root %s, %d buffer(s)', c.id, tostring(c.config.root_dir), n)
+      local msg =
+        string.format('server attached: client %d, root %s, %d buffer(s)', c.id, tostring(c.config.root_dir), n)
       if n > 0 then
         h.ok(msg)
       else

@@ -128,8 +128,9 @@ local function draw()
   vim.bo[b].modifiable = false
   vim.bo[b].modified = false
   vim.api.nvim_buf_clear_namespace(b, ns, 0, -1)
+  -- Extmarks rather than nvim_buf_add_highlight, which 0.11 deprecates.
   for _, h in ipairs(r.highlights) do
-    vim.api.nvim_buf_add_highlight(b, ns, h.group, h.line, h.col_start, h.col_end)
+    vim.api.nvim_buf_set_extmark(b, ns, h.line, h.col_start, { end_col = h.col_end, hl_group = h.group })
   end
 
   for w, k in pairs(keep) do
@@ -339,8 +340,43 @@ function M.toggle()
   end
 end
 
---- Hooks the sidebar to planls/stateChanged of its client or root.
+local pending_refresh = false
+
+--- Coalesces bursts (one diagnostics change per keystroke) into one refresh
+--- on the next tick of the event loop.
+function M.refresh_soon()
+  if pending_refresh then
+    return
+  end
+  pending_refresh = true
+  vim.schedule(function()
+    pending_refresh = false
+    M.refresh()
+  end)
+end
+
+-- Edits to an open plan buffer change its diagnostics (drift) before any
+-- file changes, so no planls/stateChanged comes: follow the diagnostics of
+-- buffers served by the sidebar's client too.
+local function on_diagnostic_changed(args)
+  if not M.buf() or not M.is_open() or not S.client_id then
+    return
+  end
+  for _, c in ipairs(compat.buf_clients(args.buf, clientmod.name)) do
+    if c.id == S.client_id then
+      M.refresh_soon()
+      return
+    end
+  end
+end
+
+--- Hooks the sidebar to planls/stateChanged of its client or root, and to
+--- diagnostic changes of the buffers that client serves.
 function M.setup()
+  vim.api.nvim_create_autocmd('DiagnosticChanged', {
+    group = vim.api.nvim_create_augroup('planls_sidebar', { clear = true }),
+    callback = on_diagnostic_changed,
+  })
   clientmod.on_state_changed(function(client_id, params)
     if not M.buf() then
       return

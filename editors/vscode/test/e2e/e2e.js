@@ -74,10 +74,30 @@ function setup(tmp) {
 		'workbench.colorTheme': 'Default Dark Modern',
 	};
 	fs.writeFileSync(path.join(data, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+	const workspace = setupMultiRoot(path.join(tmp, 'multi'));
 	// Without --config code-server writes ~/.config/code-server/config.yaml.
 	const config = path.join(tmp, 'config.yaml');
 	fs.writeFileSync(config, 'auth: none\ncert: false\n');
-	return { ws, data, exts: path.join(tmp, 'exts'), config, commit: git(ws, 'rev-parse', '--short', 'HEAD') };
+	return { ws, data, exts: path.join(tmp, 'exts'), config, commit: git(ws, 'rev-parse', '--short', 'HEAD'), workspace };
+}
+
+/** Two folders of one window, each its own repository with a plan approved from the CLI (field failure B27). */
+const multiPlans = {
+	'svc-a': '# Service A\n\n## Changes\n- Add the health endpoint\n- Log request ids\n',
+	'svc-b': '# Service B\n\n## Changes\n- Move config to env vars\n- Drop the legacy flag\n- Document the new settings\n',
+};
+
+function setupMultiRoot(dir) {
+	for (const [name, plan] of Object.entries(multiPlans)) {
+		const d = path.join(dir, name);
+		fs.mkdirSync(d, { recursive: true });
+		fs.writeFileSync(path.join(d, 'PLAN.md'), plan);
+		git(d, 'init', '-q');
+		execFileSync(planls, ['approve', '--root', d, path.join(d, 'PLAN.md')], { cwd: d, stdio: 'pipe' });
+	}
+	const file = path.join(dir, 'planls.code-workspace');
+	fs.writeFileSync(file, JSON.stringify({ folders: Object.keys(multiPlans).map((p) => ({ path: p })) }, null, 2));
+	return file;
 }
 
 function baseArgs(env) {
@@ -177,7 +197,14 @@ async function main() {
 		const port = await freePort();
 		child = await step('start code-server', () => startCodeServer(env, port, log));
 		const { run } = require('./flow');
-		browser = await run({ url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(env.ws)}`, outDir, commit: env.commit, evidence, ws: env.ws });
+		const base = `http://127.0.0.1:${port}/`;
+		browser = await run({
+			url: `${base}?folder=${encodeURIComponent(env.ws)}`,
+			multiUrl: `${base}?workspace=${encodeURIComponent(env.workspace)}`,
+			outDir,
+			commit: env.commit,
+			evidence,
+		});
 		ok = true;
 	} finally {
 		if (browser) {

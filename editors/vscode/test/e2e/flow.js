@@ -70,8 +70,8 @@ function treeRow(page, id) {
 }
 
 /**
- * openCodeActions shows the quick-fix menu for a Problems entry and returns
- * the menu row titled title. VS Code can swallow the first Ctrl+. after a
+ * openCodeAction shows the quick-fix menu for a Problems entry and returns
+ * waits for the row titled title. VS Code can swallow the first Ctrl+. after a
  * click in Problems, so it tries a second time from the editor.
  */
 async function openCodeAction(page, problemIndex, title) {
@@ -84,7 +84,7 @@ async function openCodeAction(page, problemIndex, title) {
 		await page.keyboard.press('Control+.');
 		try {
 			await action.waitFor({ state: 'visible', timeout: 5000 });
-			return action;
+			return;
 		} catch (err) {
 			if (attempt === 2) {
 				throw err;
@@ -95,12 +95,41 @@ async function openCodeAction(page, problemIndex, title) {
 	throw new Error('unreachable');
 }
 
-async function run({ url, outDir, commit, evidence }) {
+/**
+ * chooseAction runs the code action titled title from the open menu with the
+ * keyboard: a mouse click can land on the widget's pointer block.
+ */
+async function chooseAction(page, title) {
+	const focused = page.locator('.action-widget .monaco-list-row.focused');
+	for (let i = 0; i < 12; i++) {
+		const text = await focused.innerText({ timeout: T.ui }).catch(() => '');
+		if (text.includes(title)) {
+			await page.keyboard.press('Enter');
+			return;
+		}
+		await page.keyboard.press('ArrowDown');
+	}
+	throw new Error(`no code action ${title} in the menu`);
+}
+
+async function run({ url, multiUrl, outDir, commit, evidence }) {
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 		headless: true,
 		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 	});
+	try {
+		await withPage(browser, outDir, (page) => flow(page, { url, outDir, commit, evidence }));
+		await withPage(browser, outDir, (page) => multiRoot(page, { url: multiUrl, outDir }));
+	} catch (err) {
+		await browser.close().catch(() => {});
+		throw err;
+	}
+	return browser;
+}
+
+/** withPage runs fn on a fresh page and keeps a screenshot, the DOM and console errors when it fails. */
+async function withPage(browser, outDir, fn) {
 	const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
 	const consoleErrors = [];
 	page.on('console', (m) => {
@@ -109,14 +138,29 @@ async function run({ url, outDir, commit, evidence }) {
 		}
 	});
 	try {
-		await flow(page, { url, outDir, commit, evidence });
+		await fn(page);
 	} catch (err) {
 		await shot(page, outDir, 'failure').catch(() => {});
 		fs.writeFileSync(path.join(outDir, 'failure.html'), await page.content().catch(() => ''));
 		fs.writeFileSync(path.join(outDir, 'console-errors.txt'), consoleErrors.join('\n'));
 		throw err;
 	}
-	return browser;
+	await page.close();
+}
+
+/** widenSidebar drags the sidebar's edge so labels and evidence are readable in screenshots. */
+async function widenSidebar(page, width) {
+	const box = await sidebar(page).boundingBox();
+	if (!box || box.width >= width) {
+		return;
+	}
+	const x = box.x + box.width - 1;
+	const y = box.y + box.height / 2;
+	await page.mouse.move(x, y);
+	await page.mouse.down();
+	await page.mouse.move(x + (width - box.width) / 2, y, { steps: 4 });
+	await page.mouse.move(x + width - box.width, y, { steps: 4 });
+	await page.mouse.up();
 }
 
 async function flow(page, { url, outDir, commit, evidence }) {
@@ -127,6 +171,7 @@ async function flow(page, { url, outDir, commit, evidence }) {
 
 	await step('open the Plan sidebar and see the welcome view', async () => {
 		await page.locator('.part.activitybar [aria-label^="Plan"]').first().click({ timeout: T.load });
+		await widenSidebar(page, 470);
 		await sidebar(page).locator('.welcome-view-content .monaco-button', { hasText: 'Approve plan' }).waitFor({ state: 'visible', timeout: T.server });
 		await shot(page, outDir, '01-welcome-approve');
 	});
@@ -154,8 +199,6 @@ async function flow(page, { url, outDir, commit, evidence }) {
 	let first;
 	await step(`the Problems panel lists one entry per open item`, async () => {
 		await runCommand(page, 'Problems: Focus on Problems View');
-		// Room for every entry: the list only renders visible rows.
-		await runCommand(page, 'View: Maximize Panel Size');
 		const rows = await waitFor(`${before.open} planls entries in Problems`, T.server, async () => {
 			const r = await problemRows(page);
 			return r.length === before.open ? r : undefined;
@@ -166,13 +209,12 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		}
 		first = idOf(rows[0]);
 		await shot(page, outDir, '03-problems');
-		await runCommand(page, 'View: Maximize Panel Size');
 	});
 
 	await step(`complete #${first} from its code action with typed evidence`, async () => {
-		const action = await openCodeAction(page, 0, `Complete #${first}…`);
+		await openCodeAction(page, 0, `Complete #${first}…`);
 		await shot(page, outDir, '04-code-action');
-		await action.click();
+		await chooseAction(page, `Complete #${first}…`);
 		const input = page.locator('.quick-input-widget input');
 		await input.waitFor({ state: 'visible', timeout: T.ui });
 		await page.locator('.quick-input-widget .quick-input-title', { hasText: `Complete #${first}` }).waitFor({ timeout: T.ui });
@@ -197,18 +239,15 @@ async function flow(page, { url, outDir, commit, evidence }) {
 			throw new Error(`#${first} is still in Problems`);
 		}
 		await shot(page, outDir, '06-completed');
-		// The sidebar alone, for docs/img/vscode-sidebar.png.
-		const box = await sidebar(page).boundingBox();
-		if (box) {
-			await shot(page, outDir, 'sidebar', { x: 0, y: 0, width: Math.min(1400, box.x + box.width + 560), height: 620 });
-		}
+		// Sidebar, editor and status bar, for docs/img/vscode-sidebar.png.
+		await shot(page, outDir, 'sidebar', { x: 0, y: 0, width: 1400, height: 1000 });
 	});
 
 	await step('Escape in the Defer prompt changes nothing', async () => {
 		const rows = await problemRows(page);
 		const id = idOf(rows[0]);
-		const action = await openCodeAction(page, 0, `Defer #${id}…`);
-		await action.click();
+		await openCodeAction(page, 0, `Defer #${id}…`);
+		await chooseAction(page, `Defer #${id}…`);
 		await page.locator('.quick-input-widget .quick-input-title', { hasText: `Defer #${id}` }).waitFor({ timeout: T.ui });
 		await page.keyboard.press('Escape');
 		await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: T.ui });
@@ -235,6 +274,41 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		}
 		await treeRow(page, first).locator('.codicon-pass-filled').waitFor({ timeout: T.server });
 		await shot(page, outDir, '07-after-restarts');
+	});
+}
+
+/**
+ * multiRoot opens a window with two folders, each with an approved plan:
+ * both plans show, and restarting the server twice keeps them (B27).
+ */
+async function multiRoot(page, { url, outDir }) {
+	await step('multi-root window: both folders get a tree and diagnostics', async () => {
+		await page.goto(url, { waitUntil: 'domcontentloaded', timeout: T.load });
+		await page.locator('.monaco-workbench').waitFor({ timeout: T.load });
+		await page.locator('.part.activitybar [aria-label^="Plan"]').first().click({ timeout: T.load });
+		for (const title of ['Service A', 'Service B']) {
+			await sidebar(page).locator('.monaco-list-row', { hasText: title }).waitFor({ timeout: T.server });
+		}
+		await waitFor('Plan 5/5 open', T.server, async () => (await statusCounts(page))?.text === 'Plan 5/5 open');
+		await runCommand(page, 'Problems: Focus on Problems View');
+		await waitFor('5 entries in Problems', T.server, async () => (await problemsBadge(page)) === 5);
+	});
+	await step('multi-root window: restart the server twice', async () => {
+		for (let i = 0; i < 2; i++) {
+			await runCommand(page, 'planls: Restart Server');
+			await page.waitForTimeout(500);
+			await waitFor('the status bar after restart', T.server, async () => (await statusCounts(page))?.text === 'Plan 5/5 open');
+		}
+		for (const title of ['Service A', 'Service B']) {
+			await sidebar(page).locator('.monaco-list-row', { hasText: title }).waitFor({ timeout: T.server });
+		}
+		await waitFor('5 entries in Problems', T.server, async () => (await problemsBadge(page)) === 5);
+		const notes = await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+		const bad = notes.filter((t) => /already exists|failed|not running/i.test(t));
+		if (bad.length > 0) {
+			throw new Error(`error notifications: ${bad.join(' | ')}`);
+		}
+		await shot(page, outDir, '08-multi-root');
 	});
 }
 

@@ -1,0 +1,178 @@
+package lsp
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+const seedEvidenceErr = "evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open"
+
+func details(res map[string]any) map[string]any {
+	d, _ := res["details"].(map[string]any)
+	return d
+}
+
+// askEnv is an approved plan whose client supports showMessageRequest and
+// answers it with pick (nil: dismiss).
+func askEnv(t *testing.T, pick func(protocol.ShowMessageRequestParams) any) (*env, string, *[]protocol.ShowMessageRequestParams) {
+	t.Helper()
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	var mu sync.Mutex
+	var asked []protocol.ShowMessageRequestParams
+	caps := map[string]any{"window": map[string]any{"showMessage": map[string]any{"messageActionItem": map[string]any{}}}}
+	e := newEnv(t, envConfig{noInit: true})
+	e.answer = func(method string, params json.RawMessage) (any, error) {
+		if method != "window/showMessageRequest" {
+			return nil, nil
+		}
+		var p protocol.ShowMessageRequestParams
+		_ = json.Unmarshal(params, &p)
+		mu.Lock()
+		asked = append(asked, p)
+		mu.Unlock()
+		return pick(p), nil
+	}
+	e.initialize(envConfig{folders: []string{root}, caps: caps})
+	u := uriOf(plan)
+	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	return e, root, &asked
+}
+
+func TestCompleteAsksWithSuggestions(t *testing.T) {
+	e, root, asked := askEnv(t, func(p protocol.ShowMessageRequestParams) any { return p.Actions[0] })
+	cli(t, root, `{"action":"update","id":7,"status":"completed","evidence":"k6 run: p99 12 ms"}`)
+	res, err := e.exec("planls.complete", map[string]any{"id": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*asked) != 1 {
+		t.Fatalf("asked %d times", len(*asked))
+	}
+	var sugg []string
+	for _, a := range (*asked)[0].Actions {
+		sugg = append(sugg, a.Title)
+	}
+	if strings.Join(sugg, " | ") != "abc1234 Add the limiter | k6 run: p99 12 ms" {
+		t.Errorf("suggestions %q", sugg)
+	}
+	if !strings.Contains((*asked)[0].Message, "#1") {
+		t.Errorf("question %q", (*asked)[0].Message)
+	}
+	if details(res)["error"] != nil {
+		t.Fatalf("envelope %v", res)
+	}
+	st := readState(t, root)
+	if t1 := findTask(st, 1); t1.Status != "completed" || t1.Evidence != "abc1234 Add the limiter" {
+		t.Errorf("task 1 %+v", t1)
+	}
+}
+
+func TestDismissedAskAnswersSeedError(t *testing.T) {
+	e, root, asked := askEnv(t, func(protocol.ShowMessageRequestParams) any { return nil })
+	res, err := e.exec("planls.complete", map[string]any{"id": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*asked) != 1 || envelopeText(res) != "Error: "+seedEvidenceErr || details(res)["error"] != seedEvidenceErr {
+		t.Errorf("asked %d, envelope %v", len(*asked), res)
+	}
+	if findTask(readState(t, root), 2).Status != "pending" {
+		t.Error("a dismissed prompt changed the item")
+	}
+}
+
+// A client without showMessageRequest gets the seed's error and a message
+// saying how to pass the value.
+func TestNoPromptSupport(t *testing.T) {
+	e, _, _ := diskEnv(t, options{})
+	res, err := e.exec("planls.defer", map[string]any{"id": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if details(res)["error"] != "reason required to defer a task: pass reason saying why it is descoped; the user is told" {
+		t.Errorf("envelope %v", res)
+	}
+	e.waitFor("showMessage", func() bool {
+		for _, n := range e.notes {
+			if n.method == "window/showMessage" && strings.Contains(string(n.params), `planls.defer needs \"reason\": run it again with the argument {\"id\": 3, \"reason\": `) {
+				return true
+			}
+		}
+		return false
+	})
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, r := range e.reqs {
+		if r.method == "window/showMessageRequest" {
+			t.Error("asked a client that does not support it")
+		}
+	}
+}
+
+// Net plan deferrals are shown as a warning (core Result.Notices).
+func TestDeferNoticeAndReopen(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	if _, err := e.exec("planls.defer", map[string]any{"id": 4, "reason": "metrics come later", "uri": uriOf(root)}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("deferral warning", func() bool {
+		for _, n := range e.notes {
+			var p protocol.ShowMessageParams
+			if n.method == "window/showMessage" && json.Unmarshal(n.params, &p) == nil &&
+				p.Type == protocol.MessageTypeWarning && strings.Contains(p.Message, "#4") && strings.Contains(p.Message, "metrics come later") {
+				return true
+			}
+		}
+		return false
+	})
+	e.waitDiags(u, "#4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	acts := e.actions(u, 20, nil)
+	if titles(acts) != "Reopen #4 | Start #4" {
+		t.Errorf("actions on a deferred item: %q", titles(acts))
+	}
+	if _, err := e.runAction(acts[0]); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+}
+
+// An action offered on an item that is gone meanwhile is refused clearly.
+func TestStaleItemRefused(t *testing.T) {
+	e, _, _ := diskEnv(t, options{})
+	_, err := e.exec("planls.start", map[string]any{"id": 99})
+	if rpcCode(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "plan item #99 is gone") {
+		t.Errorf("stale: %v", err)
+	}
+	if _, err := e.exec("planls.start", map[string]any{}); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("no id: %v", err)
+	}
+	if _, err := e.exec("planls.nope", map[string]any{"id": 1}); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("unknown command: %v", err)
+	}
+}
+
+func TestTodoCommand(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	res, err := e.exec("planls.todo", map[string]any{"params": map[string]any{"action": "create", "subject": "Write the runbook"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(envelopeText(res), "#8") || details(res)["nextId"] != float64(9) {
+		t.Errorf("envelope %v", res)
+	}
+	res, err = e.exec("planls.todo", map[string]any{"params": map[string]any{"action": "update", "id": 1, "status": "deleted"}})
+	if err != nil || details(res)["error"] == nil {
+		t.Errorf("deleting a plan item: %v %v", res, err)
+	}
+	if _, err := e.exec("planls.todo", map[string]any{}); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("no params: %v", err)
+	}
+	_ = root
+	_ = u
+}

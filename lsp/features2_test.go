@@ -1,0 +1,416 @@
+package lsp
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+func (e *env) hoverAt(u string, line, char int) string {
+	e.t.Helper()
+	var h *protocol.Hover
+	e.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u},
+		"position": map[string]any{"line": line, "character": char}}, &h)
+	if h == nil {
+		return ""
+	}
+	return h.Contents.Value
+}
+
+// B24: "deploy" is at character 5 in UTF-16 and 7 in UTF-8; the chosen
+// encoding is returned by initialize and used both ways.
+func TestPositionEncodings(t *testing.T) {
+	text := "# P\n\n## G\n- 🚀 deploy привет\n"
+	for _, tc := range []struct {
+		name   string
+		offer  []string
+		want   string
+		endCol uint32
+		hover  int
+	}{
+		{"utf-16 default", nil, "utf-16", 18, 5},
+		{"utf-8 offered", []string{"utf-8", "utf-16"}, "utf-8", 26, 7},
+		{"only utf-32 offered", []string{"utf-32"}, "utf-16", 18, 5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, plan := workspace(t, text)
+			cliApprove(t, root)
+			caps := map[string]any{}
+			if tc.offer != nil {
+				caps["general"] = map[string]any{"positionEncodings": tc.offer}
+			}
+			e := newEnv(t, envConfig{noInit: true})
+			res := e.initialize(envConfig{folders: []string{root}, caps: caps})
+			got := res["capabilities"].(map[string]any)["positionEncoding"]
+			if got != tc.want {
+				t.Errorf("positionEncoding %v, want %s", got, tc.want)
+			}
+			u := e.open(plan, text)
+			ds := e.waitDiags(u, "open item", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+			if r := ds[0].Range; r.Start.Line != 3 || r.Start.Character != 0 || r.End.Character != tc.endCol {
+				t.Errorf("range %+v, want 3:0-3:%d", r, tc.endCol)
+			}
+			if h := e.hoverAt(u, 3, tc.hover); !strings.Contains(h, "deploy") {
+				t.Errorf("hover at 'deploy' = %q", h)
+			}
+			// A client echoing the range in other units still gets the actions (matched by data).
+			d := ds[0]
+			d.Range = protocol.Range{Start: protocol.Position{Line: 3, Character: 99}, End: protocol.Position{Line: 3, Character: 120}}
+			if acts := e.actions(u, 0, []protocol.Diagnostic{d}); !strings.Contains(titles(acts), "Complete #1…") {
+				t.Errorf("actions by data: %q", titles(acts))
+			}
+		})
+	}
+}
+
+// CRLF and lone CR: ranges end before the line ending, on the right line.
+func TestLineEndings(t *testing.T) {
+	for _, name := range []string{"crlf.md", "lonecr"} {
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile("testdata/crlf.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(b)
+			if name == "lonecr" {
+				text = strings.ReplaceAll(text, "\r\n", "\r")
+			}
+			root, plan := workspace(t, text)
+			cliApprove(t, root)
+			e := newEnv(t, envConfig{folders: []string{root}})
+			u := e.open(plan, text)
+			ds := e.waitDiags(u, "3 items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 3 })
+			want := []struct{ line, end uint32 }{{3, 12}, {5, 13}, {8, 12}}
+			for i, d := range ds {
+				if d.Range.Start.Line != want[i].line || d.Range.End.Line != want[i].line || d.Range.End.Character != want[i].end {
+					t.Errorf("%s: range %+v, want line %d to char %d", d.Message, d.Range, want[i].line, want[i].end)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckedNotCompletedAndGroups(t *testing.T) {
+	b, _ := os.ReadFile("testdata/checkboxes.md")
+	root, plan := workspace(t, string(b))
+	cliApprove(t, root)
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := e.open(plan, string(b))
+	ds := e.waitDiags(u, "items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) > 0 })
+	if n := countCode(ds, codeChecked); n != 1 {
+		t.Fatalf("checked-not-completed: %d (%s)", n, codes(ds))
+	}
+	var checked protocol.Diagnostic
+	for _, d := range ds {
+		if d.Code == codeChecked {
+			checked = d
+		}
+	}
+	if checked.Range.Start.Line != 7 || checked.Severity != protocol.DiagnosticSeverityWarning {
+		t.Errorf("checked diagnostic %+v", checked)
+	}
+	if acts := e.actions(u, 7, []protocol.Diagnostic{checked}); !strings.HasPrefix(titles(acts), "Complete #3…") {
+		t.Errorf("actions on the ticked item: %q", titles(acts))
+	}
+}
+
+func TestBlockedHoverLensSymbols(t *testing.T) {
+	e, root, u := approved(t)
+	cli(t, root, `{"action":"update","id":2,"addBlockedBy":[1],"owner":"ana"}`)
+	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{}}) // harmless
+	ds := e.waitDiags(u, "blocked", func(d []protocol.Diagnostic) bool { return countCode(d, codeBlocked) == 1 })
+	var blocked protocol.Diagnostic
+	for _, d := range ds {
+		if d.Code == codeBlocked {
+			blocked = d
+		}
+	}
+	if blocked.Message != "plan item #2 is blocked by #1: Wire the limiter into `POST /v1/ingest` and `POST /v1/batch`" {
+		t.Errorf("blocked message %q", blocked.Message)
+	}
+	if len(blocked.RelatedInformation) != 1 || blocked.RelatedInformation[0].Location.Range.Start.Line != 7 ||
+		string(blocked.RelatedInformation[0].Location.URI) != u {
+		t.Errorf("related %+v, want #1's line 7", blocked.RelatedInformation)
+	}
+	h := e.hoverAt(u, 10, 4)
+	for _, want := range []string{"**#2 Wire the limiter", "status: `pending`", "owner: ana", "blocked by: #1 Add `internal/ratelimit`"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("hover #2 lacks %q:\n%s", want, h)
+		}
+	}
+	if h := e.hoverAt(u, 8, 6); !strings.Contains(h, "blocks: #2 Wire") { // a nested line of #1
+		t.Errorf("hover #1 (nested line):\n%s", h)
+	}
+	if h := e.hoverAt(u, 3, 0); h != "" {
+		t.Errorf("hover on prose = %q", h)
+	}
+
+	var lenses []protocol.CodeLens
+	e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses)
+	var first []string
+	for _, l := range lenses {
+		if l.Range.Start.Line == 7 {
+			first = append(first, l.Command.Title)
+		}
+	}
+	if strings.Join(first, " | ") != "#1 pending | Complete #1… | Defer #1… | Start #1" {
+		t.Errorf("lenses on #1: %q", first)
+	}
+
+	var syms []protocol.DocumentSymbol
+	e.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+	if len(syms) != 1 || syms[0].Name != "Add per-client rate limiting to the ingest API" {
+		t.Fatalf("symbols %+v", syms)
+	}
+	var groups []string
+	for _, g := range syms[0].Children {
+		groups = append(groups, g.Name+"/"+string(rune('0'+len(g.Children))))
+	}
+	if strings.Join(groups, " ") != "Important changes/4 Tests and verification/3" {
+		t.Errorf("groups %q", groups)
+	}
+	checkSymbols(t, "basic", syms)
+
+	var ws []protocol.SymbolInformation
+	e.call("workspace/symbol", map[string]any{"query": "BUCKET"}, &ws)
+	var names []string
+	for _, s := range ws {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, " | ") != "#1 Add `internal/ratelimit` with a token bucket keyed by API key | #5 Unit tests for the bucket: refill, burst, clock going backwards" {
+		t.Errorf("workspace symbols %q", names)
+	}
+}
+
+// checkSymbols asserts selectionRange ⊆ range and child ⊆ parent (B26).
+func checkSymbols(t *testing.T, name string, syms []protocol.DocumentSymbol) {
+	t.Helper()
+	var walk func(parent *protocol.Range, s []protocol.DocumentSymbol)
+	walk = func(parent *protocol.Range, s []protocol.DocumentSymbol) {
+		for _, sym := range s {
+			if !contains(sym.Range, sym.SelectionRange) {
+				t.Errorf("%s: %q selectionRange %+v outside range %+v", name, sym.Name, sym.SelectionRange, sym.Range)
+			}
+			if parent != nil && !contains(*parent, sym.Range) {
+				t.Errorf("%s: %q range %+v outside its parent %+v", name, sym.Name, sym.Range, *parent)
+			}
+			r := sym.Range
+			walk(&r, sym.Children)
+		}
+	}
+	walk(nil, syms)
+}
+
+func before(a, b protocol.Position) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Character <= b.Character)
+}
+
+func contains(outer, inner protocol.Range) bool {
+	return before(outer.Start, inner.Start) && before(inner.End, outer.End) && before(inner.Start, inner.End)
+}
+
+// B26 over every fixture, approved or not, in both encodings.
+func TestSymbolInvariants(t *testing.T) {
+	fixtures := map[string]string{
+		"B26":    "## Build   \n- compile\n  nested line\n## Test ##\n- x\n",
+		"nested": "# T\n## A\n### A1\n- a\n#### deep\n- d\n## B\n\ntext only\n## Summary\n- skipped\n",
+		"empty":  "",
+		"loose":  "- no group\n- two\n",
+	}
+	for _, f := range []string{"basic.md", "crlf.md", "checkboxes.md", "unicode.md"} {
+		b, _ := os.ReadFile(filepath.Join("testdata", f))
+		fixtures[f] = string(b)
+	}
+	for name, text := range fixtures {
+		for _, approve := range []bool{false, true} {
+			root, plan := workspace(t, text)
+			if approve {
+				cliApprove(t, root)
+			}
+			e := newEnv(t, envConfig{folders: []string{root}})
+			u := e.open(plan, text)
+			var syms []protocol.DocumentSymbol
+			e.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+			checkSymbols(t, name, syms)
+		}
+	}
+}
+
+func TestPlanRequestShape(t *testing.T) {
+	e, root, u := approved(t)
+	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"tests green"}`)
+	cli(t, root, `{"action":"update","id":3,"addBlockedBy":[2]}`)
+	e.waitDiags(u, "#1 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	var res planResult
+	e.call("planls/plan", map[string]any{"uri": u}, &res)
+	if res.Root != uriOf(root) || res.PlanURI != u || !res.Exists || !res.Approved || res.NeedsReapproval ||
+		res.Open != 6 || res.Total != 7 || res.StateError != "" || res.Title != "Add per-client rate limiting to the ingest API" {
+		t.Errorf("plan %+v", res)
+	}
+	if len(res.Groups) != 2 || res.Groups[0].Name != "Important changes" || len(res.Groups[0].Items) != 4 {
+		t.Fatalf("groups %+v", res.Groups)
+	}
+	one, three := res.Groups[0].Items[0], res.Groups[0].Items[2]
+	if one.ID != 1 || one.Status != "completed" || one.Evidence != "tests green" || one.Drift != "same" || one.Range == nil || one.Range.Start.Line != 7 {
+		t.Errorf("item 1 %+v", one)
+	}
+	if !three.Blocked || len(three.BlockedBy) != 1 || three.BlockedBy[0] != 2 {
+		t.Errorf("item 3 %+v", three)
+	}
+	raw, _ := json.Marshal(res)
+	for _, key := range []string{`"blockedBy":[]`, `"needsReapproval":false`, `"stateError":""`, `"activeForm":""`} {
+		if !strings.Contains(string(raw), key) {
+			t.Errorf("result lacks %s", key)
+		}
+	}
+}
+
+// Drift: an edited buffer shows plan-drift and offers Re-approve, which
+// refuses unsaved changes and works once saved.
+func TestDriftAndReapprove(t *testing.T) {
+	e, root, u := approved(t)
+	edited := strings.Replace(basicPlan(t), "- Export `ingest", "- Export and document `ingest", 1)
+	edited = strings.Replace(edited, "## Not adopted", "- Canary in one region\n\n## Not adopted", 1)
+	e.change(u, 2, edited)
+	ds := e.waitDiags(u, "drift", func(d []protocol.Diagnostic) bool { return countCode(d, codeDrift) >= 1 })
+	var drift []protocol.Diagnostic
+	for _, d := range ds {
+		if d.Code == codeDrift {
+			drift = append(drift, d)
+		}
+	}
+	if len(drift) < 1 {
+		t.Fatalf("drift %s", codes(ds))
+	}
+	acts := e.actions(u, int(drift[0].Range.Start.Line), drift)
+	re := find(acts, "Re-approve plan")
+	if re.Command == nil {
+		t.Fatalf("no Re-approve in %q", titles(acts))
+	}
+	if _, err := e.runAction(re); err == nil || !strings.Contains(err.Error(), "unsaved changes") {
+		t.Errorf("re-approve of an unsaved buffer: %v", err)
+	}
+	writeFile(t, filepath.Join(root, "PLAN.md"), edited)
+	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": u}})
+	if _, err := e.runAction(re); err != nil {
+		t.Fatalf("re-approve: %v", err)
+	}
+	ds = e.waitDiags(u, "no drift", func(d []protocol.Diagnostic) bool { return countCode(d, codeDrift) == 0 })
+	if n := countCode(ds, codeOpen); n != 8 {
+		t.Errorf("open after re-approval: %d (%s)", n, codes(ds))
+	}
+}
+
+// Out-of-order versions are ignored: the newest text wins.
+func TestOutOfOrderVersions(t *testing.T) {
+	e, _, u := approved(t)
+	plan := basicPlan(t)
+	e.change(u, 5, strings.Replace(plan, "## Tests and verification", "## Tests and verification\n- Extra A", 1))
+	e.change(u, 4, strings.Replace(plan, "## Tests and verification", "## Tests and verification\n- Extra B", 1))
+	e.barrier()
+	ds, _ := e.lastDiags(u)
+	if !hasMessage(ds, "Extra A") || hasMessage(ds, "Extra B") {
+		t.Errorf("diagnostics after out-of-order changes: %s", codes(ds))
+	}
+	e.mu.Lock()
+	last := e.pubs[len(e.pubs)-1]
+	e.mu.Unlock()
+	if last.Version != 5 {
+		t.Errorf("published version %d, want 5", last.Version)
+	}
+}
+
+func TestSettingsSeverityAndFadeClosed(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"done"}`)
+	e := newEnv(t, envConfig{folders: []string{root}, initOpt: map[string]any{"settings": map[string]any{"planls": map[string]any{"severity": "warning"}}}})
+	u := e.open(plan, basicPlan(t))
+	ds := e.waitDiags(u, "items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	if ds[0].Severity != protocol.DiagnosticSeverityWarning {
+		t.Errorf("severity %v, want warning", ds[0].Severity)
+	}
+	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"planls": map[string]any{"fadeClosed": true, "severity": "bogus"}}})
+	ds = e.waitDiags(u, "closed-item", func(d []protocol.Diagnostic) bool { return countCode(d, codeClosed) == 1 })
+	for _, d := range ds {
+		if d.Code == codeClosed && (d.Severity != protocol.DiagnosticSeverityHint || len(d.Tags) != 1 || d.Tags[0] != protocol.DiagnosticTagUnnecessary || d.Message != "plan item #1 completed: done") {
+			t.Errorf("closed-item %+v", d)
+		}
+		if d.Code == codeOpen && d.Severity != protocol.DiagnosticSeverityWarning {
+			t.Errorf("a bogus severity changed it: %v", d.Severity)
+		}
+	}
+}
+
+func TestEmptyItemWarning(t *testing.T) {
+	text := "# P\n\n## G\n- \n- real\n"
+	root, plan := workspace(t, text)
+	cliApprove(t, root)
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := e.open(plan, text)
+	ds := e.waitDiags(u, "empty-item", func(d []protocol.Diagnostic) bool { return countCode(d, codeEmpty) == 1 })
+	for _, d := range ds {
+		if d.Code == codeEmpty && (d.Range.Start.Line != 3 || d.Severity != protocol.DiagnosticSeverityWarning) {
+			t.Errorf("empty-item %+v", d)
+		}
+	}
+	if countCode(ds, codeOpen) != 1 {
+		t.Errorf("open: %s", codes(ds))
+	}
+}
+
+// B27 (server side): two folders, each its own state; commands are
+// advertised once; a command without uri is refused when ambiguous.
+func TestMultiRoot(t *testing.T) {
+	a, planA := workspace(t, "# A\n\n## G\n- alpha one\n- alpha two\n")
+	b, planB := workspace(t, "# B\n\n## G\n- beta one\n")
+	cliApprove(t, a)
+	cliApprove(t, b)
+	e := newEnv(t, envConfig{noInit: true})
+	res := e.initialize(envConfig{folders: []string{a, b}})
+	cmds := res["capabilities"].(map[string]any)["executeCommandProvider"].(map[string]any)["commands"].([]any)
+	if len(cmds) != len(commands) {
+		t.Errorf("commands %v: advertised once, never per folder", cmds)
+	}
+	ua, ub := uriOf(planA), uriOf(planB)
+	e.waitDiags(ua, "A", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 2 })
+	e.waitDiags(ub, "B", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+	if _, err := e.exec("planls.start", map[string]any{"id": 1}); rpcCode(err) != jsonrpc2.InvalidParams {
+		t.Errorf("ambiguous folder: %v", err)
+	}
+	if _, err := e.exec("planls.start", map[string]any{"id": 1, "uri": uriOf(b)}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDiags(ub, "B started", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	if d, _ := e.lastDiags(ua); countCode(d, codeInProgress) != 0 {
+		t.Errorf("A changed by B's command: %s", codes(d))
+	}
+	var pa, pb planResult
+	e.call("planls/plan", map[string]any{"uri": uriOf(a)}, &pa)
+	e.call("planls/plan", map[string]any{"uri": ub}, &pb)
+	if pa.Title != "A" || pb.Title != "B" || pa.Open != 2 || pb.Open != 1 {
+		t.Errorf("plans %+v / %+v", pa, pb)
+	}
+	// Removing a folder clears what it published.
+	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []any{}, "removed": []any{map[string]any{"uri": uriOf(b), "name": "b"}}}})
+	e.waitDiags(ub, "B cleared", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
+}
+
+// B28: a file opened under an unusual spelling of its URI is published under
+// that exact spelling.
+func TestURIsKeepClientSpelling(t *testing.T) {
+	root, _ := workspace(t, "# P\n\n## G\n- one\n")
+	spaced := filepath.Join(root, "My Repo")
+	writeFile(t, filepath.Join(spaced, "PLAN.md"), "# P\n\n## G\n- one\n")
+	cliApprove(t, spaced)
+	e := newEnv(t, envConfig{folders: []string{spaced}})
+	odd := "file://" + strings.ReplaceAll(filepath.ToSlash(spaced), " ", "%20") + "/./PLAN.md"
+	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": odd, "version": 1, "text": "# P\n\n## G\n- one\n"}})
+	e.waitDiags(odd, "published under the client's URI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+}

@@ -1,0 +1,325 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
+)
+
+// cli is another writer of the same state (what `planls todo` does).
+func cli(t testing.TB, root string, params string) core.Result {
+	t.Helper()
+	res, err := store.Open(root, "cli").Call(json.RawMessage(params), core.Options{})
+	if err != nil {
+		t.Fatalf("cli %s: %v", params, err)
+	}
+	if res.Envelope.IsError() {
+		t.Fatalf("cli %s: %s", params, res.Envelope.Text())
+	}
+	return res
+}
+
+func cliApprove(t testing.TB, root string) {
+	t.Helper()
+	if _, err := store.Open(root, "cli").Approve("PLAN.md", core.Options{}); err != nil {
+		t.Fatalf("approve: %v", err)
+	}
+}
+
+// diskEnv is an approved plan that is NOT open in the editor: what the server
+// shows comes from disk only.
+func diskEnv(t *testing.T, opts options) (*env, string, string) {
+	t.Helper()
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	if opts.gitHead == nil {
+		opts = testOptions()
+	}
+	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
+	u := uriOf(plan)
+	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	return e, root, u
+}
+
+func hasMessage(ds []protocol.Diagnostic, sub string) bool {
+	for _, d := range ds {
+		if strings.Contains(d.Message, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// B01: an editor-style save (temp file renamed over the original) twice; both
+// are seen, the watch is on the directory.
+func TestWatchRenameOverSave(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	state := filepath.Join(root, ".planls", "state.json")
+	for i, status := range []string{"in_progress", "deferred"} {
+		raw, err := os.ReadFile(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st core.State
+		if err := json.Unmarshal(raw, &st); err != nil {
+			t.Fatal(err)
+		}
+		st.Tasks[0].Status = core.Status(status)
+		if status == "deferred" {
+			st.Tasks[0].Reason = "later"
+		}
+		st.Revision++
+		out, _ := json.MarshalIndent(st, "", "  ")
+		tmp := state + ".tmp"
+		writeFile(t, tmp, string(out))
+		if err := os.Rename(tmp, state); err != nil {
+			t.Fatal(err)
+		}
+		want := map[int]func([]protocol.Diagnostic) bool{
+			0: func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 },
+			1: func(d []protocol.Diagnostic) bool {
+				return countCode(d, codeOpen) == 6 && countCode(d, codeInProgress) == 0
+			},
+		}[i]
+		e.waitDiags(u, fmt.Sprintf("save %d (%s)", i+1, status), want)
+	}
+}
+
+// B03: no .planls/ at start; another process creates it by approving.
+func TestWatchStateAppearsLater(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := uriOf(plan)
+	e.waitDiags(u, "not approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	cliApprove(t, root)
+	e.waitDiags(u, "approved by the CLI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	cli(t, root, `{"action":"update","id":2,"status":"in_progress"}`)
+	e.waitDiags(u, "a later CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+}
+
+// B04: a truncate-then-write never flashes state-invalid; the last good
+// state stays until the file is whole again.
+func TestWatchHalfWrittenState(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	state := filepath.Join(root, ".planls", "state.json")
+	raw, _ := os.ReadFile(state)
+	var st core.State
+	_ = json.Unmarshal(raw, &st)
+	st.Tasks[2].Status = core.InProgress
+	st.Revision++
+	full, _ := json.MarshalIndent(st, "", "  ")
+	f, err := os.OpenFile(state, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(full[:len(full)/2]); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Sync()
+	time.Sleep(20 * time.Millisecond) // the writer's pause: the scenario, not a wait
+	if _, err := f.Write(full[len(full)/2:]); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	e.waitDiags(u, "the whole write", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, p := range e.pubs {
+		if countCode(p.Diagnostics, codeStateBad) > 0 {
+			t.Errorf("state-invalid flashed on %s during a write", p.URI)
+		}
+	}
+}
+
+// A state file that stays broken is reported on the state file at the parse
+// error's position, and on the plan's title; fixing it clears both.
+func TestStateInvalidPositionAndRecovery(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	state := filepath.Join(root, ".planls", "state.json")
+	good, _ := os.ReadFile(state)
+	writeFile(t, state, "{\n  \"version\": 1,\n  \"tasks\": [ oops ]\n}\n")
+	su := uriOf(state)
+	ds := e.waitDiags(su, "state-invalid", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
+	d := ds[0]
+	if d.Severity != protocol.DiagnosticSeverityError || d.Source != "planls" || d.Range.Start.Line != 2 {
+		t.Errorf("state diagnostic %+v, want an error on line 3", d)
+	}
+	pd := e.waitDiags(u, "state-invalid on the plan", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
+	if countCode(pd, codeOpen) != 7 {
+		t.Errorf("plan diagnostics %s: want state-invalid plus the last good items", codes(pd))
+	}
+	writeFile(t, state, string(good))
+	e.waitDiags(su, "state cleared", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
+	e.mu.Lock()
+	raw := e.rawDiag[su]
+	e.mu.Unlock()
+	if !strings.Contains(raw, `"diagnostics":[]`) {
+		t.Errorf("clearing sent %s, want an empty array (never null)", raw)
+	}
+}
+
+// B05: an overflow means lost events: everything is re-read.
+func TestWatchOverflowRereads(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	e.barrier()
+	srv := serverOf(t, e)
+	srv.mu.Lock()
+	fw := srv.watcher
+	srv.mu.Unlock()
+	if fw == nil {
+		t.Fatal("no fsnotify watcher")
+	}
+	// Lose the events: drop the watches, change the state, then overflow.
+	fw.mu.Lock()
+	for d := range fw.dirs {
+		_ = fw.w.Remove(d)
+		delete(fw.dirs, d)
+	}
+	fw.mu.Unlock()
+	cli(t, root, `{"action":"update","id":4,"status":"in_progress"}`)
+	fw.w.Errors <- fsnotify.ErrEventOverflow
+	e.waitDiags(u, "re-read after overflow", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+}
+
+// B05: a checkout-like storm (plan, state and hundreds of other files)
+// becomes one reload reading plan and state as a pair.
+func TestWatchStormCoalesced(t *testing.T) {
+	o := testOptions()
+	o.debounce = 300 * time.Millisecond // generous: this machine stalls
+	e, root, u := diskEnv(t, o)
+	before := len(e.notesOf("planls/stateChanged"))
+	plan := strings.Replace(basicPlan(t), "## Tests and verification", "## Tests and verification\n- Soak test for an hour", 1)
+	state := filepath.Join(root, ".planls", "state.json")
+	raw, _ := os.ReadFile(state)
+	var st core.State
+	_ = json.Unmarshal(raw, &st)
+	st.Tasks[4].Status = core.InProgress
+	st.Revision++
+	next, _ := json.Marshal(st)
+	// What a checkout does: plan and state rewritten among many other files
+	// (fewer than a real checkout: this machine's disk is slow).
+	for i := range 300 {
+		if i == 150 {
+			writeFile(t, filepath.Join(root, "PLAN.md"), plan)
+			writeFile(t, state+".tmp", string(next))
+			if err := os.Rename(state+".tmp", state); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("f%04d.go", i)), []byte("package src\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.waitDiags(u, "plan and state together", func(d []protocol.Diagnostic) bool {
+		return countCode(d, codeInProgress) == 1 && countCode(d, codeDrift) == 1
+	})
+	e.barrier()
+	if n := len(e.notesOf("planls/stateChanged")) - before; n != 1 {
+		t.Errorf("%d reloads for one storm, want 1", n)
+	}
+}
+
+// B07: the server's own write is not reloaded again, and a byte-identical
+// rewrite by someone else triggers nothing.
+func TestOwnWritesIgnored(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	before := len(e.notesOf("planls/stateChanged"))
+	if _, err := e.exec("planls.start", map[string]any{"id": 1}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDiags(u, "#1 started", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	state := filepath.Join(root, ".planls", "state.json")
+	raw, _ := os.ReadFile(state)
+	writeFile(t, state, string(raw)) // identical bytes
+	// A later, real change of the plan is the marker that every earlier event was handled.
+	plan := strings.Replace(basicPlan(t), "- Clients already retry on 429", "- Clients already retry on 429 (checked)", 1)
+	writeFile(t, filepath.Join(root, "PLAN.md.tmp"), plan) // atomic, so the edit is one change
+	if err := os.Rename(filepath.Join(root, "PLAN.md.tmp"), filepath.Join(root, "PLAN.md")); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("the plan change", func() bool {
+		n := 0
+		for _, x := range e.notes {
+			if x.method == "planls/stateChanged" {
+				n++
+			}
+		}
+		return n-before >= 2
+	})
+	e.barrier()
+	if n := len(e.notesOf("planls/stateChanged")) - before; n != 2 {
+		t.Errorf("%d stateChanged, want 2 (our command, the plan edit)", n)
+	}
+	after, _ := os.ReadFile(state)
+	if string(after) != string(raw) {
+		t.Error("a reload wrote the state file")
+	}
+}
+
+// B30: the plan moves away while not open: its URI is cleared with [].
+func TestPlanMovedAwayClears(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "PLAN.md"), filepath.Join(root, "docs", "PLAN.md")); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDiags(u, "cleared", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
+	e.mu.Lock()
+	raw := e.rawDiag[u]
+	e.mu.Unlock()
+	if !strings.Contains(raw, `"diagnostics":[]`) {
+		t.Errorf("clearing sent %s", raw)
+	}
+	var res planResult
+	e.call("planls/plan", map[string]any{}, &res)
+	if res.Exists {
+		t.Errorf("planls/plan still reports a plan: %+v", res)
+	}
+}
+
+// With dynamic registration the client watches: the server registers the
+// globs and reacts to workspace/didChangeWatchedFiles.
+func TestClientWatching(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	o := testOptions()
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	e := newEnv(t, envConfig{folders: []string{root}, opts: o, caps: caps})
+	u := uriOf(plan)
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	var reg string
+	e.waitFor("registerCapability", func() bool {
+		for _, r := range e.reqs {
+			if r.method == "client/registerCapability" {
+				reg = string(r.params)
+				return true
+			}
+		}
+		return false
+	})
+	for _, glob := range []string{`"**/.planls/state.json"`, `"**/PLAN.md"`, `"workspace/didChangeWatchedFiles"`} {
+		if !strings.Contains(reg, glob) {
+			t.Errorf("registration %s lacks %s", reg, glob)
+		}
+	}
+	e.barrier()
+	if w := serverOf(t, e).watcherOrNil(); w != nil {
+		t.Error("fsnotify started although the client watches")
+	}
+	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
+	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
+		map[string]any{"uri": uriOf(filepath.Join(root, ".planls", "state.json")), "type": 2}}})
+	e.waitDiags(u, "reload on the client's event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+}

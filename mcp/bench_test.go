@@ -1,0 +1,69 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchUpdates makes b.N `update` calls on one session, each a real status
+// change (so each one takes the lock and writes the state file), and
+// reports round trips per second.
+func benchUpdates(b *testing.B, cs *sdk.ClientSession) {
+	ctx := context.Background()
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(`{"action":"create","subject":"bench"}`)}); err != nil {
+		b.Fatal(err)
+	}
+	args := []json.RawMessage{
+		json.RawMessage(`{"action":"update","id":1,"status":"in_progress"}`),
+		json.RawMessage(`{"action":"update","id":1,"status":"pending"}`),
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: args[i%2]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.IsError {
+			b.Fatalf("update failed: %+v", res.Content)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
+
+func BenchmarkToolsCallUpdateInProcess(b *testing.B) {
+	benchUpdates(b, connect(b, Options{Root: newProject(b)}))
+}
+
+func BenchmarkToolsCallUpdateStdio(b *testing.B) {
+	root := newProject(b)
+	cmd := exec.Command(planlsBin(b), "mcp", "--root", root)
+	cmd.Env = cleanEnv()
+	client := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "0"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	benchUpdates(b, cs)
+}
+
+// BenchmarkListLargeState is one paged list of a 3,000-task state.
+func BenchmarkListLargeState(b *testing.B) {
+	root := newProject(b)
+	bigState(b, root, 3000)
+	cs := connect(b, Options{Root: root})
+	ctx := context.Background()
+	args := json.RawMessage(`{"action":"list"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: args})
+		if err != nil || res.IsError {
+			b.Fatalf("list: %v %+v", err, res)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
