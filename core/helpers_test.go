@@ -74,6 +74,12 @@ func mustFail(t testing.TB, st *State, params, msg string) {
 	if res.Changed || res.State != st {
 		t.Fatalf("%s: a rejected call changed the state", params)
 	}
+	if d := res.Envelope.Details; st != nil && (!jsonEqual(t, d.Tasks, st.Tasks) || d.NextID != st.NextID) {
+		t.Fatalf("%s: details of a rejected call is not the unchanged state", params)
+	}
+	if d := res.Envelope.Details; json.Valid([]byte(params)) && string(d.Params) != params {
+		t.Fatalf("%s: details.params %s", params, d.Params)
+	}
 	if after := snapshot(t, st); after != before {
 		t.Fatalf("%s: a rejected call mutated its input", params)
 	}

@@ -48,7 +48,9 @@ func replay(st *State, p *params) (text string, ok bool, err error) {
 	return "", false, nil
 }
 
-// remember records a successful mutation under its key, keeping the newest
+// remember records a mutation that changed the state under its key (a
+// keyed call that was a No change or was rejected leaves no key, since it
+// persists nothing; its retry simply runs again), keeping the newest
 // MaxMutationKeys. It builds a new slice: w's may share the input's array.
 func (r *runner) remember(w *State, p *params, text string, ids []int) {
 	keep := w.Mutations

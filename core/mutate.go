@@ -2,18 +2,9 @@ package core
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
-
-func joinInts(ids []int, sep string) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.Itoa(id)
-	}
-	return strings.Join(parts, sep)
-}
 
 // runner carries one call's context through its ops.
 type runner struct {
@@ -125,8 +116,9 @@ func (r *runner) del(w *State, p *params) (string, bool, error) {
 }
 
 // clear drops every task that is not a plan item, tombstones included. Plan
-// items stay (live ones and those a re-approval tombstoned); nextId resets to
-// 1 and the plan is forgotten only when nothing is left (todo-behaviour.md §1).
+// items stay (live ones and those a re-approval tombstoned) but lose their
+// edges to the removed todos; nextId resets to 1 and the plan is forgotten
+// only when nothing is left (todo-behaviour.md §1).
 func (r *runner) clear(w *State) (string, bool, error) {
 	kept := w.Tasks[:0:0]
 	removed, livePlan := 0, 0

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/planls/planls/planparse"
 )
 
 // randomCall builds one random todo call over ids around the state's, mixing
@@ -226,6 +228,66 @@ func TestPropertiesRandomApprovals(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			call := randomCall(rng, st)
 			st = Call(st, json.RawMessage(call), testOpts()).State
+		}
+	}
+}
+
+// MatchPlan on random edits of an approved plan: every approved item is
+// matched once or reported missing, never both; Same only on identical text.
+func TestPropertiesMatchPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := []string{"a", "b", "c", "d"}
+	randomItem := func() planparse.Item {
+		return item(scope([]string{"G", "H"}[rng.IntN(2)]), words[rng.IntN(len(words))], []string{"", "x"}[rng.IntN(2)])
+	}
+	for round := 0; round < 300; round++ {
+		plan := handPlan("P")
+		for i := rng.IntN(6); i > 0; i-- {
+			plan.Items = append(plan.Items, randomItem())
+		}
+		st := Approve(Empty(), plan, []byte(fmt.Sprint(round)), "PLAN.md", testOpts()).State
+		edited := handPlan("P")
+		for _, it := range plan.Items {
+			switch rng.IntN(4) {
+			case 0: // dropped
+			case 1:
+				edited.Items = append(edited.Items, randomItem())
+			default:
+				edited.Items = append(edited.Items, it)
+			}
+		}
+		if rng.IntN(2) == 0 {
+			edited.Items = append(edited.Items, randomItem())
+		}
+		matches, missing := MatchPlan(st, edited)
+		seen := map[int]bool{}
+		for _, m := range matches {
+			if m.Kind == New {
+				if m.TaskID != 0 {
+					t.Fatalf("round %d: New with a task: %+v", round, m)
+				}
+				continue
+			}
+			if seen[m.TaskID] {
+				t.Fatalf("round %d: #%d matched twice: %+v", round, m.TaskID, matches)
+			}
+			seen[m.TaskID] = true
+			task, it := st.task(m.TaskID), edited.Items[m.Item]
+			same := taskKey(task) == keyOf(it.Scope, it.Subject, it.PlanText)
+			if (m.Kind == Same) != same {
+				t.Fatalf("round %d: kind %v for %q vs %q", round, m.Kind, task.Subject, it.Subject)
+			}
+		}
+		for _, id := range missing {
+			if seen[id] {
+				t.Fatalf("round %d: #%d both matched and missing", round, id)
+			}
+			seen[id] = true
+		}
+		for _, task := range st.Tasks {
+			if task.isPlan() && task.Status != Deleted && !seen[task.ID] {
+				t.Fatalf("round %d: #%d neither matched nor missing", round, task.ID)
+			}
 		}
 	}
 }

@@ -59,6 +59,15 @@ func idList(ids []int, sep string) string {
 	return b.String()
 }
 
+// joinInts renders ids as bare numbers ("1,2"), for JSON snippets in texts.
+func joinInts(ids []int, sep string) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, sep)
+}
+
 // planHeader is `Plan: <title> -- <open>/<total> plan items open`, or ""
 // when no plan is set or it has no live plan item (todo-behaviour.md §6).
 func planHeader(st *State) string {

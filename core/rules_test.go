@@ -183,6 +183,8 @@ func TestBatchMalformed(t *testing.T) {
 		{`{"ops":[{"action":"list"},{"action":"list","ops":[]}]}`, "ops[1]: ops can't be nested"},
 		{`{"ops":[{"action":"create","subject":"x"},{"action":"nope"}]}`, `ops[1]: unknown action "nope": use create, update, complete, list, get, delete, clear, delete_all, restore`},
 		{`{"ops":[{"action":"create","subject":"x"},{"action":"update","id":"1"}]}`, "ops[1]: id must be an integer"},
+		{`{"ops":[{"action":"create","subject":"x","colour":"red"}]}`, `ops[0]: unknown field "colour": see the todo tool's parameters`},
+		{`{"ops":[{"action":"create","subject":"x"},{"action":"list","project_id":"p"}]}`, `ops[1]: project_id "p" is not this project: this server has no project id, leave project_id out`},
 		// A failing read throws away every mutation of the batch.
 		{`{"ops":[{"action":"create","subject":"x"},{"action":"get","id":99}]}`, "ops[1]: #99 not found"},
 		{`{"ops":[{"action":"get","id":4},{"action":"delete","id":2}]}`, "ops[1]: " + msgPlanUndeletable(2)},
@@ -313,6 +315,20 @@ func TestApproveReadOnly(t *testing.T) {
 	opts.ReadOnly = true
 	res := Approve(st, planA(), []byte(planAMarkdown), "PLAN.md", opts)
 	if res.Envelope.Text() != "Error: read-only: this server has only the memory:read scope; approve needs memory:write" || res.Changed || res.State != st {
+		t.Fatalf("%q", res.Envelope.Text())
+	}
+}
+
+// The plan header shows even when the filter leaves no row (§6 "list").
+func TestListHeaderWithNoRows(t *testing.T) {
+	_, res := mustCall(t, planAState(t), `{"action":"list","status":"completed"}`)
+	if res.Envelope.Text() != "Plan: Add widgets -- 3/3 plan items open\nNo tasks" {
+		t.Fatalf("%q", res.Envelope.Text())
+	}
+	// A plan whose items were all removed shows no header.
+	st := Approve(planAState(t), handPlan("Empty"), []byte("empty"), "PLAN.md", testOpts()).State
+	_, res = mustCall(t, st, `{"action":"list"}`)
+	if res.Envelope.Text() != "No tasks" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 }

@@ -253,14 +253,18 @@ func (s *server) sendDiagnostics(uri string, list []byte) {
 		}
 	}
 	u, _ := json.Marshal(uri)
-	buf := make([]byte, 0, len(list)+len(u)+48)
-	buf = append(buf, `{"uri":`...)
+	buf := make([]byte, 0, len(list)+len(u)+112)
+	buf = append(buf, `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":`...)
 	buf = append(buf, u...)
 	if version > 0 {
 		buf = fmt.Appendf(buf, `,"version":%d`, version)
 	}
 	buf = append(buf, `,"diagnostics":`...)
 	buf = append(buf, list...)
-	buf = append(buf, '}')
-	s.notify("textDocument/publishDiagnostics", json.RawMessage(buf))
+	buf = append(buf, "}}"...)
+	// Written as one pre-encoded frame: jsonrpc2's Notify would re-encode the
+	// (possibly megabyte-sized) list twice.
+	if _, err := s.raw(buf); err != nil {
+		s.log.Debug("publishDiagnostics failed", "uri", uri, "err", err)
+	}
 }

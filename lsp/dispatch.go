@@ -147,6 +147,28 @@ func (d *dispatcher) run() {
 	}
 }
 
+// queuedChange reports whether a didChange for uri waits in the queue: the
+// current one can then skip its diagnostics, which the later one recomputes
+// (typing in a large plan stays responsive).
+func (d *dispatcher) queuedChange(uri string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, r := range d.queue {
+		if r.method != "textDocument/didChange" {
+			continue
+		}
+		var p struct {
+			TextDocument struct {
+				URI string `json:"uri"`
+			} `json:"textDocument"`
+		}
+		if json.Unmarshal(r.params, &p) == nil && p.TextDocument.URI == uri {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *dispatcher) stop() {
 	d.mu.Lock()
 	d.closed = true

@@ -68,10 +68,12 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	st := newStream(conn, log)
 	jc := jsonrpc2.NewConn(st)
 	s := newServer(ctx, jc, log, opts)
+	s.raw = st.writeRaw
 	if opts.onStart != nil {
 		opts.onStart(s)
 	}
 	d := newDispatcher(log, s.handle)
+	s.laterChange = d.queuedChange
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); d.run() }()

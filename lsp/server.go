@@ -25,6 +25,9 @@ const (
 type server struct {
 	ctx  context.Context // cancelled when the connection ends
 	conn jsonrpc2.Conn
+	raw  func([]byte) (int64, error) // writes one pre-encoded message
+	// laterChange reports a queued didChange for a URI (nil in no session).
+	laterChange func(uri string) bool
 	log  *slog.Logger
 	opts options
 

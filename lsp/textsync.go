@@ -54,6 +54,9 @@ func (s *server) didChange(r *request) (any, error) {
 	}
 	d.version = p.TextDocument.Version
 	d.text = []byte(p.ContentChanges[len(p.ContentChanges)-1].Text)
+	if s.laterChange != nil && s.laterChange(d.uri) {
+		return nil, nil
+	}
 	f := s.folderFor(path, true)
 	if f.planPath != "" && keyOf(f.planPath) == d.key {
 		s.recompute(f)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"sync"
 	"time"
 
@@ -21,7 +22,9 @@ const drainTimeout = 10 * time.Second
 //     calls and closes stdin at once);
 //   - tools/call requests are handed to the server one at a time, in the
 //     order they arrived (the SDK runs calls concurrently, so a pipelined
-//     create then list could list first).
+//     create then list could list first). Other messages, such as the
+//     client's answer to roots/list that a running call waits for, pass
+//     the queued calls.
 type drainTransport struct{ inner sdk.Transport }
 
 func (t drainTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -29,64 +32,112 @@ func (t drainTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &drainConn{Connection: c, owed: map[jsonrpc.ID]bool{}, answered: make(chan struct{}, 1)}, nil
+	return &drainConn{
+		Connection: c,
+		in:         make(chan readResult),
+		done:       make(chan struct{}),
+		owed:       map[jsonrpc.ID]bool{},
+		answered:   make(chan struct{}, 1),
+	}, nil
 }
 
-// drainConn counts the requests read and not yet answered. Only the
-// jsonrpc2 read loop calls Read, so one signal channel suffices.
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// drainConn sits between the SDK and the line transport. A pump goroutine
+// reads the transport; Read hands messages on, holding tools/call requests
+// back while one is being served and the input's end while replies are owed.
+// Only the jsonrpc2 read loop calls Read.
 type drainConn struct {
 	sdk.Connection
+	pumpOnce  sync.Once
+	in        chan readResult
+	done      chan struct{} // closed by Close: stops the pump
+	closeOnce sync.Once
+
 	mu       sync.Mutex
 	owed     map[jsonrpc.ID]bool // requests read, not yet answered
-	toolCall *jsonrpc.ID         // the tools/call being served, if any
+	toolCall bool                // a tools/call is being served
+	callID   jsonrpc.ID          // ... with this id
+	queue    []*jsonrpc.Request  // tools/call requests waiting their turn
 	answered chan struct{}       // signalled after each reply
+
+	readErr  error // the transport's read error, once seen
+	deadline <-chan time.Time
 }
 
-// Read passes messages through; a read error (EOF, or a closed
-// connection) is held back until nothing is owed, drainTimeout passes, or
-// ctx ends.
-func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if err == nil {
-		req, ok := msg.(*jsonrpc.Request)
-		if !ok || !req.IsCall() {
-			return msg, nil
+func (c *drainConn) pump() {
+	for {
+		msg, err := c.Connection.Read(context.Background())
+		select {
+		case c.in <- readResult{msg, err}:
+		case <-c.done:
+			return
 		}
-		if req.Method == "tools/call" {
-			// A later message may be the answer the running call waits
-			// for (roots/list); that call then ends by its own timeout.
-			if werr := c.waitFor(ctx, func() bool { return c.toolCall == nil }); werr != nil {
-				return nil, werr
-			}
+		if err != nil {
+			return
 		}
-		c.mu.Lock()
-		c.owed[req.ID] = true
-		if req.Method == "tools/call" {
-			id := req.ID
-			c.toolCall = &id
-		}
-		c.mu.Unlock()
-		return msg, nil
 	}
-	timeout, cancel := context.WithTimeout(ctx, drainTimeout)
-	defer cancel()
-	c.waitFor(timeout, func() bool { return len(c.owed) == 0 })
-	return nil, err
 }
 
-// waitFor blocks until cond (checked under mu) holds or ctx ends.
-func (c *drainConn) waitFor(ctx context.Context, cond func() bool) error {
+// Read returns the next message for the server. See drainConn.
+func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	c.pumpOnce.Do(func() { go c.pump() })
 	for {
 		c.mu.Lock()
-		ok := cond()
-		c.mu.Unlock()
-		if ok {
-			return nil
+		if !c.toolCall && len(c.queue) > 0 {
+			req := c.queue[0]
+			c.queue = c.queue[1:]
+			c.toolCall, c.callID = true, req.ID
+			c.mu.Unlock()
+			return req, nil
 		}
+		idle := len(c.owed) == 0 && len(c.queue) == 0
+		c.mu.Unlock()
+
+		if c.readErr != nil {
+			if idle {
+				return nil, c.readErr
+			}
+			select {
+			case <-c.answered:
+			case <-c.done:
+				return nil, c.readErr
+			case <-c.deadline:
+				return nil, c.readErr
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			continue
+		}
+
 		select {
+		case r := <-c.in:
+			if r.err != nil {
+				c.readErr = r.err
+				c.deadline = time.After(drainTimeout)
+				continue
+			}
+			req, ok := r.msg.(*jsonrpc.Request)
+			if !ok || !req.IsCall() {
+				return r.msg, nil
+			}
+			c.mu.Lock()
+			c.owed[req.ID] = true
+			if req.Method == "tools/call" {
+				c.queue = append(c.queue, req)
+				c.mu.Unlock()
+				continue
+			}
+			c.mu.Unlock()
+			return req, nil
 		case <-c.answered:
+		case <-c.done:
+			return nil, io.EOF // closed by the server: nothing more is read
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 	}
 }
@@ -97,8 +148,8 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
 		c.mu.Lock()
 		delete(c.owed, resp.ID)
-		if c.toolCall != nil && *c.toolCall == resp.ID {
-			c.toolCall = nil
+		if c.toolCall && c.callID == resp.ID {
+			c.toolCall = false
 		}
 		c.mu.Unlock()
 		select {
@@ -107,4 +158,10 @@ func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 	}
 	return err
+}
+
+// Close stops the pump and closes the transport.
+func (c *drainConn) Close() error {
+	c.closeOnce.Do(func() { close(c.done) })
+	return c.Connection.Close()
 }

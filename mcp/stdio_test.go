@@ -64,6 +64,16 @@ func TestStdioPurity(t *testing.T) {
 					t.Fatalf("no reply with id %s (ids must keep their JSON type); got %v", id, keys(got))
 				}
 			}
+			var init struct {
+				Capabilities map[string]json.RawMessage     `json:"capabilities"`
+				ServerInfo   struct{ Name, Version string } `json:"serverInfo"`
+			}
+			if err := json.Unmarshal(got[`"init-a"`].Result, &init); err != nil || init.ServerInfo.Name != "planls" || init.ServerInfo.Version == "" {
+				t.Fatalf("initialize result %s: %v", got[`"init-a"`].Result, err)
+			}
+			if _, ok := init.Capabilities["tools"]; !ok || len(init.Capabilities) != 1 {
+				t.Fatalf("capabilities %s; want tools only", got[`"init-a"`].Result)
+			}
 			if got["6"].Error == nil {
 				t.Fatal("unknown method did not get an error reply")
 			}

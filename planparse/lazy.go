@@ -10,8 +10,9 @@ import (
 // Rule 4 ("unindented lines end the item") differs from CommonMark, which
 // reads a column-0 line after an item's paragraph as a lazy continuation of it.
 // The only column-0 lines CommonMark puts inside a top-level list item are such
-// lazy lines, so after a parse lazyBreaks finds them, and the copy is parsed
-// again with a blank line inserted before each: the item ends there and the
+// lazy lines, so after a parse lazyBreaks finds them (predictBreaks guesses
+// most of them before the first parse), and the copy is parsed again with a
+// blank line inserted before each: the item ends there and the
 // line starts a paragraph of the section, exactly as if the author had left a
 // blank line. A run of lazy lines is one paragraph, so only its first line
 // gets a break, plus each line of the run that looks like a list marker
@@ -42,24 +43,24 @@ func lazyBreaks(t *tree, ln *lines) []int {
 			prevLazy := false
 			for l := sp.first + 1; l <= sp.last; l++ {
 				lazy := atColumn0(ln.text(l))
-				if lazy && (!prevLazy || isMarkerLine(ln.text(l))) {
+				if lazy && (!prevLazy || isBreakingMarker(ln.text(l))) {
 					at = append(at, l)
 				}
 				prevLazy = lazy
 			}
 		}
 	}
-	// Unsorted and with repeats; mergeBreaks sorts them.
 	// The paragraph a break starts takes in the column-0 lines after it, and
-	// some markers can't interrupt a paragraph ("2. x", "-"): break before
-	// those too, so they stay list items as rpiv reads them.
+	// some markers can't interrupt a paragraph ("2. x"): break before those
+	// too, so they stay list items as rpiv reads them. out is unsorted and has
+	// repeats; mergeBreaks sorts it.
 	var out []int
 	scanned := -1
 	for _, l := range at {
 		out = append(out, ln.start[l]-t.base)
 		scanned = max(scanned, l)
 		for k := scanned + 1; k < ln.count() && atColumn0(ln.text(k)); k++ {
-			if isMarkerLine(ln.text(k)) {
+			if isBreakingMarker(ln.text(k)) {
 				out = append(out, ln.start[k]-t.base)
 			}
 			scanned = k
@@ -67,6 +68,11 @@ func lazyBreaks(t *tree, ln *lines) []int {
 	}
 	return out
 }
+
+// isBreakingMarker reports whether a column-0 line inside a run of lazy lines
+// gets its own break: a list marker line that is not a setext underline ("-"
+// under a paragraph line makes it a heading, as CommonMark says).
+func isBreakingMarker(line []byte) bool { return isMarkerLine(line) && !isUnderline(line) }
 
 // atColumn0 reports whether a line is non-blank and starts at column 0.
 func atColumn0(txt []byte) bool {
@@ -143,7 +149,7 @@ func predictBreaks(ln *lines, base int) []int {
 		ind := indent(txt)
 		switch {
 		case ind <= 3 && isMarkerLine(txt[ind:]) && !isThematicBreak(txt):
-			if afterBreak && ind == 0 && !isUnderline(txt) {
+			if afterBreak && ind == 0 && isBreakingMarker(txt) {
 				out = append(out, ln.start[l]-base)
 			}
 			content = ind + markerContent(txt[ind:])

@@ -106,7 +106,19 @@ func TestKill9Writers(t *testing.T) {
 		for i := 0; i < 3; i++ {
 			procs = append(procs, helper(t, "write", root))
 		}
-		until := time.Now().Add(time.Duration(20+rand.IntN(120)) * time.Millisecond)
+		// Kill while they are busy: after the first commit of this round
+		// (however slow the machine is at starting processes), plus a
+		// random moment.
+		for deadline := time.Now().Add(time.Minute); ; {
+			st, err := s.Read()
+			if err != nil {
+				t.Fatalf("round %d: a reader saw a broken state: %v", round, err)
+			}
+			if st.Revision > last || time.Now().After(deadline) {
+				break
+			}
+		}
+		until := time.Now().Add(time.Duration(rand.IntN(60)) * time.Millisecond)
 		for time.Now().Before(until) {
 			if _, err := s.Read(); err != nil {
 				t.Fatalf("round %d: a reader saw a broken state: %v", round, err)

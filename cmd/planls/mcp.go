@@ -32,6 +32,7 @@ error naming where it looked; no state is ever created outside a project.`,
 			out := os.Stdout
 			os.Stdout = os.Stderr
 			defer func() { os.Stdout = out }()
+			opts.Version = version()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return mcp.Run(ctx, os.Stdin, out, os.Stderr, opts)

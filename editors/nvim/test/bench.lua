@@ -35,7 +35,7 @@ local plan = { exists = true, approved = true, title = 'Big plan', open = 500, t
 local id = 0
 for g = 1, 20 do
   local items = {}
-  for i = 1, 50 do
+  for _ = 1, 50 do
     id = id + 1
     local st = statuses[(id % 4) + 1]
     table.insert(items, {

@@ -285,13 +285,21 @@ H.test('s starts, d defers, r reopens', function()
   end, 'diagnostics after start/defer/reopen', describe_diags)
 end)
 
-H.test('<CR> jumps to the item in PLAN.md', function()
+H.test('<CR> jumps to the item in PLAN.md, keeping unsaved changes', function()
+  local count = vim.api.nvim_buf_line_count(plan_buf)
+  vim.api.nvim_buf_set_lines(plan_buf, count, count, false, { '' })
+  local diag_count = #diags()
   goto_item(4)
   vim.api.nvim_feedkeys('\r', 'x', false)
   H.eq(plan_buf, vim.api.nvim_get_current_buf())
   local want = plan_line('- Export ')
   H.eq({ want + 1, 0 }, vim.api.nvim_win_get_cursor(0))
   H.ok(sidebar.is_open(), 'the sidebar stays open')
+  H.eq(true, vim.bo[plan_buf].modified, 'the unsaved change was dropped')
+  H.eq(count + 1, vim.api.nvim_buf_line_count(plan_buf))
+  H.eq(diag_count, #diags(), 'diagnostics lost on jump')
+  vim.cmd('undo')
+  H.eq(false, vim.bo[plan_buf].modified)
 end)
 
 H.test(':PlanlsDefer at the cursor in PLAN.md and :PlanlsComplete N', function()
@@ -445,9 +453,7 @@ end)
 
 H.test('R after the server stopped starts a new one for the sidebar', function()
   local old = client.id
-  -- force: planls serve does not exit on `exit` while stdin is open (see
-  -- lsp_scenario_spec); this test is about the sidebar, not that.
-  vim.lsp.stop_client(old, true)
+  vim.lsp.stop_client(old)
   H.wait(TIMEOUT, function()
     return #compat.clients('planls') == 0
   end, 'client stopped')

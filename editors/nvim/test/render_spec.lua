@@ -188,7 +188,9 @@ H.test('a subject is cut at its first line break; evidence keeps every line', fu
     open = 0,
     total = 1,
     planUri = 'file:///p/PLAN.md',
-    groups = { { name = '', items = { { id = 1, subject = 'first\r\nsecond', status = 'completed', evidence = 'a\r\nb\n' } } } },
+    groups = {
+      { name = '', items = { { id = 1, subject = 'first\r\nsecond', status = 'completed', evidence = 'a\r\nb\n' } } },
+    },
   }
   local lines = render.render(plan, opts()).lines
   H.eq({ 'T', '0/1 open · PLAN.md', '', '  ✓ #1 first', '      evidence: a', '                b', '', '? help' }, lines)

@@ -49,7 +49,8 @@ for spec in "$HERE"/*_spec.lua; do
   echo "== $name"
   out="$SCRATCH/$name.out"
   timeout "$SPEC_TIMEOUT" nvim --headless --noplugin -i NONE -n -u "$HERE/minimal_init.lua" \
-    -c "luafile $spec" >"$out" 2>"$SCRATCH/$name.err" </dev/null
+    -c "lua local ok, e = pcall(dofile, [[$spec]]); if not ok then io.stdout:write('FAIL $name (load): ' .. tostring(e) .. '\\n'); vim.cmd('cquit! 1') end" \
+    >"$out" 2>"$SCRATCH/$name.err" </dev/null
   rc=$?
   cat "$out"
   p=$(grep -c '^PASS ' "$out" || true)

@@ -178,6 +178,20 @@ function M.refresh()
   end)
 end
 
+-- The loaded buffer of `file` (an absolute path), or nil.
+local function buf_for_file(file)
+  local want = vim.fn.resolve(file)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      local name = vim.api.nvim_buf_get_name(b)
+      if name ~= '' and vim.fn.resolve(name) == want then
+        return b
+      end
+    end
+  end
+  return nil
+end
+
 local function jump()
   local entry = M.entry_at_cursor()
   local plan = S.plan
@@ -191,9 +205,24 @@ local function jump()
   end
   local file = vim.uri_to_fname(plan.planUri)
   local side = vim.api.nvim_get_current_win()
-  local target = vim.fn.win_getid(vim.fn.winnr('#'))
-  if target == 0 or target == side or not vim.api.nvim_win_is_valid(target) then
-    target = nil
+  local buf = buf_for_file(file)
+  -- Prefer a window already showing the plan, then the previous window,
+  -- then any other window; never :edit a loaded buffer (that reloads it,
+  -- and fails on unsaved changes).
+  local target
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if buf and vim.api.nvim_win_get_buf(w) == buf then
+      target = w
+      break
+    end
+  end
+  if not target then
+    local prev = vim.fn.win_getid(vim.fn.winnr('#'))
+    if prev ~= 0 and prev ~= side and vim.api.nvim_win_is_valid(prev) then
+      target = prev
+    end
+  end
+  if not target then
     for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
       if w ~= side and vim.api.nvim_win_get_buf(w) ~= S.buf then
         target = w
@@ -206,7 +235,11 @@ local function jump()
   else
     vim.cmd((config.options.sidebar.position == 'left' and 'botright' or 'topleft') .. ' vsplit')
   end
-  vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  if buf then
+    vim.api.nvim_win_set_buf(0, buf)
+  else
+    vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  end
   local line0 = range.start.line
   local lines = vim.api.nvim_buf_get_lines(0, line0, line0 + 1, false)
   local text = lines[1] or ''

@@ -204,6 +204,7 @@ async function main() {
 			outDir,
 			commit: env.commit,
 			evidence,
+			settingsFile: path.join(env.data, 'User', 'settings.json'),
 		});
 		ok = true;
 	} finally {

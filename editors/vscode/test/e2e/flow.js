@@ -112,7 +112,7 @@ async function chooseAction(page, title) {
 	throw new Error(`no code action ${title} in the menu`);
 }
 
-async function run({ url, multiUrl, outDir, commit, evidence }) {
+async function run({ url, multiUrl, outDir, commit, evidence, settingsFile }) {
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 		headless: true,
@@ -120,7 +120,7 @@ async function run({ url, multiUrl, outDir, commit, evidence }) {
 	});
 	try {
 		await withPage(browser, outDir, (page) => flow(page, { url, outDir, commit, evidence }));
-		await withPage(browser, outDir, (page) => multiRoot(page, { url: multiUrl, outDir }));
+		await withPage(browser, outDir, (page) => multiRoot(page, { url: multiUrl, outDir, settingsFile }));
 	} catch (err) {
 		await browser.close().catch(() => {});
 		throw err;
@@ -146,6 +146,14 @@ async function withPage(browser, outDir, fn) {
 		throw err;
 	}
 	await page.close();
+}
+
+/** inlineAction clicks a tree row's inline action button (shown on hover) by its title. */
+async function inlineAction(page, row, title) {
+	await row.hover();
+	const button = row.locator(`.actions .action-label[aria-label="${title}"]`).first();
+	await button.waitFor({ state: 'visible', timeout: T.ui });
+	await button.click();
 }
 
 /** widenSidebar drags the sidebar's edge so labels and evidence are readable in screenshots. */
@@ -243,6 +251,7 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		await shot(page, outDir, 'sidebar', { x: 0, y: 0, width: 1400, height: 1000 });
 	});
 
+	let second;
 	await step('Escape in the Defer prompt changes nothing', async () => {
 		const rows = await problemRows(page);
 		const id = idOf(rows[0]);
@@ -258,6 +267,19 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		}
 		if ((await treeRow(page, id).locator('.codicon-circle-large-outline, .codicon-lock').count()) !== 1) {
 			throw new Error(`#${id} changed status after Escape`);
+		}
+		second = id;
+	});
+
+	await step("Start and Reopen from the sidebar's inline actions", async () => {
+		const row = treeRow(page, second);
+		await inlineAction(page, row, 'Start');
+		await row.locator('.codicon-play-circle').waitFor({ timeout: T.server });
+		await inlineAction(page, row, 'Reopen');
+		await row.locator('.codicon-circle-large-outline').waitFor({ timeout: T.server });
+		const now = await statusCounts(page);
+		if (!now || now.open !== before.open - 1) {
+			throw new Error(`status bar ${now && now.text} after Start and Reopen`);
 		}
 	});
 
@@ -281,7 +303,7 @@ async function flow(page, { url, outDir, commit, evidence }) {
  * multiRoot opens a window with two folders, each with an approved plan:
  * both plans show, and restarting the server twice keeps them (B27).
  */
-async function multiRoot(page, { url, outDir }) {
+async function multiRoot(page, { url, outDir, settingsFile }) {
 	await step('multi-root window: both folders get a tree and diagnostics', async () => {
 		await page.goto(url, { waitUntil: 'domcontentloaded', timeout: T.load });
 		await page.locator('.monaco-workbench').waitFor({ timeout: T.load });
@@ -309,6 +331,13 @@ async function multiRoot(page, { url, outDir }) {
 			throw new Error(`error notifications: ${bad.join(' | ')}`);
 		}
 		await shot(page, outDir, '08-multi-root');
+	});
+	await step('the planls.severity setting reaches the server', async () => {
+		const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
+		settings['planls.severity'] = 'warning';
+		fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+		await waitFor('5 warnings in Problems', T.server, async () => (await page.locator('.markers-panel .monaco-list-row .codicon-warning').count()) === 5);
+		await shot(page, outDir, '09-severity-warning');
 	});
 }
 
