@@ -147,10 +147,11 @@ func (d *dispatcher) run() {
 	}
 }
 
-// queuedChange reports whether a didChange for uri waits in the queue: the
-// current one can then skip its diagnostics, which the later one recomputes
-// (typing in a large plan stays responsive).
-func (d *dispatcher) queuedChange(uri string) bool {
+// queuedChange reports whether a didChange for uri with a version above
+// version waits in the queue: the current one can then skip its
+// diagnostics, which the later one recomputes (typing in a large plan stays
+// responsive).
+func (d *dispatcher) queuedChange(uri string, version int32) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, r := range d.queue {
@@ -159,10 +160,11 @@ func (d *dispatcher) queuedChange(uri string) bool {
 		}
 		var p struct {
 			TextDocument struct {
-				URI string `json:"uri"`
+				URI     string `json:"uri"`
+				Version int32  `json:"version"`
 			} `json:"textDocument"`
 		}
-		if json.Unmarshal(r.params, &p) == nil && p.TextDocument.URI == uri {
+		if json.Unmarshal(r.params, &p) == nil && p.TextDocument.URI == uri && p.TextDocument.Version > version {
 			return true
 		}
 	}

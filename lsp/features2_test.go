@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -413,4 +414,24 @@ func TestURIsKeepClientSpelling(t *testing.T) {
 	odd := "file://" + strings.ReplaceAll(filepath.ToSlash(spaced), " ", "%20") + "/./PLAN.md"
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": odd, "version": 1, "text": "# P\n\n## G\n- one\n"}})
 	e.waitDiags(odd, "published under the client's URI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+}
+
+// A burst of changes: every one is applied in order and the last version is
+// published (earlier ones may be skipped).
+func TestChangeBurstPublishesLast(t *testing.T) {
+	e, _, u := approved(t)
+	plan := basicPlan(t)
+	for v := 2; v <= 30; v++ {
+		e.change(u, v, strings.Replace(plan, "## Tests and verification", fmt.Sprintf("## Tests and verification\n- Extra %d", v), 1))
+	}
+	ds := e.waitDiags(u, "version 30", func(d []protocol.Diagnostic) bool { return hasMessage(d, "Extra 30") })
+	if hasMessage(ds, "Extra 29") {
+		t.Error("stale text")
+	}
+	e.mu.Lock()
+	last := e.pubs[len(e.pubs)-1]
+	e.mu.Unlock()
+	if last.Version != 30 {
+		t.Errorf("version %d", last.Version)
+	}
 }

@@ -347,4 +347,3 @@ func readState(t testing.TB, root string) *core.State {
 	}
 	return st
 }
-

@@ -27,9 +27,9 @@ type server struct {
 	conn jsonrpc2.Conn
 	raw  func([]byte) (int64, error) // writes one pre-encoded message
 	// laterChange reports a queued didChange for a URI (nil in no session).
-	laterChange func(uri string) bool
-	log  *slog.Logger
-	opts options
+	laterChange func(uri string, version int32) bool
+	log         *slog.Logger
+	opts        options
 
 	exitOnce sync.Once
 	exited   chan struct{}

@@ -54,7 +54,7 @@ func (s *server) didChange(r *request) (any, error) {
 	}
 	d.version = p.TextDocument.Version
 	d.text = []byte(p.ContentChanges[len(p.ContentChanges)-1].Text)
-	if s.laterChange != nil && s.laterChange(d.uri) {
+	if s.laterChange != nil && s.laterChange(d.uri, d.version) {
 		return nil, nil
 	}
 	f := s.folderFor(path, true)

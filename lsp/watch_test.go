@@ -48,6 +48,7 @@ func diskEnv(t *testing.T, opts options) (*env, string, string) {
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u := uriOf(plan)
 	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.barrier() // the initial planls/stateChanged follows the diagnostics
 	return e, root, u
 }
 
@@ -195,7 +196,7 @@ func TestWatchOverflowRereads(t *testing.T) {
 // becomes one reload reading plan and state as a pair.
 func TestWatchStormCoalesced(t *testing.T) {
 	o := testOptions()
-	o.debounce = 300 * time.Millisecond // generous: this machine stalls
+	o.debounce = 300 * time.Millisecond // generous: this machine stalls, and -race slows it further
 	e, root, u := diskEnv(t, o)
 	before := len(e.notesOf("planls/stateChanged"))
 	plan := strings.Replace(basicPlan(t), "## Tests and verification", "## Tests and verification\n- Soak test for an hour", 1)

@@ -57,9 +57,10 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	return toolResult(env, args), nil
 }
 
-// apply runs one call on root's state. A read-only server reads the state
-// and never calls the store's writer, so it cannot write or lock anything
-// whatever core decides.
+// apply runs one call on root's state. A read-only server, and any call
+// that only reads (list, get), reads the state without the lock and never
+// calls the store's writer: it cannot write or block on anything whatever
+// core decides, and a reader never waits behind another process's write.
 func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error) {
 	opts := core.Options{
 		ReadOnly:    h.opts.ReadOnly,
@@ -67,7 +68,7 @@ func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error
 		ProjectID:   store.ProjectID(root),
 	}
 	st := store.Open(root, actor)
-	if h.opts.ReadOnly {
+	if h.opts.ReadOnly || readsOnly(args) {
 		state, err := st.Read()
 		if err != nil {
 			return core.Envelope{}, err
@@ -79,6 +80,35 @@ func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error
 		return core.Envelope{}, err
 	}
 	return res.Envelope, nil
+}
+
+// readsOnly reports whether a call is a list or get, or a batch of only
+// those (seed 000: reads never change the state). Anything else, including
+// params that do not parse, goes through the store's writer and core.
+func readsOnly(args json.RawMessage) bool {
+	var p struct {
+		Action string            `json:"action"`
+		Ops    []json.RawMessage `json:"ops"`
+	}
+	if json.Unmarshal(args, &p) != nil {
+		return false
+	}
+	isRead := func(a string) bool { return a == "list" || a == "get" }
+	if p.Ops == nil {
+		return isRead(p.Action)
+	}
+	if p.Action != "" || len(p.Ops) == 0 {
+		return false
+	}
+	for _, op := range p.Ops {
+		var o struct {
+			Action string `json:"action"`
+		}
+		if json.Unmarshal(op, &o) != nil || !isRead(o.Action) {
+			return false
+		}
+	}
+	return true
 }
 
 // failure shapes an out-of-band error (no project, lock timeout, a state

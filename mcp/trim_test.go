@@ -75,3 +75,23 @@ func TestActionOf(t *testing.T) {
 		}
 	}
 }
+
+func TestReadsOnly(t *testing.T) {
+	for args, want := range map[string]bool{
+		`{"action":"list"}`:                                      true,
+		`{"action":"get","id":1}`:                                true,
+		`{"ops":[{"action":"list"},{"action":"get","id":2}]}`:    true,
+		`{"action":"create","subject":"x"}`:                      false,
+		`{"ops":[{"action":"list"},{"action":"delete","id":2}]}`: false,
+		`{"action":"list","ops":[{"action":"list"}]}`:            false,
+		`{"ops":[]}`:  false,
+		`{"ops":[1]}`: false,
+		`{"action":"delete_all","confirm_delete_all":true}`: false,
+		`{}`: false,
+		`[`:  false,
+	} {
+		if got := readsOnly(json.RawMessage(args)); got != want {
+			t.Errorf("readsOnly(%s) = %v, want %v", args, got, want)
+		}
+	}
+}

@@ -56,28 +56,20 @@ A rejected call prints "Error: <message>" on stderr and exits 1.`,
 	cmd.Flags().StringVar(&raw, "params", "", "raw todo tool params as JSON, or - to read them from stdin")
 	cmd.PersistentFlags().Bool("json", false, "print the tool's JSON envelope instead of its text")
 
-	common := []string{"project-id"}
-	mut := []string{"client-mutation-id"}
-	cmd.AddCommand(
-		actionCmd("create [subject...]", "create", "Create a task (pending) with the next id", argsSubject,
-			append([]string{"subject", "description", "active-form", "owner", "blocked-by", "metadata", "metadata-json", "priority", "due-at", "note", "owner-timezone"}, append(mut, common...)...)...),
-		actionCmd("update <id>", "update", "Change a task's status, fields or dependencies", argsID,
-			append([]string{"id", "subject", "description", "active-form", "owner", "status", "evidence", "reason", "add-blocked-by", "remove-blocked-by", "metadata", "metadata-json", "priority", "due-at", "note", "owner-timezone", "expected-version"}, append(mut, common...)...)...),
-		actionCmd("list", "list", "List tasks (tombstones hidden unless --include-deleted)", cobra.NoArgs,
-			append([]string{"status", "include-deleted", "item-status", "due-before", "search", "query", "limit", "cursor", "owner-timezone"}, common...)...),
-		actionCmd("get <id>", "get", "Show one task with its blockedBy and blocks edges", argsID, append([]string{"id"}, common...)...),
-		actionCmd("delete <id>", "delete", "Tombstone a task (plan items can't be deleted)", argsID, append([]string{"id"}, common...)...),
-		actionCmd("clear", "clear", "Drop every agent-created task (plan items stay)", cobra.NoArgs, common...),
-		actionCmd("complete <id>", "complete", "Complete a task with --evidence", argsID,
-			append([]string{"id", "evidence", "note", "expected-version"}, append(mut, common...)...)...),
-		actionCmd("delete_all", "delete_all", "Soft-delete every task (needs --confirm-delete-all; undo with restore)", cobra.NoArgs,
-			append([]string{"confirm-delete-all"}, common...)...),
-		actionCmd("restore [id...]", "restore", "Bring back what delete_all (or delete) tombstoned", argsIDs, append([]string{"ids"}, common...)...),
-		sugarCmd("start <id>", "Set a task in_progress", core.InProgress, ""),
-		sugarCmd("defer <id>", "Defer a task with --reason (the user is told why)", core.Deferred, "reason"),
-		sugarCmd("reopen <id>", "Set a completed or deferred task back to pending", core.Pending, ""),
-	)
+	for _, a := range todoActions {
+		cmd.AddCommand(a.command())
+	}
 	return cmd
+}
+
+// todoAction is one subcommand of `planls todo`: a tool action, or sugar
+// for an update to one status.
+type todoAction struct {
+	use, short string
+	action     string      // the tool's action
+	status     core.Status // sugar: the status the update sets
+	pos        positional  // what the arguments are
+	fields     []string    // the flags (tool fields) it takes
 }
 
 // positional describes how an action takes its arguments.
@@ -90,29 +82,56 @@ const (
 	argsSubject
 )
 
-// actionCmd is one tool action as a subcommand; the flags are the action's fields.
-func actionCmd(use, action, short string, args any, names ...string) *cobra.Command {
-	c := &cobra.Command{Use: use, Short: short}
-	pos := argsNone
-	switch a := args.(type) {
-	case positional:
-		pos = a
-	case cobra.PositionalArgs:
-		c.Args = a
+var (
+	common    = []string{"project-id"}
+	editable  = []string{"description", "active-form", "owner", "metadata", "metadata-json", "priority", "due-at", "note", "owner-timezone", "client-mutation-id"}
+	listing   = []string{"status", "include-deleted", "item-status", "due-before", "search", "query", "limit", "cursor", "owner-timezone"}
+	sugarFlds = []string{"id", "expected-version", "client-mutation-id"}
+)
+
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
 	}
-	switch pos {
+	return out
+}
+
+// todoActions are the subcommands of `planls todo`, in help order.
+var todoActions = []todoAction{
+	{use: "create [subject...]", action: "create", short: "Create a task (pending) with the next id", pos: argsSubject,
+		fields: join([]string{"subject", "blocked-by"}, editable, common)},
+	{use: "update <id>", action: "update", short: "Change a task's status, fields or dependencies", pos: argsID,
+		fields: join([]string{"id", "subject", "status", "evidence", "reason", "add-blocked-by", "remove-blocked-by", "expected-version"}, editable, common)},
+	{use: "list", action: "list", short: "List tasks (tombstones hidden unless --include-deleted)", fields: join(listing, common)},
+	{use: "get <id>", action: "get", short: "Show one task with its blockedBy and blocks edges", pos: argsID, fields: join([]string{"id"}, common)},
+	{use: "delete <id>", action: "delete", short: "Tombstone a task (plan items can't be deleted)", pos: argsID, fields: join([]string{"id"}, common)},
+	{use: "clear", action: "clear", short: "Drop every agent-created task (plan items stay)", fields: common},
+	{use: "complete <id>", action: "complete", short: "Complete a task with --evidence", pos: argsID,
+		fields: join([]string{"id", "evidence", "note", "expected-version", "client-mutation-id"}, common)},
+	{use: "delete_all", action: "delete_all", short: "Soft-delete every task that is not a plan item (needs --confirm-delete-all; undo with restore)",
+		fields: join([]string{"confirm-delete-all"}, common)},
+	{use: "restore [id...]", action: "restore", short: "Bring back what delete_all (or delete) tombstoned", pos: argsIDs, fields: join([]string{"ids"}, common)},
+	{use: "start <id>", action: "update", status: core.InProgress, short: "Set a task in_progress", pos: argsID, fields: join(sugarFlds, common)},
+	{use: "defer <id>", action: "update", status: core.Deferred, short: "Defer a task with --reason (the user is told why)", pos: argsID, fields: join(sugarFlds, []string{"reason"}, common)},
+	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a completed or deferred task back to pending", pos: argsID, fields: join(sugarFlds, common)},
+}
+
+// command builds the cobra command of a.
+func (a todoAction) command() *cobra.Command {
+	c := &cobra.Command{Use: a.use, Short: a.short}
+	switch a.pos {
+	case argsNone:
+		c.Args = cobra.NoArgs
 	case argsID:
 		c.Args = cobra.MaximumNArgs(1)
-	case argsIDs, argsSubject:
+	default:
 		c.Args = cobra.ArbitraryArgs
 	}
-	addFields(c, names...)
+	addFields(c, a.fields...)
 	c.RunE = func(cmd *cobra.Command, argv []string) error {
-		p, err := paramsFromFlags(cmd, action)
+		p, err := a.params(cmd, argv)
 		if err != nil {
-			return usagef("%v", err)
-		}
-		if err := applyPositional(p, pos, argv); err != nil {
 			return err
 		}
 		return runTodoParams(cmd, p)
@@ -120,26 +139,20 @@ func actionCmd(use, action, short string, args any, names ...string) *cobra.Comm
 	return c
 }
 
-// sugarCmd is `todo start|defer|reopen <id>`: an update to one status.
-func sugarCmd(use, short string, status core.Status, extra string) *cobra.Command {
-	names := []string{"id", "expected-version", "client-mutation-id", "project-id"}
-	if extra != "" {
-		names = append(names, extra)
+// params are the tool params of one invocation: the set flags, the
+// arguments, and the sugar's status.
+func (a todoAction) params(cmd *cobra.Command, argv []string) (map[string]any, error) {
+	p, err := paramsFromFlags(cmd, a.action)
+	if err != nil {
+		return nil, usagef("%v", err)
 	}
-	c := &cobra.Command{Use: use, Short: short, Args: cobra.MaximumNArgs(1)}
-	addFields(c, names...)
-	c.RunE = func(cmd *cobra.Command, argv []string) error {
-		p, err := paramsFromFlags(cmd, "update")
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if err := applyPositional(p, argsID, argv); err != nil {
-			return err
-		}
-		p["status"] = string(status)
-		return runTodoParams(cmd, p)
+	if err := applyPositional(p, a.pos, argv); err != nil {
+		return nil, err
 	}
-	return c
+	if a.status != "" {
+		p["status"] = string(a.status)
+	}
+	return p, nil
 }
 
 // applyPositional moves the arguments into p: an id, ids, or the subject.

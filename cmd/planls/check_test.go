@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/planls/planls/core"
+)
+
+func testReport() *checkReport {
+	return &checkReport{
+		planTitle: "Ship", planID: "sha256:00", display: "docs/PLAN.md", rootRel: "docs/PLAN.md",
+		items: []openItem{
+			{Task: core.Task{ID: 3, Status: core.Pending, Subject: "Add `x`, then 100%"}, Line: 7, Col: 1},
+			{Task: core.Task{ID: 5, Status: core.InProgress, Subject: "gone"}},
+		},
+	}
+}
+
+// The SARIF log is compared whole: the shape code-scanning tools read.
+func TestSARIF(t *testing.T) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	enc.SetEscapeHTML(false)
+	log := testReport().sarif()
+	log.Runs[0].Tool.Driver.Version = "TEST"
+	if err := enc.Encode(log); err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+ "version": "2.1.0",
+ "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+ "runs": [
+  {
+   "tool": {
+    "driver": {
+     "name": "planls",
+     "version": "TEST",
+     "informationUri": "https://github.com/planls/planls",
+     "rules": [
+      {
+       "id": "open-item",
+       "name": "OpenPlanItem",
+       "shortDescription": {
+        "text": "Open plan item"
+       },
+       "fullDescription": {
+        "text": "A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."
+       },
+       "defaultConfiguration": {
+        "level": "note"
+       }
+      }
+     ]
+    }
+   },
+   "columnKind": "unicodeCodePoints",
+   "results": [
+    {
+     "ruleId": "open-item",
+     "ruleIndex": 0,
+     "level": "note",
+     "message": {
+      "text": "open plan item #3 (pending): Add ` + "`x`" + `, then 100%"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 7,
+         "startColumn": 1
+        }
+       }
+      }
+     ]
+    },
+    {
+     "ruleId": "open-item",
+     "ruleIndex": 0,
+     "level": "note",
+     "message": {
+      "text": "open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 1,
+         "startColumn": 1
+        }
+       }
+      }
+     ]
+    }
+   ]
+  }
+ ]
+}
+`
+	if buf.String() != want {
+		t.Errorf("sarif:\n%s", buf.String())
+	}
+}
+
+func TestTextAndGitHubFormats(t *testing.T) {
+	r := testReport()
+	var text, gh bytes.Buffer
+	if err := r.writeText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.writeGitHub(&gh); err != nil {
+		t.Fatal(err)
+	}
+	wantText := "docs/PLAN.md:7:1: open plan item #3 (pending): Add `x`, then 100%\n" +
+		"docs/PLAN.md:1:1: open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n"
+	if text.String() != wantText {
+		t.Errorf("text:\n%s", text.String())
+	}
+	wantGH := "::notice file=docs/PLAN.md,line=7,col=1::open plan item #3 (pending): Add `x`, then 100%25\n" +
+		"::notice file=docs/PLAN.md,line=1,col=1::open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n"
+	if gh.String() != wantGH {
+		t.Errorf("github:\n%s", gh.String())
+	}
+	r.missing = true
+	text.Reset()
+	r.writeText(&text)
+	if !strings.HasSuffix(text.String(), "gone (the plan file is missing)\n") {
+		t.Errorf("missing file: %s", text.String())
+	}
+}
+
+func TestGitHubEscaping(t *testing.T) {
+	for _, tc := range []struct{ in, data, prop string }{
+		{"a%b", "a%25b", "a%25b"},
+		{"l1\r\nl2", "l1%0D%0Al2", "l1%0D%0Al2"},
+		{"dir,x:y", "dir,x:y", "dir%2Cx%3Ay"},
+	} {
+		if got := ghData(tc.in); got != tc.data {
+			t.Errorf("ghData(%q) = %q, want %q", tc.in, got, tc.data)
+		}
+		if got := ghProperty(tc.in); got != tc.prop {
+			t.Errorf("ghProperty(%q) = %q, want %q", tc.in, got, tc.prop)
+		}
+	}
+}
+
+func TestByteLineCol(t *testing.T) {
+	src := []byte("a\r\nb\rc\nd\r\n\r\né- x")
+	for _, tc := range []struct{ off, line, col int }{
+		{0, 1, 1}, {1, 1, 2}, {3, 2, 1}, {5, 3, 1}, {7, 4, 1}, {10, 5, 1}, {12, 6, 1}, {14, 6, 3}, {100, 6, 6},
+	} {
+		if l, c := byteLineCol(src, tc.off); l != tc.line || c != tc.col {
+			t.Errorf("byteLineCol(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
+		}
+	}
+}
+
+func TestParseIDs(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []int
+		err  string
+	}{
+		{"1,2", []int{1, 2}, ""},
+		{" #3 , 4 ", []int{3, 4}, ""},
+		{"", []int{}, ""},
+		{"1,,2", []int{1, 2}, ""},
+		{"1,x", nil, `"x" is not a task id`},
+	} {
+		got, err := parseIDs(tc.in)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("parseIDs(%q) error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || len(got) != len(tc.want) {
+			t.Errorf("parseIDs(%q) = %v, %v", tc.in, got, err)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("parseIDs(%q) = %v, want %v", tc.in, got, tc.want)
+			}
+		}
+	}
+}
