@@ -97,8 +97,8 @@ func BenchmarkExternalWrite(b *testing.B) {
 	b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds())/1000, "p99-ms")
 }
 
-// BenchmarkResidentMemory opens a 10k-item plan in a real server process
-// and reports its VmRSS (Linux) once the diagnostics are published.
+// BenchmarkResidentMemory opens a 10k-item plan in a real `planls serve`
+// process and reports its VmRSS (Linux) once the diagnostics are published.
 func BenchmarkResidentMemory(b *testing.B) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		b.Skip("needs /proc")
@@ -110,10 +110,10 @@ func BenchmarkResidentMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	cliApprove(b, root)
-	b.Setenv("PLANLS_TEST_SERVE", "1")
-	var rss float64
+	bin := planlsBinary(b)
+	var rss, busy float64
 	for i := 0; i < b.N; i++ {
-		o := DemoOptions{Server: []string{os.Args[0]}, Timeout: time.Minute}
+		o := DemoOptions{Server: []string{bin, "serve"}, Timeout: time.Minute}
 		c, err := startDemoClient(context.Background(), o, root)
 		if err != nil {
 			b.Fatal(err)
@@ -128,10 +128,14 @@ func BenchmarkResidentMemory(b *testing.B) {
 		if _, err := c.waitDiags(u, "10k items", func(d []protocol.Diagnostic) bool { return countOf(d, codeOpen) == 10000 }); err != nil {
 			b.Fatal(err)
 		}
+		busy = vmRSS(b, c.cmd.Process.Pid)
+		// Idle, as an editor's server is between keystrokes.
+		time.Sleep(time.Second)
 		rss = vmRSS(b, c.cmd.Process.Pid)
 		c.kill()
 	}
 	b.ReportMetric(rss, "RSS-MB")
+	b.ReportMetric(busy, "RSS-busy-MB")
 }
 
 // cpuTime is this process's user+system CPU time.

@@ -138,3 +138,37 @@ func TestBinaryServeExitCodes(t *testing.T) {
 		t.Errorf("exit without shutdown: exit code %d, want 1", code)
 	}
 }
+
+// `planls demo` with the embedded plan, from an unrelated directory.
+func TestBinaryDemo(t *testing.T) {
+	cmd := exec.Command(planlsBinary(t), "demo")
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("planls demo: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Before approval:", "After approval: 7 open plan items", "Complete #1…  (planls.complete)", "After: 6 open plan items", "\nok: "} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	bad := exec.Command(planlsBinary(t), "demo", filepath.Join(t.TempDir(), "missing.md"))
+	if err := bad.Run(); err == nil {
+		t.Error("demo of a missing file exited 0")
+	}
+}
+
+// The plan embedded for `planls demo` is examples/basic/PLAN.md.
+func TestDemoPlanIsTheExample(t *testing.T) {
+	a, err := os.ReadFile("../examples/basic/PLAN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("../cmd/planls/demo_plan.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(a) != string(b) {
+		t.Error("cmd/planls/demo_plan.md differs from examples/basic/PLAN.md")
+	}
+}

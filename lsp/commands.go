@@ -135,6 +135,12 @@ func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc sta
 		return s.callStore(f, mustJSON(params))
 	}
 	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("command panic", "command", name, "panic", fmt.Sprint(p))
+				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", name, p))
+			}
+		}()
 		if v, ok := s.ask(r.ctx, t, sc.field, suggestions); ok {
 			params[sc.field] = v
 		}

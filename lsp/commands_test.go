@@ -2,9 +2,12 @@ package lsp
 
 import (
 	"encoding/json"
+	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -175,4 +178,51 @@ func TestTodoCommand(t *testing.T) {
 	}
 	_ = root
 	_ = u
+}
+
+// Trap 7: a client that never answers showMessageRequest cannot hang the
+// command: after askTimeout it answers with the seed's error.
+func TestAskTimeout(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	o := testOptions()
+	o.askTimeout = 100 * time.Millisecond
+	never := make(chan struct{})
+	defer close(never)
+	e := newEnv(t, envConfig{noInit: true, opts: o})
+	e.answer = func(method string, _ json.RawMessage) (any, error) {
+		if method == "window/showMessageRequest" {
+			<-never
+		}
+		return nil, nil
+	}
+	e.initialize(envConfig{folders: []string{root}, caps: map[string]any{"window": map[string]any{"showMessage": map[string]any{}}}})
+	e.waitDiags(uriOf(plan), "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	res, err := e.exec("planls.complete", map[string]any{"id": 1})
+	if err != nil || details(res)["error"] != seedEvidenceErr {
+		t.Errorf("after an unanswered prompt: %v %v", res, err)
+	}
+	e.barrier() // the worker was never blocked by the prompt
+}
+
+// The default suggestion source: the current commit as "abc1234 subject".
+func TestGitHead(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	if gitHead(dir) != "" {
+		t.Error("a directory without a repository has a head")
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "--allow-empty", "-m", "Add the limiter"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if got := gitHead(dir); !regexp.MustCompile(`^[0-9a-f]{7,} Add the limiter$`).MatchString(got) {
+		t.Errorf("gitHead = %q", got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"github.com/planls/planls/core"
@@ -172,6 +173,23 @@ func (s *server) refresh(f *folder, force bool) {
 func (s *server) recompute(f *folder) {
 	f.view = s.buildView(f)
 	s.publish(f, s.diagnostics(f, f.view))
+	if len(f.view.text) >= bigPlan {
+		s.scheduleScavenge()
+	}
+}
+
+// bigPlan is the plan size (bytes) above which an idle server returns the
+// parse's garbage to the OS: parsing a 1 MB plan allocates tens of MB that
+// would otherwise stay resident.
+const bigPlan = 256 << 10
+
+// scheduleScavenge frees unused heap to the OS once the server has been
+// quiet for a moment (caller holds mu).
+func (s *server) scheduleScavenge() {
+	if s.scavenge != nil {
+		s.scavenge.Stop()
+	}
+	s.scavenge = time.AfterFunc(300*time.Millisecond, debug.FreeOSMemory)
 }
 
 type stateChangedParams struct {

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"path/filepath"
+
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
@@ -73,7 +75,7 @@ func planOf(f *folder, v *view) planResult {
 	res := planResult{Root: f.uri, PlanURI: v.uri, Exists: v.path != "", Approved: v.approved,
 		NeedsReapproval: v.needsReapproval, Title: v.plan.Title, Groups: []planGroup{}}
 	if v.path == "" {
-		res.PlanURI = uriOf(f.root + "/PLAN.md")
+		res.PlanURI = uriOf(filepath.Join(f.root, "PLAN.md"))
 		res.Title = ""
 	}
 	if v.stateErr != nil {

@@ -27,9 +27,8 @@ func init() {
 		}
 	}
 	handlers["test/panic"] = func(s *server, r *request) (any, error) {
-		var m map[string]int
-		m["boom"]++ // nil map write: a runtime panic like any handler bug
-		return nil, nil
+		var items []int
+		return items[len(r.method)], nil // index out of range: a runtime panic like any handler bug
 	}
 }
 
@@ -267,5 +266,21 @@ func TestInitializeOddParams(t *testing.T) {
 		t.Errorf("second initialize: %v", err)
 	}
 	_ = filepath.Join
-	_ = context.Background
+}
+
+// Trap 9: no logger is required; a nil log writer discards.
+func TestRunWithNilLog(t *testing.T) {
+	cs, ss := net.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(context.Background(), ss, nil, testOptions()) }()
+	r := &rawClient{t: t, c: cs, in: bufio.NewReader(cs)}
+	r.send("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`)
+	r.reply(1)
+	r.send("", `{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	r.reply(2)
+	r.send("", `{"jsonrpc":"2.0","method":"exit"}`)
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
+	}
+	_ = cs.Close()
 }

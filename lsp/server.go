@@ -45,6 +45,7 @@ type server struct {
 	watcher   *fsWatcher
 	clientFS  bool              // the client watches files for us (dynamic registration)
 	published map[string]string // URI → hash of the last diagnostics sent
+	scavenge  *time.Timer       // returns idle heap to the OS after big parses
 }
 
 // document is an open text document (full sync).
@@ -79,6 +80,9 @@ func (s *server) close() {
 	s.watcher = nil
 	for _, f := range s.folders {
 		f.stopTimers()
+	}
+	if s.scavenge != nil {
+		s.scavenge.Stop()
 	}
 	s.mu.Unlock()
 	if w != nil {

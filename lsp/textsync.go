@@ -24,8 +24,12 @@ func (s *server) didOpen(r *request) (any, error) {
 	d := &document{uri: u, path: path, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.docs[d.key] = d
 	delete(s.published, u) // a reopened buffer gets its diagnostics again
-	f := s.folderFor(path, true)
-	s.refresh(f, true)
+	// Only a plan-like file outside every folder gets a folder of its own:
+	// opening some other markdown file must not start watching its directory.
+	f := s.folderFor(path, s.looksLikePlan(path))
+	if f != nil {
+		s.refresh(f, true)
+	}
 	return nil, nil
 }
 
@@ -57,10 +61,12 @@ func (s *server) didChange(r *request) (any, error) {
 	if s.laterChange != nil && s.laterChange(d.uri, d.version) {
 		return nil, nil
 	}
-	f := s.folderFor(path, true)
-	if f.planPath != "" && keyOf(f.planPath) == d.key {
+	f := s.folderFor(path, false)
+	switch {
+	case f == nil:
+	case f.planPath != "" && keyOf(f.planPath) == d.key:
 		s.recompute(f)
-	} else {
+	default:
 		s.refresh(f, true)
 	}
 	return nil, nil
@@ -158,6 +164,17 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 		s.watcher.sync(s)
 	}
 	return nil, nil
+}
+
+// looksLikePlan reports whether a file's name matches the last element of
+// a planFiles glob.
+func (s *server) looksLikePlan(path string) bool {
+	for _, g := range s.settings.PlanFiles {
+		if ok, _ := filepath.Match(filepath.Base(filepath.FromSlash(g)), filepath.Base(path)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // planCandidate reports whether path matches a planFiles glob of f.

@@ -324,3 +324,21 @@ func TestClientWatching(t *testing.T) {
 		map[string]any{"uri": uriOf(filepath.Join(root, ".planls", "state.json")), "type": 2}}})
 	e.waitDiags(u, "reload on the client's event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
 }
+
+// .planls/ removed and created again: the new state file is still watched.
+func TestWatchStateDirRecreated(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	dir := filepath.Join(root, ".planls")
+	saved, err := os.ReadFile(filepath.Join(dir, "state.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDiags(u, "state gone: not approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	writeFile(t, filepath.Join(dir, "state.json"), string(saved))
+	e.waitDiags(u, "state back", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	cli(t, root, `{"action":"update","id":6,"status":"in_progress"}`)
+	e.waitDiags(u, "a change in the new directory", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+}

@@ -67,3 +67,21 @@ func BenchmarkListLargeState(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
 }
+
+// BenchmarkToolsCallGetInProcess is the same round trip without a write,
+// to separate the adapter's cost from the store's write path.
+func BenchmarkToolsCallGetInProcess(b *testing.B) {
+	cs := connect(b, Options{Root: newProject(b)})
+	ctx := context.Background()
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(`{"action":"create","subject":"bench"}`)}); err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"action":"get","id":1}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: args}); err != nil || res.IsError {
+			b.Fatalf("get: %v %+v", err, res)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}

@@ -28,15 +28,16 @@ type result struct {
 
 // gotDetails is structuredContent decoded: core's details plus trimming.
 type gotDetails struct {
-	Action       string      `json:"action"`
-	Params       any         `json:"params"`
-	Tasks        []core.Task `json:"tasks"`
-	NextID       int         `json:"nextId"`
-	Error        string      `json:"error"`
-	Total        *int        `json:"total"`
-	NextCursor   string      `json:"nextCursor"`
-	TasksTrimmed bool        `json:"tasksTrimmed"`
-	TasksInState int         `json:"tasksInState"`
+	Action       string        `json:"action"`
+	Params       any           `json:"params"`
+	Tasks        []core.Task   `json:"tasks"`
+	NextID       int           `json:"nextId"`
+	Error        string        `json:"error"`
+	Plan         *core.PlanRef `json:"plan"`
+	Total        *int          `json:"total"`
+	NextCursor   string        `json:"nextCursor"`
+	TasksTrimmed bool          `json:"tasksTrimmed"`
+	TasksInState int           `json:"tasksInState"`
 }
 
 // newProject makes a temp project (a directory with .git, as store.FindRoot

@@ -66,10 +66,15 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 	h.trackRoots(so)
 	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, so)
 	destructive := !opts.ReadOnly
+	desc := toolDescription
+	if opts.ReadOnly {
+		// Said up front so an agent does not plan changes it cannot make.
+		desc = readOnlyNote + desc
+	}
 	s.AddTool(&sdk.Tool{
 		Name:        toolName,
 		Title:       "planls plan items and todos",
-		Description: toolDescription,
+		Description: desc,
 		InputSchema: inputSchema(),
 		Annotations: &sdk.ToolAnnotations{
 			Title:           "planls todo",

@@ -17,6 +17,9 @@ Rules:
 - Use "ops":[...] for an atomic batch. Lists are paged: "limit" (default 20) and "cursor".
 - delete_all needs an explicit user request and "confirm_delete_all":true; it is recoverable with {"action":"restore"}.`
 
+// readOnlyNote leads the description on a --read-only server.
+const readOnlyNote = "This server is read-only: only list and get are allowed; every change is refused.\n"
+
 // fieldSchemas are the per-call fields shared by the top level and by each
 // element of `ops`: seed 000's parameters, then seed 003's additions.
 func fieldSchemas() map[string]any {

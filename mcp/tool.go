@@ -21,9 +21,9 @@ type handler struct {
 	opts Options
 	log  *slog.Logger
 
-	// callMu runs one call at a time: an agent's calls are a sequence, and
-	// serialising them here keeps their order the order they were answered in
-	// instead of racing for the state lock inside one process.
+	// callMu runs one call at a time across this server's sessions, so
+	// they queue here instead of racing for the state lock inside one
+	// process. (Within a session, drainConn already keeps arrival order.)
 	callMu sync.Mutex
 
 	rootsMu sync.Mutex

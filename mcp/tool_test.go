@@ -101,6 +101,22 @@ func TestSeedVectors(t *testing.T) {
 	}
 }
 
+func TestReadOnlyToolListing(t *testing.T) {
+	for _, ro := range []bool{false, true} {
+		res, err := connect(t, Options{Root: newProject(t), ReadOnly: ro}).ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tool := res.Tools[0]
+		if got := strings.HasPrefix(tool.Description, readOnlyNote); got != ro {
+			t.Errorf("read-only %v: description starts with the read-only note: %v", ro, got)
+		}
+		if tool.Annotations == nil || tool.Annotations.ReadOnlyHint != ro || tool.Annotations.DestructiveHint == nil || *tool.Annotations.DestructiveHint == ro {
+			t.Errorf("read-only %v: annotations %+v", ro, tool.Annotations)
+		}
+	}
+}
+
 func TestEmptyArgumentsIsToolError(t *testing.T) {
 	cs := connect(t, Options{Root: newProject(t)})
 	res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: toolName})
@@ -393,6 +409,13 @@ func TestPagingLargeState(t *testing.T) {
 	if got := call(t, cs, `{"action":"list","limit":5}`); len(rowIDs(got.Text)) != 5 {
 		t.Fatalf("limit 5 gave:\n%s", got.Text)
 	}
+	// The largest page core allows stays bounded too.
+	if got := call(t, cs, `{"action":"list","limit":200}`); got.IsError || len(rowIDs(got.Text)) != 200 || len(got.Raw) > 4*maxResult {
+		t.Fatalf("limit 200: %d rows, %d bytes", len(rowIDs(got.Text)), len(got.Raw))
+	}
+	if got := call(t, cs, `{"action":"list","limit":100000}`); !got.IsError {
+		t.Fatalf("an unbounded page was served: %d bytes", len(got.Raw))
+	}
 	got := call(t, cs, `{"action":"update","id":2999,"status":"in_progress"}`)
 	if got.IsError || len(got.Raw) > maxResult {
 		t.Fatalf("update in a large state: %d bytes, %s", len(got.Raw), got.Text)
@@ -402,6 +425,20 @@ func TestPagingLargeState(t *testing.T) {
 	}
 	if got.Details.NextID != 3001 {
 		t.Fatalf("nextId %d", got.Details.NextID)
+	}
+	// Bulk changes of the whole state answer in bounded size too.
+	for _, args := range []string{
+		`{"action":"get","id":1500}`,
+		`{"action":"delete_all","confirm_delete_all":true}`,
+		`{"action":"list","includeDeleted":true,"item_status":"all"}`,
+		`{"action":"restore"}`,
+		`{"action":"clear"}`,
+	} {
+		got := call(t, cs, args)
+		if got.IsError || len(got.Raw) > 4*maxResult || len(got.Details.Tasks) > maxDetailRows {
+			t.Errorf("%s: %d bytes, %d detail rows: %.200s", args, len(got.Raw), len(got.Details.Tasks), got.Text)
+		}
+		t.Logf("%s: %d bytes", args, len(got.Raw))
 	}
 }
 
@@ -476,5 +513,93 @@ func TestIdempotentRetryAcrossSessions(t *testing.T) {
 	}
 	if st := readState(t, root); len(st.Tasks) != 1 {
 		t.Fatalf("%d tasks after a retry in a new session", len(st.Tasks))
+	}
+}
+
+// TestPlanItemsThroughMCP: an approved plan's items are listed with the plan
+// header, close only with evidence or a reason, and cannot be deleted.
+func TestPlanItemsThroughMCP(t *testing.T) {
+	root := newProject(t)
+	plan, err := os.ReadFile("../testdata/mcp/PLAN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "PLAN.md"), plan, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Open(root, "cli").Approve("PLAN.md", core.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, Options{Root: root})
+	got := call(t, cs, `{"action":"list"}`)
+	if !strings.HasPrefix(got.Text, "Plan: Add per-client rate limiting to the ingest API -- 7/7 plan items open\n[pending] #1 Add `internal/ratelimit` with a token bucket keyed by API key [plan: Important changes]") {
+		t.Fatalf("list:\n%s", got.Text)
+	}
+	if got.Details.Plan == nil || got.Details.Plan.Title != "Add per-client rate limiting to the ingest API" {
+		t.Fatalf("details.plan %+v", got.Details.Plan)
+	}
+	if got := call(t, cs, `{"action":"delete","id":1}`); !got.IsError || !strings.HasPrefix(got.Text, "Error: #1 is a plan item from the approved plan and can't be deleted: ") {
+		t.Fatalf("delete plan item: %q", got.Text)
+	}
+	if got := call(t, cs, `{"action":"delete_all","confirm_delete_all":true}`); got.IsError {
+		t.Fatalf("delete_all: %q", got.Text)
+	}
+	if st := readState(t, root); taskByID(t, st, 1).Status != core.Pending {
+		t.Fatal("delete_all removed a plan item")
+	}
+	if got := call(t, cs, `{"action":"update","id":7,"status":"deferred","reason":"no load-test rig"}`); got.Text != "Updated #7 (pending → deferred). Tell the user this plan item is descoped and why: no load-test rig" {
+		t.Fatalf("defer: %q", got.Text)
+	}
+	if got := call(t, cs, `{"action":"complete","id":6,"evidence":"go test ./... -race: ok"}`); got.IsError {
+		t.Fatalf("complete: %q", got.Text)
+	}
+	if got := call(t, cs, `{"action":"create","subject":"  `+"`GO test ./...   -race`"+` PASSES "}`); !got.IsError || got.Text != "Error: #6 is already a plan item; update it" {
+		t.Fatalf("duplicate guard: %q", got.Text)
+	}
+	if got := call(t, cs, `{"action":"list","status":"pending","limit":1}`); !strings.HasPrefix(got.Text, "Plan: Add per-client rate limiting to the ingest API -- 5/7 plan items open\n") {
+		t.Fatalf("header after closing two: %q", got.Text)
+	}
+}
+
+// TestSessionsShareOneState: several clients of one server (and of two
+// servers on the same root) creating at once never lose or duplicate a task.
+func TestSessionsShareOneState(t *testing.T) {
+	root := newProject(t)
+	sessions := []*sdk.ClientSession{
+		connect(t, Options{Root: root}), connect(t, Options{Root: root}), connect(t, Options{Root: root}),
+	}
+	const each = 15
+	errs := make(chan error, len(sessions))
+	for i, cs := range sessions {
+		go func() {
+			for j := 0; j < each; j++ {
+				res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: toolName,
+					Arguments: json.RawMessage(fmt.Sprintf(`{"action":"create","subject":"s%d-%d"}`, i, j))})
+				if err == nil && res.IsError {
+					err = fmt.Errorf("%v", res.Content)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range sessions {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := readState(t, root)
+	if len(st.Tasks) != len(sessions)*each || st.NextID != len(sessions)*each+1 {
+		t.Fatalf("%d tasks, nextId %d", len(st.Tasks), st.NextID)
+	}
+	seen := map[string]bool{}
+	for _, task := range st.Tasks {
+		if seen[task.Subject] {
+			t.Fatalf("%q created twice", task.Subject)
+		}
+		seen[task.Subject] = true
 	}
 }

@@ -15,6 +15,11 @@ import (
 // megabytes per call for a 3,000-item state.
 const trimAbove = 200
 
+// maxDetailRows caps a trimmed details.tasks: the largest list page core
+// serves (limit 200). A bulk change (delete_all, restore) names every task
+// in its text; its details then carry the first rows only.
+const maxDetailRows = 200
+
 // details is core's details snapshot plus the trimming flag. When
 // TasksTrimmed is true, Tasks holds only the tasks the call names and
 // TasksInState counts the whole state.
@@ -30,7 +35,7 @@ var mentionRe = regexp.MustCompile(`#(\d+)`)
 
 // structured returns the structuredContent of a result: details as is for
 // a small state, else details with tasks cut to those the text mentions or
-// the params name, in their original order.
+// the params name, in their original order, at most maxDetailRows of them.
 func structured(env core.Envelope, args json.RawMessage) details {
 	d := details{Details: env.Details}
 	if d.Tasks == nil {
@@ -48,7 +53,7 @@ func structured(env core.Envelope, args json.RawMessage) details {
 	collectParamIDs(args, keep)
 	rows := make([]core.Task, 0, len(keep))
 	for _, t := range d.Tasks {
-		if keep[t.ID] {
+		if keep[t.ID] && len(rows) < maxDetailRows {
 			rows = append(rows, t)
 		}
 	}

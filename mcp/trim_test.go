@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/planls/planls/core"
@@ -28,6 +30,7 @@ func TestStructuredTrim(t *testing.T) {
 		{"batch ops", many, "Applied 2 ops", `{"ops":[{"action":"update","id":20,"status":"completed","evidence":"x"},{"action":"get","id":21}]}`, []int{20, 21}, true},
 		{"unknown ids dropped", many, "#99999 not found", `{"action":"get","id":99999}`, []int{}, true},
 		{"malformed params", many, "Error: x", `[1,2`, []int{}, true},
+		{"bulk text capped", many, "Deleted " + mentions(1, trimAbove+1), `{"action":"delete_all"}`, ids(1, maxDetailRows), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := core.Envelope{Content: []core.Content{{Type: "text", Text: tc.text}}, Details: core.Details{Tasks: tc.tasks, NextID: len(tc.tasks) + 1}}
@@ -94,4 +97,32 @@ func TestReadsOnly(t *testing.T) {
 			t.Errorf("readsOnly(%s) = %v, want %v", args, got, want)
 		}
 	}
+}
+
+func bigTasks(n int) []core.Task {
+	ts := make([]core.Task, n)
+	for i := range ts {
+		ts[i] = core.Task{ID: i + 1, Subject: "t", Status: core.Pending}
+	}
+	return ts
+}
+
+func coreEnvelope(text string, tasks []core.Task) core.Envelope {
+	return core.Envelope{Content: []core.Content{{Type: "text", Text: text}}, Details: core.Details{Tasks: tasks}}
+}
+
+func mentions(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "#%d, ", i)
+	}
+	return b.String()
+}
+
+func ids(from, to int) []int {
+	var out []int
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
 }

@@ -18,7 +18,8 @@ type builder struct {
 	skipped     bool         // a heading on the stack is a context label
 	listSkipped bool         // a lead-in paragraph skips the next list (rule 6)
 	sec         section
-	textRanges  []Range // per plan.Headings entry: where its text is
+	textRanges  []Range  // per plan.Headings entry: where its text is
+	scopeCache  []string // scope() of the current heading path, shared
 }
 
 type scopeEntry struct {
@@ -86,15 +87,18 @@ func (b *builder) walk() {
 	b.closeSection()
 }
 
+// scope returns the heading path. Items of one section share the slice.
 func (b *builder) scope() []string {
 	if len(b.stack) == 0 {
 		return nil
 	}
-	s := make([]string, len(b.stack))
-	for i, e := range b.stack {
-		s[i] = e.text
+	if b.scopeCache == nil {
+		b.scopeCache = make([]string, len(b.stack))
+		for i, e := range b.stack {
+			b.scopeCache[i] = e.text
+		}
 	}
-	return s
+	return b.scopeCache
 }
 
 func (b *builder) group() string {
@@ -116,6 +120,7 @@ func (b *builder) heading(n *ast.Heading) {
 		}
 		b.stack = append(b.stack, scopeEntry{h.Level, h.Text, isContextLabel(h.Text)})
 	}
+	b.scopeCache = nil
 	b.skipped = false
 	for _, e := range b.stack {
 		b.skipped = b.skipped || e.label
@@ -130,7 +135,7 @@ func (b *builder) heading(n *ast.Heading) {
 // headingOf reads a heading's text (trimmed, inline markup kept) and ranges.
 // A setext heading's text lines are joined with one space.
 func (b *builder) headingOf(n *ast.Heading) (Heading, Range) {
-	first := b.t.orig(start(n))
+	first := b.t.orig(max(start(n), 0))
 	line := b.ln.lineOf(first)
 	h := Heading{Level: n.Level, Range: Range{first, b.ln.end[line]}}
 	tr := Range{first, first}
@@ -215,7 +220,11 @@ func (b *builder) list(items []ast.Node, spans []span) {
 }
 
 func (b *builder) item(li ast.Node, sp span) {
-	marker := b.t.orig(start(li))
+	p0 := start(li)
+	if p0 < 0 {
+		return // goldmark places every list item; nothing to point at otherwise
+	}
+	marker := b.t.orig(p0)
 	ml := b.ln.lineOf(marker)
 	it := Item{
 		Group: b.group(),

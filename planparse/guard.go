@@ -7,10 +7,12 @@ package planparse
 // growing indentation ~2 s). Plans never nest that deep, so before parsing,
 // capContainers bounds what goldmark can see: on each line, the container
 // prefix (indentation, list markers, '>' markers) is cut after maxPrefixMarkers
-// markers or maxPrefixColumns columns by overwriting one byte with 'x'. The
-// rest of the line then reads as plain text inside the deepest container that
-// is left, so it stays inside the enclosing top-level item (and in its
-// planText, which is taken from the original bytes).
+// markers or maxPrefixColumns columns by overwriting one byte with 'x', when
+// another container marker would follow. The rest of the line then reads as
+// plain text inside the deepest container that is left, so it stays inside the
+// enclosing top-level item (and in its planText, which is taken from the
+// original bytes). Deep white space before plain text is left alone: it opens
+// no container, and its cost per open container is bounded by the cap.
 const (
 	maxPrefixMarkers = 10
 	maxPrefixColumns = 40
@@ -66,8 +68,11 @@ func capLine(line []byte) {
 			return
 		}
 		if markers > maxPrefixMarkers || col > maxPrefixColumns {
-			if (line[tok] == ' ' || line[tok] == '\t') && isBlank(line[tok:]) {
-				return // a blank tail keeps the line blank
+			if line[tok] == ' ' || line[tok] == '\t' {
+				j := tok + indent(line[tok:])
+				if j == len(line) || (line[j] != '>' && !isMarkerLine(line[j:])) {
+					return // white space before text (or a blank tail) opens nothing
+				}
 			}
 			line[tok] = 'x'
 			return

@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -17,6 +18,10 @@ func hostileInputs() map[string][]byte {
 	bin := make([]byte, 1<<20)
 	for i := range bin {
 		bin[i] = byte(r.Uint32())
+	}
+	var sameGroups bytes.Buffer
+	for i := 0; i < 50000; i++ {
+		fmt.Fprintf(&sameGroups, "## A%d\n### G\n- x\n", i)
 	}
 	var indentNest bytes.Buffer
 	for i := 0; i < 2000; i++ {
@@ -42,6 +47,8 @@ func hostileInputs() map[string][]byte {
 		"100k empty items":         cat([]byte("## G\n"), rep("-\n", 100000)),
 		"100k headings":            rep("## `h` *x*\n", 100000),
 		"deep indent 1MB":          cat([]byte("- a\n"), rep(" ", 1<<20), []byte("- b\n")),
+		"deep indent text lines":   cat(indentNest.Bytes()[:4000], rep(strings.Repeat(" ", 1000)+"text\n", 2000)),
+		"50k sections, same item":  sameGroups.Bytes(),
 		"front matter unclosed":    cat([]byte("---\n"), rep("key: value\n", 100000)),
 	}
 }

@@ -118,7 +118,7 @@ func isMarkerLine(line []byte) bool {
 
 // children lists the block children of n.
 func children(n ast.Node) []ast.Node {
-	var out []ast.Node
+	out := make([]ast.Node, 0, n.ChildCount())
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		out = append(out, c)
 	}

@@ -75,7 +75,8 @@ type Item struct {
 	Group string
 	// Scope is the full heading path of levels 2–6 above the item, outermost
 	// first (the seed's "full scope"). The last element equals Group when Group
-	// is not empty.
+	// is not empty. Items of one section share this slice: treat it as
+	// read-only.
 	Scope []string
 	// Checkbox is the GFM task box state (rule 4).
 	Checkbox Checkbox

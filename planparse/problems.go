@@ -24,16 +24,39 @@ const (
 // duplicateProblems returns one duplicate-item problem, on the item's Line,
 // for every item whose scope, subject and planText equal another item's.
 func duplicateProblems(items []Item) []Problem {
-	key := func(it *Item) string {
-		return strings.Join(it.Scope, "\x00") + "\x01" + it.Subject + "\x01" + it.PlanText
+	type key struct {
+		scope             int
+		subject, planText string
 	}
-	count := make(map[string]int, len(items))
+	// Scope slices are shared per section, so joining once per slice keeps
+	// this linear in the input.
+	bySlice := map[*string]int{}
+	byPath := map[string]int{}
+	scopeID := func(sc []string) int {
+		if len(sc) == 0 {
+			return 0
+		}
+		if id, ok := bySlice[&sc[0]]; ok {
+			return id
+		}
+		path := strings.Join(sc, "\x00")
+		id, ok := byPath[path]
+		if !ok {
+			id = len(byPath) + 1
+			byPath[path] = id
+		}
+		bySlice[&sc[0]] = id
+		return id
+	}
+	keys := make([]key, len(items))
+	count := make(map[key]int, len(items))
 	for i := range items {
-		count[key(&items[i])]++
+		keys[i] = key{scopeID(items[i].Scope), items[i].Subject, items[i].PlanText}
+		count[keys[i]]++
 	}
 	var out []Problem
 	for i := range items {
-		if count[key(&items[i])] > 1 {
+		if count[keys[i]] > 1 {
 			out = append(out, Problem{Code: CodeDuplicateItem, Message: duplicateItemMessage, Range: items[i].Line})
 		}
 	}

@@ -92,19 +92,28 @@ func TestVectorsP(t *testing.T) {
 			} else if strings.Contains(v.Note, "⚠") && !sameAsRpiv[v.ID] {
 				t.Fatalf("⚠ vector %s has no planls result in this test", v.ID)
 			}
-			plan := Parse([]byte(v.MD))
-			if plan.Title != title {
-				t.Errorf("title = %q, want %q", plan.Title, title)
-			}
-			compareItems(t, plan, want)
-			var got []int
-			for _, p := range plan.Problems {
-				if p.Code == CodeEmptyItem {
-					got = append(got, newLines([]byte(v.MD)).lineOf(p.Range.Start)+1)
+			srcs := map[string][]byte{"LF": []byte(v.MD)}
+			if !strings.Contains(v.MD, "\r") {
+				for name, src := range lineEndingVariants([]byte(v.MD)) {
+					srcs[name] = src
 				}
 			}
-			if !equalInts(got, problems) {
-				t.Errorf("empty-item problems on lines %v, want %v", got, problems)
+			for name, src := range srcs {
+				plan := Parse(src)
+				checkInvariants(t, src, plan)
+				if plan.Title != title {
+					t.Errorf("%s: title = %q, want %q", name, plan.Title, title)
+				}
+				compareItems(t, plan, want)
+				var got []int
+				for _, p := range plan.Problems {
+					if p.Code == CodeEmptyItem {
+						got = append(got, newLines(src).lineOf(p.Range.Start)+1)
+					}
+				}
+				if !equalInts(got, problems) {
+					t.Errorf("%s: empty-item problems on lines %v, want %v", name, got, problems)
+				}
 			}
 		})
 	}

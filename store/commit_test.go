@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/planls/planls/core"
 )
 
 func TestCommitWritesStateJournalAndGitignore(t *testing.T) {
@@ -51,7 +54,7 @@ func TestCommitWritesStateJournalAndGitignore(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("journal has %d lines:\n%s", len(lines), journal)
 	}
-	if !strings.HasPrefix(lines[0], `{"revision":1,"base":0,"time":"`) || !strings.Contains(lines[0], `"actor":"test","kind":"call","params":{"action":"create"},"result":"Created #1: a <b> (pending)","nextId":2,"plan":null,"tasks":[{"id":1,"subject":"a <b>"`) {
+	if !strings.HasPrefix(lines[0], `{"revision":1,"base":0,"time":"`) || !strings.Contains(lines[0], `"actor":"test","kind":"call","params":{"action":"create"},"result":"Created #1: a <b> (pending)","head":{"version":1,"revision":1,"nextId":2},"tasks":[{"id":1,"subject":"a <b>"`) {
 		t.Errorf("journal line 1: %s", lines[0])
 	}
 	entries, probs, err := ReadJournal(s.JournalPath())
@@ -279,5 +282,38 @@ func TestLeftoverTempFileRemoved(t *testing.T) {
 	seed(t, s, 1)
 	if _, err := os.Stat(left); !os.IsNotExist(err) {
 		t.Errorf("temp file still there: %v", err)
+	}
+}
+
+// Every top-level field (plan, nextId, the last delete_all, idempotency keys)
+// survives a journal replay, not only the tasks.
+func TestReplayKeepsTopLevelFields(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	seed(t, s, 2)
+	_, err := s.update("call", params(`{}`), func(st *core.State) core.Result {
+		next := *st
+		next.Plan = &core.PlanRef{ID: "sha256:ab", Title: `a "plan" with ,"tasks":null`, Path: "PLAN.md", ApprovedAt: fixedTime}
+		next.LastDeleteAll = []int{1, 2}
+		next.Mutations = []core.MutationKey{{Key: "k1", Action: "create", Text: "Created #1", IDs: []int{1}, At: fixedTime}}
+		next.Tasks = slices.DeleteFunc(slices.Clone(st.Tasks), func(t core.Task) bool { return t.ID == 1 })
+		return core.Result{State: &next, Changed: true, Envelope: textEnvelope("changed")}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed(t, s, 1)
+	entries, probs, err := ReadJournal(s.JournalPath())
+	if err != nil || len(probs) > 0 {
+		t.Fatal(probs, err)
+	}
+	if got := entries[2].Removed; len(got) != 1 || got[0] != 1 {
+		t.Errorf("removed %v", got)
+	}
+	if entries[3].Mutations != nil {
+		t.Errorf("unchanged idempotency keys journaled again")
+	}
+	a, _ := encodeState(Replay(entries))
+	if !bytes.Equal(a, stateBytes(t, s)) {
+		t.Errorf("replay\n%s\nstate\n%s", a, stateBytes(t, s))
 	}
 }

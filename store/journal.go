@@ -16,33 +16,51 @@ import (
 
 // JournalEntry is one line of .planls/journal.jsonl: one committed change.
 // Replaying the entries in order from the empty state rebuilds the state
-// (Rebuild): each entry carries the full records of the tasks it created or
-// changed, the ids it removed, and the state's nextId, plan and (when they
-// changed) idempotency keys after the change. When the journal did not end at
-// the revision the change started from (a writer was killed between writing
-// the state and appending its line, or the journal was deleted) the entry is
-// a full snapshot instead (Full true, Tasks holds every task).
+// (Replay): each entry carries the state's top-level fields after the change
+// (Head), the full records of the tasks it created or changed, the ids it
+// removed, and the idempotency keys when they changed. When the journal did
+// not end at the revision the change started from (a writer was killed
+// between writing the state and appending its line, or the journal was
+// deleted) the entry is a full snapshot instead (Full true, Tasks holds
+// every task).
 type JournalEntry struct {
 	Revision int64     `json:"revision"` // the state's revision after the change
 	Base     int64     `json:"base"`     // the revision the change was applied to
 	Time     time.Time `json:"time"`     // commit time, UTC
 	Actor    string    `json:"actor"`    // Store.Actor of the writer
-	Kind     string    `json:"kind"`     // "call", "approve" or "rebuild"
+	Kind     string    `json:"kind"`     // "call" or "approve"
 	// Params are the todo tool params (kind "call"), or {"path","planId"} for an approval.
 	Params json.RawMessage `json:"params,omitempty"`
 	Result string          `json:"result"` // content[0].text of the result
 	Full   bool            `json:"full,omitempty"`
-	NextID int             `json:"nextId"`
-	Plan   *core.PlanRef   `json:"plan"` // null when no plan is approved
+	// Head is the state after the change without tasks and idempotency keys
+	// (version, nextId, plan, ...): all of its other top-level fields, so
+	// fields added to core.State later replay too.
+	Head json.RawMessage `json:"head"`
 	// Tasks are the full new records of created or changed tasks (every task when Full).
 	Tasks     []core.Task         `json:"tasks"`
 	Removed   []int               `json:"removed,omitempty"`   // ids no longer in the state
 	Mutations *[]core.MutationKey `json:"mutations,omitempty"` // set when the idempotency keys changed (always when Full)
 }
 
+// headOf is st's top-level fields without tasks and idempotency keys.
+func headOf(st *core.State) (json.RawMessage, error) {
+	h := *st
+	h.Tasks, h.Mutations = nil, nil
+	b, err := marshal(&h, "")
+	// Tasks has no omitempty; drop its null. Any string containing these
+	// bytes would have its quotes escaped, so only the field itself matches.
+	b = bytes.Replace(bytes.TrimRight(b, "\n"), []byte(`,"tasks":null`), nil, 1)
+	return json.RawMessage(b), err
+}
+
 // newEntry describes the change from old to next. full forces a snapshot.
 func newEntry(old, next *core.State, full bool) (JournalEntry, error) {
-	e := JournalEntry{Revision: next.Revision, Base: old.Revision, NextID: next.NextID, Plan: next.Plan, Full: full, Tasks: []core.Task{}}
+	head, err := headOf(next)
+	if err != nil {
+		return JournalEntry{}, err
+	}
+	e := JournalEntry{Revision: next.Revision, Base: old.Revision, Head: head, Full: full, Tasks: []core.Task{}}
 	if full {
 		e.Tasks = append(e.Tasks, next.Tasks...)
 		slices.SortStableFunc(e.Tasks, byID)
@@ -85,12 +103,18 @@ func newEntry(old, next *core.State, full bool) (JournalEntry, error) {
 	return e, nil
 }
 
-// apply replays e onto st (which it changes).
+// apply replays e onto st (which it changes). A head that does not parse
+// leaves the top-level fields as they were.
 func (e *JournalEntry) apply(st *core.State) {
+	tasks, mutations := st.Tasks, st.Mutations
 	if e.Full {
-		st.Tasks = st.Tasks[:0]
-		st.Mutations = nil
+		tasks, mutations = tasks[:0], nil
 	}
+	var h core.State
+	if len(e.Head) > 0 && json.Unmarshal(e.Head, &h) == nil {
+		*st = h
+	}
+	st.Tasks, st.Mutations = tasks, mutations
 	idx := make(map[int]int, len(st.Tasks))
 	for i, t := range st.Tasks {
 		idx[t.ID] = i
@@ -107,8 +131,6 @@ func (e *JournalEntry) apply(st *core.State) {
 		st.Tasks = slices.DeleteFunc(st.Tasks, func(t core.Task) bool { return slices.Contains(e.Removed, t.ID) })
 	}
 	slices.SortStableFunc(st.Tasks, byID)
-	st.NextID = e.NextID
-	st.Plan = e.Plan
 	if e.Mutations != nil {
 		st.Mutations = slices.Clone(*e.Mutations)
 	}

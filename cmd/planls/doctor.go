@@ -20,7 +20,9 @@ existing state file (damaged, or different from the journal) also needs --move-a
 renames it to state.json.corrupt-<time>; nothing is ever deleted. --move-aside alone moves a damaged
 state file aside (the state is then empty until rebuilt).
 
-Exit 0 when all is well (or the repair succeeded), 2 when a problem remains or the repair was refused.`,
+Exit 0 when all is well (or the repair succeeded); 1 when the state is usable but needs attention
+(warnings such as a dangling blockedBy or a cycle, damaged journal lines); 2 when the state file is
+unusable or a repair was refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := openStore(cmd)
@@ -40,8 +42,11 @@ Exit 0 when all is well (or the repair succeeded), 2 when a problem remains or t
 			if rep.Rebuilt || (rep.MovedAside != "" && !rebuild) {
 				return nil
 			}
-			if !rep.OK() {
+			switch {
+			case rep.StateErr != nil:
 				return silentExit(exitError)
+			case !rep.OK():
+				return silentExit(exitRejected)
 			}
 			return nil
 		},

@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,12 +72,15 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PLANLS_ROOT", "")
 			env.Setenv("PLANLS_LOCK_TIMEOUT", "")
 			env.Setenv("TZ", "UTC")
+			// The project id of $WORK as a root, for scripts that pass it.
+			env.Setenv("WORK_PROJECT_ID", store.ProjectID(env.WorkDir))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"hexfile":  cmdHexfile,
 			"waitfile": cmdWaitfile,
 			"age":      cmdAge,
+			"exitcode": cmdExitcode,
 		},
 	})
 }
@@ -113,4 +118,26 @@ func cmdAge(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	old := time.Now().Add(-d)
 	ts.Check(os.Chtimes(ts.MkAbs(args[0]), old, old))
+}
+
+// exitcode N PROG ARGS...: runs PROG like exec and requires exit status N
+// exactly (0, 1 and 2 mean different things to scripts); stdout and stderr
+// are kept for the next stdout/stderr checks.
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N prog args...")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
 }

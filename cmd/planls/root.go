@@ -61,7 +61,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return ee.code
 	}
-	// Commands wrap their own failures in exitErr, so anything else is a bad
+	// Every RunE failure is an exitErr (wrapRunE), so anything else is a bad
 	// command line found by cobra (unknown command or flag, argument count).
 	fmt.Fprintln(stderr, "Error:", err)
 	fmt.Fprintln(stderr, "Run 'planls --help' for usage.")
@@ -99,5 +99,25 @@ Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items a
 		newMCPCmd(),
 		newDemoCmd(),
 	)
+	wrapRunE(root)
 	return root
+}
+
+// wrapRunE makes every command's runtime failure an exit-2 exitErr (unless
+// it already carries a code), so that run can tell them from cobra's usage
+// errors, which get a usage hint.
+func wrapRunE(c *cobra.Command) {
+	if inner := c.RunE; inner != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			err := inner(cmd, args)
+			var ee *exitErr
+			if err == nil || errors.As(err, &ee) {
+				return err
+			}
+			return &exitErr{code: exitError, err: err}
+		}
+	}
+	for _, sub := range c.Commands() {
+		wrapRunE(sub)
+	}
 }

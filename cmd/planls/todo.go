@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 // newTodoCmd is `planls todo`: the todo tool from a shell, one subcommand
@@ -204,7 +205,9 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 	if err != nil {
 		return err
 	}
-	res, err := st.Call(params, core.Options{Zone: time.Local})
+	// Date-only due times are the user's local midnight; project_id must be
+	// the id `planls status` shows (the MCP server checks the same).
+	res, err := st.Call(params, core.Options{Zone: time.Local, ProjectID: store.ProjectID(st.Root)})
 	if err != nil {
 		return fail(err)
 	}

@@ -92,6 +92,9 @@ try {
   r = call(ws, { action: 'delete_all' });
   check('delete_all without confirm_delete_all is refused', r.isError === true && /confirm_delete_all/.test(text(r)), show(r));
 
+  r = call(ws, { action: 'delete_all', confirm_delete_all: true }, ['--no-delete-all']);
+  check('--no-delete-all refuses even a confirmed delete_all', r.isError === true, show(r));
+
   r = call(ws, { action: 'list', project_id: 'not-this-one' });
   check('foreign project_id is refused', r.isError === true && /project_id/.test(text(r)), show(r));
 

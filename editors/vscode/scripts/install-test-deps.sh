@@ -78,7 +78,12 @@ install_code_server() {
 	(cd bin/remote-cli && ln -sf code-linux.sh code-server)
 	(cd bin/helpers && ln -sf browser-linux.sh browser.sh)
 	(cd extensions && quiet npm install --no-audit --no-fund --omit=dev)
-	quiet "$CS_DIR/node_modules/.bin/code-server" --version
+	# A smoke start; the XDG dirs and --config keep it from writing to ~/.config and ~/.local.
+	local scratch
+	scratch=$(mktemp -d)
+	quiet env XDG_CONFIG_HOME="$scratch" XDG_DATA_HOME="$scratch" XDG_CACHE_HOME="$scratch" \
+		"$CS_DIR/node_modules/.bin/code-server" --config "$scratch/config.yaml" --version
+	rm -rf "$scratch"
 	echo "$CODE_SERVER_VERSION" >"$stamp"
 }
 

@@ -166,7 +166,9 @@ export class ServerManager implements vscode.Disposable {
 					// Send the validated settings in the shape of docs/PROTOCOL.md
 					// instead of the raw section (which also holds path and trace).
 					didChangeConfiguration: async () => {
-						await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { planls: currentSettings() } });
+						const planls = currentSettings();
+						this.output.appendLine(`[planls] settings: ${JSON.stringify(planls)}`);
+						await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { planls } });
 					},
 				},
 			},

@@ -60,6 +60,8 @@ function setup(tmp) {
 	git(ws, 'commit', '-q', '-m', 'plan');
 	const settings = {
 		'planls.path': planls,
+		// LSP traffic lands in the saved logs of a failed run.
+		'planls.trace.server': 'messages',
 		'workbench.startupEditor': 'none',
 		'workbench.tips.enabled': false,
 		'workbench.enableExperiments': false,
@@ -185,6 +187,12 @@ async function main() {
 	fs.rmSync(outDir, { recursive: true, force: true });
 	fs.mkdirSync(outDir, { recursive: true });
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'planls-vscode-e2e-'));
+	// code-server (heartbeat, logs, device id) and Chromium (dconf) write under
+	// the XDG dirs whatever --user-data-dir says; keep all of it in tmp.
+	for (const [k, d] of [['XDG_CONFIG_HOME', 'config'], ['XDG_DATA_HOME', 'data-home'], ['XDG_CACHE_HOME', 'cache'], ['XDG_STATE_HOME', 'state']]) {
+		process.env[k] = path.join(tmp, 'xdg', d);
+		fs.mkdirSync(process.env[k], { recursive: true });
+	}
 	const env = setup(tmp);
 	const log = path.join(tmp, 'code-server.log');
 	let child;

@@ -169,6 +169,8 @@ async function widenSidebar(page, width) {
 	await page.mouse.move(x + (width - box.width) / 2, y, { steps: 4 });
 	await page.mouse.move(x + width - box.width, y, { steps: 4 });
 	await page.mouse.up();
+	// Off the sash, so its highlight is not in the screenshots.
+	await page.mouse.move(x + width + 300, y + 200);
 }
 
 async function flow(page, { url, outDir, commit, evidence }) {
@@ -333,9 +335,17 @@ async function multiRoot(page, { url, outDir, settingsFile }) {
 		await shot(page, outDir, '08-multi-root');
 	});
 	await step('the planls.severity setting reaches the server', async () => {
-		const settings = JSON.parse(fs.readFileSync(settingsFile, 'utf8'));
-		settings['planls.severity'] = 'warning';
-		fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+		// Through the Settings editor: code-server does not notice edits to settings.json made behind its back.
+		await runCommand(page, 'Preferences: Open User Settings');
+		const editor = page.locator('.settings-editor');
+		await editor.waitFor({ timeout: T.ui });
+		await page.waitForTimeout(500);
+		await page.keyboard.type('planls.severity');
+		const item = editor.locator('.setting-item-enum', { hasText: 'Severity of the diagnostics' }).first();
+		await item.waitFor({ timeout: T.ui });
+		await item.locator('.monaco-select-box').click();
+		await page.locator('.monaco-select-box-dropdown-container .monaco-list-row', { hasText: 'warning' }).first().click();
+		await waitFor('the setting in settings.json', T.ui, () => JSON.parse(fs.readFileSync(settingsFile, 'utf8'))['planls.severity'] === 'warning');
 		await waitFor('5 warnings in Problems', T.server, async () => (await page.locator('.markers-panel .monaco-list-row .codicon-warning').count()) === 5);
 		await shot(page, outDir, '09-severity-warning');
 	});

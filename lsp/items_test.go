@@ -2,99 +2,13 @@ package lsp
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
-
-func (e *env) hoverAt(u string, line, char int) string {
-	e.t.Helper()
-	var h *protocol.Hover
-	e.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": u},
-		"position": map[string]any{"line": line, "character": char}}, &h)
-	if h == nil {
-		return ""
-	}
-	return h.Contents.Value
-}
-
-// B24: "deploy" is at character 5 in UTF-16 and 7 in UTF-8; the chosen
-// encoding is returned by initialize and used both ways.
-func TestPositionEncodings(t *testing.T) {
-	text := "# P\n\n## G\n- 🚀 deploy привет\n"
-	for _, tc := range []struct {
-		name   string
-		offer  []string
-		want   string
-		endCol uint32
-		hover  int
-	}{
-		{"utf-16 default", nil, "utf-16", 18, 5},
-		{"utf-8 offered", []string{"utf-8", "utf-16"}, "utf-8", 26, 7},
-		{"only utf-32 offered", []string{"utf-32"}, "utf-16", 18, 5},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			root, plan := workspace(t, text)
-			cliApprove(t, root)
-			caps := map[string]any{}
-			if tc.offer != nil {
-				caps["general"] = map[string]any{"positionEncodings": tc.offer}
-			}
-			e := newEnv(t, envConfig{noInit: true})
-			res := e.initialize(envConfig{folders: []string{root}, caps: caps})
-			got := res["capabilities"].(map[string]any)["positionEncoding"]
-			if got != tc.want {
-				t.Errorf("positionEncoding %v, want %s", got, tc.want)
-			}
-			u := e.open(plan, text)
-			ds := e.waitDiags(u, "open item", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
-			if r := ds[0].Range; r.Start.Line != 3 || r.Start.Character != 0 || r.End.Character != tc.endCol {
-				t.Errorf("range %+v, want 3:0-3:%d", r, tc.endCol)
-			}
-			if h := e.hoverAt(u, 3, tc.hover); !strings.Contains(h, "deploy") {
-				t.Errorf("hover at 'deploy' = %q", h)
-			}
-			// A client echoing the range in other units still gets the actions (matched by data).
-			d := ds[0]
-			d.Range = protocol.Range{Start: protocol.Position{Line: 3, Character: 99}, End: protocol.Position{Line: 3, Character: 120}}
-			if acts := e.actions(u, 0, []protocol.Diagnostic{d}); !strings.Contains(titles(acts), "Complete #1…") {
-				t.Errorf("actions by data: %q", titles(acts))
-			}
-		})
-	}
-}
-
-// CRLF and lone CR: ranges end before the line ending, on the right line.
-func TestLineEndings(t *testing.T) {
-	for _, name := range []string{"crlf.md", "lonecr"} {
-		t.Run(name, func(t *testing.T) {
-			b, err := os.ReadFile("testdata/crlf.md")
-			if err != nil {
-				t.Fatal(err)
-			}
-			text := string(b)
-			if name == "lonecr" {
-				text = strings.ReplaceAll(text, "\r\n", "\r")
-			}
-			root, plan := workspace(t, text)
-			cliApprove(t, root)
-			e := newEnv(t, envConfig{folders: []string{root}})
-			u := e.open(plan, text)
-			ds := e.waitDiags(u, "3 items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 3 })
-			want := []struct{ line, end uint32 }{{3, 12}, {5, 13}, {8, 12}}
-			for i, d := range ds {
-				if d.Range.Start.Line != want[i].line || d.Range.End.Line != want[i].line || d.Range.End.Character != want[i].end {
-					t.Errorf("%s: range %+v, want line %d to char %d", d.Message, d.Range, want[i].line, want[i].end)
-				}
-			}
-		})
-	}
-}
 
 func TestCheckedNotCompletedAndGroups(t *testing.T) {
 	b, _ := os.ReadFile("testdata/checkboxes.md")
@@ -307,25 +221,6 @@ func TestDriftAndReapprove(t *testing.T) {
 	}
 }
 
-// Out-of-order versions are ignored: the newest text wins.
-func TestOutOfOrderVersions(t *testing.T) {
-	e, _, u := approved(t)
-	plan := basicPlan(t)
-	e.change(u, 5, strings.Replace(plan, "## Tests and verification", "## Tests and verification\n- Extra A", 1))
-	e.change(u, 4, strings.Replace(plan, "## Tests and verification", "## Tests and verification\n- Extra B", 1))
-	e.barrier()
-	ds, _ := e.lastDiags(u)
-	if !hasMessage(ds, "Extra A") || hasMessage(ds, "Extra B") {
-		t.Errorf("diagnostics after out-of-order changes: %s", codes(ds))
-	}
-	e.mu.Lock()
-	last := e.pubs[len(e.pubs)-1]
-	e.mu.Unlock()
-	if last.Version != 5 {
-		t.Errorf("published version %d, want 5", last.Version)
-	}
-}
-
 func TestSettingsSeverityAndFadeClosed(t *testing.T) {
 	root, plan := workspace(t, basicPlan(t))
 	cliApprove(t, root)
@@ -365,73 +260,26 @@ func TestEmptyItemWarning(t *testing.T) {
 	}
 }
 
-// B27 (server side): two folders, each its own state; commands are
-// advertised once; a command without uri is refused when ambiguous.
-func TestMultiRoot(t *testing.T) {
-	a, planA := workspace(t, "# A\n\n## G\n- alpha one\n- alpha two\n")
-	b, planB := workspace(t, "# B\n\n## G\n- beta one\n")
-	cliApprove(t, a)
-	cliApprove(t, b)
-	e := newEnv(t, envConfig{noInit: true})
-	res := e.initialize(envConfig{folders: []string{a, b}})
-	cmds := res["capabilities"].(map[string]any)["executeCommandProvider"].(map[string]any)["commands"].([]any)
-	if len(cmds) != len(commands) {
-		t.Errorf("commands %v: advertised once, never per folder", cmds)
+func TestHoverEvidenceReasonDue(t *testing.T) {
+	e, root, u := approved(t)
+	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"go test ./internal/ratelimit: ok"}`)
+	cli(t, root, `{"action":"update","id":2,"status":"deferred","reason":"batch endpoint later"}`)
+	e.waitDiags(u, "two closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	if h := e.hoverAt(u, 7, 2); !strings.Contains(h, "status: `completed`") || !strings.Contains(h, "evidence: go test ./internal/ratelimit: ok") {
+		t.Errorf("hover #1:\n%s", h)
 	}
-	ua, ub := uriOf(planA), uriOf(planB)
-	e.waitDiags(ua, "A", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 2 })
-	e.waitDiags(ub, "B", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
-	if _, err := e.exec("planls.start", map[string]any{"id": 1}); rpcCode(err) != jsonrpc2.InvalidParams {
-		t.Errorf("ambiguous folder: %v", err)
+	if h := e.hoverAt(u, 10, 2); !strings.Contains(h, "status: `deferred`") || !strings.Contains(h, "reason: batch endpoint later") {
+		t.Errorf("hover #2:\n%s", h)
 	}
-	if _, err := e.exec("planls.start", map[string]any{"id": 1, "uri": uriOf(b)}); err != nil {
+	// Due dates come from the MCP seed's due_at.
+	res, err := e.exec("planls.todo", map[string]any{"params": map[string]any{"action": "update", "id": 3, "due_at": "2026-12-24T17:00:00Z"}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(ub, "B started", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
-	if d, _ := e.lastDiags(ua); countCode(d, codeInProgress) != 0 {
-		t.Errorf("A changed by B's command: %s", codes(d))
+	if details(res)["error"] != nil {
+		t.Fatalf("due_at on update: %v", details(res)["error"])
 	}
-	var pa, pb planResult
-	e.call("planls/plan", map[string]any{"uri": uriOf(a)}, &pa)
-	e.call("planls/plan", map[string]any{"uri": ub}, &pb)
-	if pa.Title != "A" || pb.Title != "B" || pa.Open != 2 || pb.Open != 1 {
-		t.Errorf("plans %+v / %+v", pa, pb)
-	}
-	// Removing a folder clears what it published.
-	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
-		"added": []any{}, "removed": []any{map[string]any{"uri": uriOf(b), "name": "b"}}}})
-	e.waitDiags(ub, "B cleared", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
-}
-
-// B28: a file opened under an unusual spelling of its URI is published under
-// that exact spelling.
-func TestURIsKeepClientSpelling(t *testing.T) {
-	root, _ := workspace(t, "# P\n\n## G\n- one\n")
-	spaced := filepath.Join(root, "My Repo")
-	writeFile(t, filepath.Join(spaced, "PLAN.md"), "# P\n\n## G\n- one\n")
-	cliApprove(t, spaced)
-	e := newEnv(t, envConfig{folders: []string{spaced}})
-	odd := "file://" + strings.ReplaceAll(filepath.ToSlash(spaced), " ", "%20") + "/./PLAN.md"
-	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": odd, "version": 1, "text": "# P\n\n## G\n- one\n"}})
-	e.waitDiags(odd, "published under the client's URI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
-}
-
-// A burst of changes: every one is applied in order and the last version is
-// published (earlier ones may be skipped).
-func TestChangeBurstPublishesLast(t *testing.T) {
-	e, _, u := approved(t)
-	plan := basicPlan(t)
-	for v := 2; v <= 30; v++ {
-		e.change(u, v, strings.Replace(plan, "## Tests and verification", fmt.Sprintf("## Tests and verification\n- Extra %d", v), 1))
-	}
-	ds := e.waitDiags(u, "version 30", func(d []protocol.Diagnostic) bool { return hasMessage(d, "Extra 30") })
-	if hasMessage(ds, "Extra 29") {
-		t.Error("stale text")
-	}
-	e.mu.Lock()
-	last := e.pubs[len(e.pubs)-1]
-	e.mu.Unlock()
-	if last.Version != 30 {
-		t.Errorf("version %d", last.Version)
+	if h := e.hoverAt(u, 12, 2); !strings.Contains(h, "due: 2026-12-24T17:00:00Z") {
+		t.Errorf("hover #3:\n%s", h)
 	}
 }

@@ -1,0 +1,170 @@
+package planparse
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCapLine(t *testing.T) {
+	deep := strings.Repeat("- ", 12) + "x"
+	tests := []struct{ in, want string }{
+		{"- a", "- a"},
+		{strings.Repeat("- ", 10) + "x", strings.Repeat("- ", 10) + "x"},
+		{deep, strings.Repeat("- ", 10) + "x " + "- x"}, // the 11th marker turns into text
+		{strings.Repeat("> ", 11) + "q", strings.Repeat("> ", 10) + "x q"},
+		{strings.Repeat(" ", 39) + "- a", strings.Repeat(" ", 39) + "- a"},
+		{strings.Repeat(" ", 40) + "- a", strings.Repeat(" ", 40) + "x a"}, // the marker ends past column 40
+		{strings.Repeat(" ", 41) + "- a", strings.Repeat(" ", 40) + "x- a"},
+		{strings.Repeat(" ", 60) + "text", strings.Repeat(" ", 60) + "text"},
+		{strings.Repeat("\t", 10) + "- a", strings.Repeat("\t", 10) + "x a"}, // col 41 is the marker
+		{strings.Repeat(" ", 50), strings.Repeat(" ", 50)},                   // blank stays blank
+		{strings.Repeat("- ", 20), strings.Repeat("- ", 20)},                 // a thematic break
+		{strings.Repeat("1. ", 11) + "n", strings.Repeat("1. ", 10) + "x. n"},
+		{"plain text that is long enough", "plain text that is long enough"},
+	}
+	for _, tc := range tests {
+		b := []byte(tc.in)
+		capLine(b)
+		if string(b) != tc.want {
+			t.Errorf("capLine(%q)\n got %q\nwant %q", tc.in, b, tc.want)
+		}
+		if len(b) != len(tc.in) {
+			t.Errorf("capLine changed the length of %q", tc.in)
+		}
+	}
+}
+
+func TestLineClassifiers(t *testing.T) {
+	tests := []struct {
+		line                    string
+		marker, thematic, under bool
+	}{
+		{"- a", true, false, false},
+		{"-", true, false, true},
+		{"-\tb", true, false, false},
+		{"-x", false, false, false},
+		{"* * *", true, true, false},
+		{"---", false, true, true},
+		{"===", false, false, true},
+		{"= =", false, false, false},
+		{"1. a", true, false, false},
+		{"2) a", true, false, false},
+		{"1234567890. a", false, false, false}, // ten digits are too many
+		{"1.5 liters", false, false, false},
+		{"• dot", false, false, false},
+		{"   ***", false, true, false},
+		{"    ***", false, false, false},
+		{"_ _ _", false, true, false},
+	}
+	for _, tc := range tests {
+		b := []byte(tc.line)
+		if got := isMarkerLine(b); got != tc.marker {
+			t.Errorf("isMarkerLine(%q) = %v", tc.line, got)
+		}
+		if got := isThematicBreak(b); got != tc.thematic {
+			t.Errorf("isThematicBreak(%q) = %v", tc.line, got)
+		}
+		if got := isUnderline(b); got != tc.under {
+			t.Errorf("isUnderline(%q) = %v", tc.line, got)
+		}
+	}
+}
+
+func TestMarkerContent(t *testing.T) {
+	tests := []struct {
+		line string
+		want int
+	}{
+		{"- a", 2}, {"-    a", 5}, {"-     a", 2}, {"-", 2}, {"10. a", 4}, {"1)\ta", 3}, {"-  ", 2},
+	}
+	for _, tc := range tests {
+		if got := markerContent([]byte(tc.line)); got != tc.want {
+			t.Errorf("markerContent(%q) = %d, want %d", tc.line, got, tc.want)
+		}
+	}
+}
+
+func TestCheckbox(t *testing.T) {
+	tests := []struct {
+		in    string
+		state Checkbox
+		width int
+	}{
+		{"[ ] a", Unchecked, 3}, {"[x] a", Checked, 3}, {"[X]\ta", Checked, 3}, {"[ ]", Unchecked, 3},
+		{"[x]a", NoCheckbox, 0}, {"[-] a", NoCheckbox, 0}, {"[]", NoCheckbox, 0}, {"x [ ] a", NoCheckbox, 0},
+		{"[\t] a", NoCheckbox, 0},
+	}
+	for _, tc := range tests {
+		if s, w := checkbox([]byte(tc.in)); s != tc.state || w != tc.width {
+			t.Errorf("checkbox(%q) = %v, %d; want %v, %d", tc.in, s, w, tc.state, tc.width)
+		}
+	}
+}
+
+func TestPlanTextDedent(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"x\n  a\n    b\n", "a\n  b"},
+		{"x\n\n  a\n\n  b\n\n", "a\n\nb"}, // leading and trailing blank lines go, inner ones stay
+		{"x\n\ta\n\t\tb\n", "a\n\tb"},     // a tab counts as one
+		{"x\n  a  \n", "a  "},             // trailing spaces kept
+		{"x\n    \n  a\n      \n  b\n", "a\n    \nb"},
+		{"x\n", ""},
+		{"x\r\n  a\r\n  b\r\n", "a\nb"},
+		{"x\r  a\r\r  b", "a\n\nb"},
+	}
+	for _, tc := range tests {
+		ln := newLines([]byte(tc.in))
+		if got := planText(ln, 1, ln.count()-1); got != tc.want {
+			t.Errorf("planText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	ln := newLines([]byte("a\r\nb\rc\n\nd"))
+	var got []string
+	for i := 0; i < ln.count(); i++ {
+		got = append(got, string(ln.text(i)))
+	}
+	if strings.Join(got, "|") != "a|b|c||d" {
+		t.Errorf("lines %q", got)
+	}
+	for off, want := range map[int]int{0: 0, 1: 0, 2: 0, 3: 1, 4: 1, 5: 2, 7: 3, 8: 4, 9: 4} {
+		if l := ln.lineOf(off); l != want {
+			t.Errorf("lineOf(%d) = %d, want %d", off, l, want)
+		}
+	}
+	if newLines(nil).count() != 1 || newLines([]byte("a\n")).count() != 1 {
+		t.Error("an empty input or a final newline must not add a line")
+	}
+}
+
+func TestTrimRange(t *testing.T) {
+	src := []byte("\u00a0 x y\u2003\t")
+	s, e := trimRange(src, 0, len(src))
+	if string(src[s:e]) != "x y" {
+		t.Errorf("trimRange kept %q", src[s:e])
+	}
+	bad := []byte(" \x80 ")
+	if s, e := trimRange(bad, 0, len(bad)); string(bad[s:e]) != "\x80" {
+		t.Errorf("invalid bytes are text, got %q", bad[s:e])
+	}
+}
+
+func TestFrontMatter(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"---\na: b\n---\nx", "   \n    \n   \nx"},
+		{"--- \na: b\n...\nx", "    \n    \n   \nx"},
+		{"---\na: b\n", "---\na: b\n"}, // unclosed: a thematic break, not front matter
+		{"x\n---\na\n---\n", "x\n---\na\n---\n"},
+	}
+	for _, tc := range tests {
+		buf, _ := prepare([]byte(tc.in))
+		if string(buf) != tc.want {
+			t.Errorf("prepare(%q) = %q, want %q", tc.in, buf, tc.want)
+		}
+	}
+	if buf, base := prepare([]byte("\xEF\xBB\xBFa\r\nb\rc")); base != 3 || string(buf) != "a \nb\nc" {
+		t.Errorf("prepare with BOM, CRLF, CR = %q, %d", buf, base)
+	}
+}
