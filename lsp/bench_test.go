@@ -192,3 +192,13 @@ func BenchmarkStartup(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkDocumentSymbol10k measures the outline of a 10k-item plan.
+func BenchmarkDocumentSymbol10k(b *testing.B) {
+	e, u, _ := benchEnv(b, 10000, testOptions())
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var syms []protocol.DocumentSymbol
+		e.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": u}}, &syms)
+	}
+}

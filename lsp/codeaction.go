@@ -44,7 +44,7 @@ func (s *server) codeAction(r *request) (any, error) {
 	}
 	actions := []protocol.CodeAction{}
 	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil {
+	if err != nil || !wantsQuickFix(p.Context.Only) {
 		return actions, nil
 	}
 	s.mu.Lock()
@@ -131,6 +131,20 @@ func (s *server) codeAction(r *request) (any, error) {
 		})
 	}
 	return actions, nil
+}
+
+// wantsQuickFix applies CodeActionContext.only: empty means any kind; a kind
+// covers its sub-kinds ("quickfix" covers "quickfix.x", LSP CodeActionKind).
+func wantsQuickFix(only []protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, k := range only {
+		if k == "" || k == protocol.QuickFix {
+			return true
+		}
+	}
+	return false
 }
 
 // dataOf reads {"id", "code"} from a diagnostic's data as the client echoed it.

@@ -283,3 +283,23 @@ func TestHoverEvidenceReasonDue(t *testing.T) {
 		t.Errorf("hover #3:\n%s", h)
 	}
 }
+
+// context.only filters by kind: planls offers quick fixes only.
+func TestCodeActionOnly(t *testing.T) {
+	e, _, u := approved(t)
+	for _, tc := range []struct {
+		only []protocol.CodeActionKind
+		want int
+	}{{nil, 3}, {[]protocol.CodeActionKind{protocol.QuickFix}, 3}, {[]protocol.CodeActionKind{"source.organizeImports", "refactor"}, 0}} {
+		var out []protocol.CodeAction
+		pos := protocol.Position{Line: 7}
+		e.call("textDocument/codeAction", protocol.CodeActionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: protocol.DocumentURI(u)},
+			Range:        protocol.Range{Start: pos, End: pos},
+			Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{}, Only: tc.only},
+		}, &out)
+		if len(out) != tc.want {
+			t.Errorf("only %v: %d actions, want %d", tc.only, len(out), tc.want)
+		}
+	}
+}

@@ -69,16 +69,19 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 		groups = append(groups, &group{name: h.Text, head: span{h.Range.Start, h.Range.End}, body: span{h.Range.Start, len(v.text)}})
 	}
 	var loose []protocol.DocumentSymbol
+	gi := 0 // items and groups are both in document order: one pass
 	for i := range v.items {
 		vi := &v.items[i]
 		if vi.item == nil {
 			continue
 		}
+		start := vi.item.Block.Start
+		for gi < len(groups) && groups[gi].body.end <= start {
+			gi++
+		}
 		var parent *group
-		for _, g := range groups {
-			if vi.item.Block.Start >= g.body.start && vi.item.Block.Start < g.body.end {
-				parent = g
-			}
+		if gi < len(groups) && start >= groups[gi].body.start {
+			parent = groups[gi]
 		}
 		bound := whole
 		if parent != nil {

@@ -120,3 +120,23 @@ func TestB24ByteRanges(t *testing.T) {
 		t.Errorf("deploy at byte %d, want 12", it.SubjectRange.Start+d)
 	}
 }
+
+func TestBOMFrontMatterCRLFTogether(t *testing.T) {
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		md := strings.ReplaceAll("\xEF\xBB\xBF---\ntitle: x\n---\n## G\n- a\n  b\n", "\n", nl)
+		src := []byte(md)
+		orig := append([]byte(nil), src...)
+		p := Parse(src)
+		checkInvariants(t, src, p)
+		if string(src) != string(orig) {
+			t.Fatalf("%q: Parse modified its input", nl)
+		}
+		items, problems := short(src, p)
+		if fmt.Sprintf("%q %q %q", p.Title, items, problems) != `"G" ["G / a [b]"] []` {
+			t.Errorf("%q: title %q items %q problems %q", nl, p.Title, items, problems)
+		}
+		if got := rangeText(src, p.Items[0].Block); got != "- a\n  b" {
+			t.Errorf("%q: block %q", nl, got)
+		}
+	}
+}
