@@ -1,20 +1,70 @@
-// A stand-in for the `vscode` module so code that only touches it lazily
-// (vscode-languageclient's constructors) can be built in plain node. Every
-// property is a callable, constructible proxy; `version` is a real string
-// because the client checks it.
+// A stand-in for the `vscode` module so extension code can run in plain
+// node. The few classes whose values tests inspect (TreeItem, ThemeIcon,
+// ThemeColor, EventEmitter) are real; every other property is a callable,
+// constructible proxy that tests may overwrite (e.g. workspace.workspaceFolders).
+// `version` is a real string because vscode-languageclient checks it.
 
 import Module = require('node:module');
 
 type Loader = (request: string, ...rest: unknown[]) => unknown;
 
-let installed = false;
+/** TreeItem keeps what the constructor got, like vscode.TreeItem. */
+export class TreeItem {
+	id?: string;
+	description?: string;
+	tooltip?: string;
+	contextValue?: string;
+	iconPath?: unknown;
+	command?: { command: string; title: string; arguments?: unknown[] };
+	constructor(
+		public label: string,
+		public collapsibleState: number,
+	) {}
+}
 
-/** installVscodeStub makes require('vscode') return the stub for the rest of the process. */
-export function installVscodeStub(): void {
-	if (installed) {
-		return;
+/** ThemeColor records its id. */
+export class ThemeColor {
+	constructor(public id: string) {}
+}
+
+/** ThemeIcon records its id and color. */
+export class ThemeIcon {
+	constructor(
+		public id: string,
+		public color?: ThemeColor,
+	) {}
+}
+
+/** EventEmitter is a synchronous emitter with vscode's event/fire/dispose shape. */
+export class EventEmitter<T> {
+	private listeners: ((e: T) => void)[] = [];
+	event = (l: (e: T) => void) => {
+		this.listeners.push(l);
+		return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+	};
+	fire(e: T): void {
+		for (const l of [...this.listeners]) {
+			l(e);
+		}
 	}
-	installed = true;
+	dispose(): void {
+		this.listeners = [];
+	}
+}
+
+/** The collapsible states, with vscode's numbers. */
+export const TreeItemCollapsibleState = { None: 0, Collapsed: 1, Expanded: 2 };
+
+let stub: Record<string, unknown> | undefined;
+
+/**
+ * installVscodeStub makes require('vscode') return the stub for the rest of
+ * the process and returns it, so tests can set e.g. stub.workspace.workspaceFolders.
+ */
+export function installVscodeStub(): Record<string, any> {
+	if (stub) {
+		return stub;
+	}
 	const handler: ProxyHandler<object> = {
 		get(target, prop) {
 			if (prop === '__esModule' || prop === 'then') {
@@ -29,11 +79,20 @@ export function installVscodeStub(): void {
 		apply: () => new Proxy(function () {}, handler),
 		construct: () => new Proxy(function () {}, handler),
 	};
-	const root = Object.assign(function () {}, { version: '1.100.0' });
-	const stub = new Proxy(root, handler);
+	const root = Object.assign(function () {}, {
+		version: '1.100.0',
+		TreeItem,
+		ThemeIcon,
+		ThemeColor,
+		EventEmitter,
+		TreeItemCollapsibleState,
+	});
+	stub = new Proxy(root, handler) as Record<string, unknown>;
 	const mod = Module as unknown as { _load: Loader };
 	const load = mod._load;
+	const s = stub;
 	mod._load = function (this: unknown, request: string, ...rest: unknown[]) {
-		return request === 'vscode' ? stub : load.call(this, request, ...rest);
+		return request === 'vscode' ? s : load.call(this, request, ...rest);
 	};
+	return stub;
 }
