@@ -194,10 +194,9 @@ func stateMsg(err error) string {
 // stateDiagnostic places a state-invalid error at the parse error's position
 // (StateError Line/Col are 1-based, Col in bytes).
 func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
+	// The position is in the bytes the store read: the file on disk, even
+	// when an editor holds a different, unsaved buffer of it.
 	raw, _ := os.ReadFile(f.statePath())
-	if d := s.docs[keyOf(f.statePath())]; d != nil {
-		raw = d.text
-	}
 	m := newMapper(raw, s.enc)
 	off := 0
 	var se *store.StateError

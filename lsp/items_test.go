@@ -303,3 +303,27 @@ func TestCodeActionOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanRequestDraft(t *testing.T) {
+	root, _ := workspace(t, basicPlan(t))
+	e := newEnv(t, envConfig{folders: []string{root}})
+	var res planResult
+	e.call("planls/plan", nil, &res)
+	if res.Approved || !res.Exists || res.Total != 7 || res.Open != 0 {
+		t.Errorf("draft plan %+v", res)
+	}
+	for _, g := range res.Groups {
+		for _, it := range g.Items {
+			if it.Status != "draft" || it.ID != 0 || it.Drift != "new" || it.Range == nil {
+				t.Errorf("draft item %+v", it)
+			}
+		}
+	}
+	if _, err := e.exec("planls.approve", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	e.call("planls/plan", map[string]any{"uri": uriOf(root)}, &res)
+	if !res.Approved || res.Open != 7 {
+		t.Errorf("after approve %+v", res)
+	}
+}

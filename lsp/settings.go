@@ -3,6 +3,9 @@ package lsp
 import (
 	"encoding/json"
 	"log/slog"
+	"path"
+	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -39,7 +42,7 @@ func parseSettings(raw json.RawMessage, base settings, log *slog.Logger) setting
 	out := base
 	if v, ok := outer["planFiles"]; ok {
 		var globs []string
-		if err := json.Unmarshal(v, &globs); err == nil && len(globs) > 0 {
+		if err := json.Unmarshal(v, &globs); err == nil && len(globs) > 0 && insideRoot(globs) {
 			out.PlanFiles = globs
 		} else {
 			log.Warn("planFiles ignored", "value", string(v))
@@ -60,6 +63,27 @@ func parseSettings(raw json.RawMessage, base settings, log *slog.Logger) setting
 		}
 	}
 	return out
+}
+
+// insideRoot reports whether every glob stays inside its folder: relative,
+// without ".." elements, so a setting cannot make the server read (and
+// approve) files elsewhere.
+func insideRoot(globs []string) bool {
+	for _, g := range globs {
+		g = filepath.ToSlash(g)
+		if g == "" || path.IsAbs(g) || filepath.IsAbs(g) || (len(g) > 1 && g[1] == ':') {
+			return false
+		}
+		for _, el := range strings.Split(g, "/") {
+			if el == ".." {
+				return false
+			}
+		}
+		if _, err := path.Match(g, ""); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func severityOf(s string) protocol.DiagnosticSeverity {

@@ -43,8 +43,9 @@ func (s *server) startFSWatch() {
 }
 
 // sync adds and removes directory watches to match the folders and
-// settings (caller holds s.mu).
-func (fw *fsWatcher) sync(s *server) {
+// settings (caller holds s.mu). It returns the directories newly watched:
+// files created in them before the watch existed were never reported.
+func (fw *fsWatcher) sync(s *server) []string {
 	want := map[string]bool{}
 	for _, f := range s.folders {
 		want[f.root] = true
@@ -58,6 +59,7 @@ func (fw *fsWatcher) sync(s *server) {
 	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
+	var added []string
 	for d := range want {
 		if fw.dirs[d] {
 			continue
@@ -67,6 +69,7 @@ func (fw *fsWatcher) sync(s *server) {
 			continue
 		}
 		fw.dirs[d] = true
+		added = append(added, d)
 	}
 	for d := range fw.dirs {
 		if !want[d] {
@@ -74,6 +77,7 @@ func (fw *fsWatcher) sync(s *server) {
 			delete(fw.dirs, d)
 		}
 	}
+	return added
 }
 
 // existingAncestor returns dir, or its nearest existing ancestor, never
@@ -153,7 +157,13 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 		}
 	}
 	if rearm {
-		fw.sync(s)
+		for _, d := range fw.sync(s) {
+			for _, f := range s.folders {
+				if within(f.key, keyOf(d)) {
+					s.scheduleDebounced(f)
+				}
+			}
+		}
 	}
 }
 

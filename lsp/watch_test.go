@@ -342,3 +342,17 @@ func TestWatchStateDirRecreated(t *testing.T) {
 	cli(t, root, `{"action":"update","id":6,"status":"in_progress"}`)
 	e.waitDiags(u, "a change in the new directory", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
 }
+
+// A planFiles glob in a subdirectory that does not exist yet: its nearest
+// existing ancestor is watched and the plan is found when it appears.
+func TestWatchPlanInNewSubdirectory(t *testing.T) {
+	root := t.TempDir()
+	e := newEnv(t, envConfig{folders: []string{root}, initOpt: map[string]any{"planFiles": []string{"docs/plans/*.md"}}})
+	e.barrier()
+	plan := filepath.Join(root, "docs", "plans", "q4.md")
+	writeFile(t, plan+".tmp", "# Q4\n\n## G\n- ship it\n")
+	if err := os.Rename(plan+".tmp", plan); err != nil {
+		t.Fatal(err)
+	}
+	e.waitDiags(uriOf(plan), "the plan in a new directory", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+}

@@ -50,16 +50,19 @@ func lazyBreaks(t *tree, ln *lines) []int {
 			}
 		}
 	}
-	// The paragraph a break starts takes in the column-0 lines after it, and
-	// some markers can't interrupt a paragraph ("2. x"): break before those
-	// too, so they stay list items as rpiv reads them. out is unsorted and has
+	// The paragraph a break starts takes in the column-0 lines after it, up
+	// to a heading, and some markers can't interrupt a paragraph ("2. x"):
+	// break before those too, so they stay list items as rpiv reads them. A
+	// column-0 ATX heading ends the paragraph, so the run stops there: what
+	// follows a heading never depends on what precedes it (Cache relies on
+	// this). out is unsorted and has
 	// repeats; mergeBreaks sorts it.
 	var out []int
 	scanned := -1
 	for _, l := range at {
 		out = append(out, ln.start[l]-t.base)
 		scanned = max(scanned, l)
-		for k := scanned + 1; k < ln.count() && atColumn0(ln.text(k)); k++ {
+		for k := scanned + 1; k < ln.count() && atColumn0(ln.text(k)) && !isATXLine(ln.text(k)); k++ {
 			if isBreakingMarker(ln.text(k)) {
 				out = append(out, ln.start[k]-t.base)
 			}
@@ -154,6 +157,9 @@ func predictBreaks(ln *lines, base int) []int {
 			}
 			content = ind + markerContent(txt[ind:])
 		case ind == 0:
+			if isATXLine(txt) {
+				afterBreak = false // a heading ends the run of lazy lines
+			}
 			if content >= 0 && !prevBlank && ordinaryStart(txt[0]) {
 				out = append(out, ln.start[l]-base)
 				afterBreak = true
@@ -199,4 +205,14 @@ func ordinaryStart(c byte) bool {
 func isUnderline(line []byte) bool {
 	t := bytes.TrimRight(line, " \t")
 	return len(t) > 0 && (bytes.Count(t, t[:1]) == len(t)) && (t[0] == '=' || t[0] == '-')
+}
+
+// isATXLine reports whether a line (terminator excluded) is a column-0 ATX
+// heading: 1–6 '#' followed by a space, a tab, a CR or the line's end.
+func isATXLine(line []byte) bool {
+	n := 0
+	for n < len(line) && n < 7 && line[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && (n == len(line) || line[n] == ' ' || line[n] == '\t' || line[n] == '\r' || line[n] == '\n')
 }

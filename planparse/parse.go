@@ -8,6 +8,13 @@ func parse(src []byte) *Plan { return parseWith(src, true) }
 // parseWith is parse, with the break prediction optional so that tests can
 // check it changes nothing but the number of parses.
 func parseWith(src []byte, predict bool) *Plan {
+	a := newAssembler()
+	a.add(extractWith(src, predict), 0)
+	return a.finish()
+}
+
+// extractWith parses src as a whole document and extracts its events.
+func extractWith(src []byte, predict bool) *extract {
 	ln := newLines(src)
 	buf, base := prepare(src)
 	capContainers(buf)
@@ -24,10 +31,5 @@ func parseWith(src []byte, predict bool) *Plan {
 		breaks = mergeBreaks(breaks, more)
 		t = parseTree(buf, base, breaks)
 	}
-	b := &builder{src: src, ln: ln, t: t, plan: &Plan{}}
-	b.walk()
-	b.plan.Title, b.plan.TitleRange = b.title()
-	b.plan.Problems = append(b.plan.Problems, duplicateProblems(b.plan.Items)...)
-	sortProblems(b.plan.Problems)
-	return b.plan
+	return extractTree(src, ln, t)
 }

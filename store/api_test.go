@@ -73,8 +73,8 @@ func TestApproveOutsideRoot(t *testing.T) {
 func TestCompactParams(t *testing.T) {
 	for in, want := range map[string]string{
 		"{\n  \"a\": [1, 2]\n}": `{"a":[1,2]}`,
-		"{not json":            `"{not json"`,
-		"":                     `""`,
+		"{not json":             `"{not json"`,
+		"":                      `""`,
 	} {
 		if got := string(compactParams(json.RawMessage(in))); got != want {
 			t.Errorf("compactParams(%q) = %s, want %s", in, got, want)

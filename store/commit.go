@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
@@ -118,33 +117,6 @@ func (s *Store) persist(old, next *core.State, kind string, params json.RawMessa
 		return err
 	}
 	return appendJournal(s.JournalPath(), entry)
-}
-
-// writeAtomic replaces path with data: temp file in the same directory,
-// fsync, rename, fsync of the directory. Readers see the old or the new file,
-// never a mix, and a crash at any point leaves one of them (B10).
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(0o644))
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer pf.Cleanup()
-	if _, err := pf.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := pf.CloseAtomicallyReplace(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
 }
 
 // removeTemps deletes temp files a killed writer left behind (renameio names

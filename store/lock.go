@@ -111,7 +111,9 @@ func (s *Store) actor() string {
 
 // Lock takes the state lock every writer takes (waiting at most LockTimeout;
 // a *LockTimeoutError names the holder) and returns its release. While held,
-// no other process or Store commits. It creates .planls/ when missing.
+// no other process or Store commits, including this Store: Call, Approve and
+// Doctor take the lock themselves, so calling them while holding it waits
+// for LockTimeout and fails. It creates .planls/ when missing.
 func (s *Store) Lock() (release func() error, err error) {
 	h, err := s.lock()
 	if err != nil {

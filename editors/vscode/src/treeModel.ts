@@ -356,7 +356,8 @@ export function pickableItems(plans: readonly PlanResult[], action: 'complete' |
 		complete: ['pending', 'in_progress'],
 		defer: ['pending', 'in_progress'],
 		start: ['pending', 'deferred'],
-		reopen: ['in_progress', 'completed', 'deferred'],
+		// completed is final in core: completed → pending is an illegal transition.
+		reopen: ['in_progress', 'deferred'],
 	};
 	const out: ItemRef[] = [];
 	for (const p of plans) {

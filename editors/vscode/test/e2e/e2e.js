@@ -122,7 +122,10 @@ async function startCodeServer(env, port, log) {
 		'--ignore-last-opened',
 		env.ws,
 	];
-	const child = spawn(codeServer, args, { detached: true, stdio: ['ignore', fd, fd], env: { ...process.env, PLANLS_ROOT: '' } });
+	// An inherited PLANLS_ROOT would point the server away from the test workspace.
+	const childEnv = { ...process.env };
+	delete childEnv.PLANLS_ROOT;
+	const child = spawn(codeServer, args, { detached: true, stdio: ['ignore', fd, fd], env: childEnv });
 	fs.closeSync(fd);
 	let exited = false;
 	child.on('exit', () => (exited = true));

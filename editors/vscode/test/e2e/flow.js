@@ -70,9 +70,10 @@ function treeRow(page, id) {
 }
 
 /**
- * openCodeAction shows the quick-fix menu for a Problems entry and returns
- * waits for the row titled title. VS Code can swallow the first Ctrl+. after a
- * click in Problems, so it tries a second time from the editor.
+ * openCodeAction opens the Problems entry at problemIndex in the editor,
+ * shows the quick-fix menu there and waits for the action titled title.
+ * VS Code can swallow the first Ctrl+. after a click in Problems, so a menu
+ * that does not show is asked for once more.
  */
 async function openCodeAction(page, problemIndex, title) {
 	const row = page.locator('.markers-panel .monaco-list-row', { hasText: openMsgRe }).nth(problemIndex);
@@ -273,7 +274,10 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		second = id;
 	});
 
-	await step("Start and Reopen from the sidebar's inline actions", async () => {
+	await step("Start and Reopen from the sidebar's inline actions; a collapsed group stays collapsed", async () => {
+		const group = sidebar(page).locator('.monaco-list-row', { hasText: 'Tests and verification' }).first();
+		await group.locator('.monaco-tl-twistie').click();
+		await waitFor('the group to collapse', T.ui, async () => (await group.getAttribute('aria-expanded')) === 'false');
 		const row = treeRow(page, second);
 		await inlineAction(page, row, 'Start');
 		await row.locator('.codicon-play-circle').waitFor({ timeout: T.server });
@@ -283,6 +287,11 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		if (!now || now.open !== before.open - 1) {
 			throw new Error(`status bar ${now && now.text} after Start and Reopen`);
 		}
+		if ((await group.getAttribute('aria-expanded')) !== 'false' || (await treeRow(page, 5).count()) !== 0) {
+			throw new Error('the collapsed group was expanded again by a refresh');
+		}
+		await group.locator('.monaco-tl-twistie').click();
+		await treeRow(page, 5).waitFor({ timeout: T.ui });
 	});
 
 	await step('restart the server twice (no "command already exists")', async () => {
@@ -333,6 +342,12 @@ async function multiRoot(page, { url, outDir, settingsFile }) {
 			throw new Error(`error notifications: ${bad.join(' | ')}`);
 		}
 		await shot(page, outDir, '08-multi-root');
+	});
+	await step('clicking the status bar item brings the Plan sidebar back', async () => {
+		await page.locator('.part.activitybar [aria-label^="Explorer"]').first().click({ timeout: T.ui });
+		await sidebar(page).locator('.monaco-list-row', { hasText: 'Service A' }).waitFor({ state: 'detached', timeout: T.ui });
+		await page.locator('.part.statusbar .statusbar-item', { hasText: statusRe }).first().click();
+		await sidebar(page).locator('.monaco-list-row', { hasText: 'Service A' }).waitFor({ timeout: T.ui });
 	});
 	await step('the planls.severity setting reaches the server', async () => {
 		// Through the Settings editor: code-server does not notice edits to settings.json made behind its back.

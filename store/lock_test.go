@@ -1,0 +1,59 @@
+package store
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// A holder that wrote nothing (another tool, an older planls) is named as
+// unknown rather than with stale or empty text.
+func TestLockTimeoutUnknownHolder(t *testing.T) {
+	s := Open(t.TempDir(), "waiter")
+	s.LockTimeout = 50 * time.Millisecond
+	if err := s.ensureDir(); err != nil {
+		t.Fatal(err)
+	}
+	fl := flock.New(s.LockPath())
+	if ok, err := fl.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer fl.Unlock()
+	_, err := s.Lock()
+	var lerr *LockTimeoutError
+	if !errors.As(err, &lerr) || lerr.Holder != "" {
+		t.Fatalf("%v", err)
+	}
+	want := s.LockPath() + ": the state is locked by an unknown holder; gave up after 50ms (the lock is released when that process ends; set PLANLS_LOCK_TIMEOUT to wait longer)"
+	if err.Error() != want {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+}
+
+// $PLANLS_LOCK_TIMEOUT sets the wait; nonsense falls back to the default.
+func TestLockTimeoutFromEnv(t *testing.T) {
+	t.Setenv(EnvLockTimeout, "250ms")
+	if got := Open("/r", "a").LockTimeout; got != 250*time.Millisecond {
+		t.Errorf("LockTimeout %s", got)
+	}
+	t.Setenv(EnvLockTimeout, "soon")
+	if got := Open("/r", "a").LockTimeout; got != 0 {
+		t.Errorf("LockTimeout %s for a bad value", got)
+	}
+}
+
+// A person's edits to .planls/.gitignore are kept.
+func TestGitignoreKept(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	os.MkdirAll(s.Dir(), 0o755)
+	gi := filepath.Join(s.Dir(), ".gitignore")
+	os.WriteFile(gi, []byte("mine\n"), 0o644)
+	seed(t, s, 1)
+	if b, _ := os.ReadFile(gi); string(b) != "mine\n" {
+		t.Errorf(".gitignore rewritten: %q", b)
+	}
+}
