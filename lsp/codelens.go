@@ -30,6 +30,10 @@ func (s *server) codeLens(r *request) (any, error) {
 		return []protocol.CodeLens{{Range: rng, Command: &protocol.Command{
 			Title: "Approve plan", Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}}}}, nil
 	}
+	if v.needsReapproval {
+		out = append(out, protocol.CodeLens{Range: v.titleRange(), Command: &protocol.Command{
+			Title: "Re-approve plan", Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}}})
+	}
 	for i := range v.items {
 		vi := &v.items[i]
 		if vi.item == nil || vi.task == nil {

@@ -143,6 +143,9 @@ func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc sta
 		}()
 		if v, ok := s.ask(r.ctx, t, sc.field, suggestions); ok {
 			params[sc.field] = v
+		} else if r.ctx.Err() != nil {
+			r.answer(nil, r.ctx.Err()) // $/cancelRequest while the prompt was open
+			return
 		}
 		res, err := s.callStore(f, mustJSON(params))
 		r.answer(res, err)

@@ -232,11 +232,15 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 		return err
 	}
 	fmt.Fprintf(w, "  %s\n", firstLine(env))
-	ds, err = c.waitDiags(u, "the open items", func(d []protocol.Diagnostic) bool { return countOf(d, codeOpen) > 0 })
+	ds, err = c.waitDiags(u, "the diagnostics after approval", func(d []protocol.Diagnostic) bool { return countOf(d, codeNotApp) == 0 })
 	if err != nil {
 		return err
 	}
 	open := countOf(ds, codeOpen)
+	if open == 0 {
+		c.printDiags(ds)
+		return errors.New("demo: the approved plan has no open items (no top-level bullets under a work heading?)")
+	}
 	fmt.Fprintf(w, "\nAfter approval: %d open plan items\n", open)
 	c.printDiags(ds)
 	var first protocol.Diagnostic

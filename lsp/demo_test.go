@@ -67,3 +67,13 @@ func TestDemoFailsWithBrokenServer(t *testing.T) {
 		t.Fatalf("unexpected cancel: %v", err)
 	}
 }
+
+// A plan without items fails clearly instead of waiting.
+func TestDemoPlanWithoutItems(t *testing.T) {
+	t.Setenv("PLANLS_TEST_SERVE", "1")
+	var out bytes.Buffer
+	err := Demo(t.Context(), DemoOptions{Plan: []byte("# Just a title\n\nSome prose.\n"), Server: []string{os.Args[0]}, Out: &out})
+	if err == nil || !strings.Contains(err.Error(), "no open items") {
+		t.Errorf("demo of an empty plan: %v\n%s", err, out.String())
+	}
+}

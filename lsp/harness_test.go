@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -38,6 +39,7 @@ type env struct {
 	pubs    []protocol.PublishDiagnosticsParams
 	notes   []note
 	reqs    []note
+	light   bool // record publishDiagnostics versions only (benchmarks)
 	// answer replies to server→client requests; nil answers null.
 	answer func(method string, params json.RawMessage) (any, error)
 }
@@ -121,7 +123,11 @@ func (e *env) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.R
 	} else {
 		e.notes = append(e.notes, n)
 	}
-	if req.Method() == "textDocument/publishDiagnostics" {
+	if req.Method() == "textDocument/publishDiagnostics" && e.light {
+		// Benchmarks: keep only the version, so the client's decoding of
+		// megabytes of diagnostics is not counted as the server's time.
+		e.pubs = append(e.pubs, protocol.PublishDiagnosticsParams{Version: versionOf(req.Params())})
+	} else if req.Method() == "textDocument/publishDiagnostics" {
 		var p protocol.PublishDiagnosticsParams
 		if err := json.Unmarshal(req.Params(), &p); err != nil {
 			e.t.Errorf("bad publishDiagnostics: %v", err)
@@ -346,4 +352,22 @@ func readState(t testing.TB, root string) *core.State {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// versionOf reads "version" from the head of publishDiagnostics params (the
+// server writes uri, then version, then the list).
+func versionOf(params []byte) uint32 {
+	head := params[:min(len(params), 4096)]
+	i := bytes.Index(head, []byte(`"version":`))
+	if i < 0 {
+		return 0
+	}
+	var v uint32
+	for _, c := range head[i+len(`"version":`):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		v = v*10 + uint32(c-'0')
+	}
+	return v
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -325,5 +326,33 @@ func TestPlanRequestDraft(t *testing.T) {
 	e.call("planls/plan", map[string]any{"uri": uriOf(root)}, &res)
 	if !res.Approved || res.Open != 7 {
 		t.Errorf("after approve %+v", res)
+	}
+}
+
+func TestCodeLensApproveAndReapprove(t *testing.T) {
+	root, plan := workspace(t, "# P\n\n## G\n- one\n")
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := e.open(plan, "# P\n\n## G\n- one\n")
+	lens := func() string {
+		var ls []protocol.CodeLens
+		e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &ls)
+		var out []string
+		for _, l := range ls {
+			out = append(out, fmt.Sprintf("%d:%s", l.Range.Start.Line, l.Command.Title))
+		}
+		return strings.Join(out, " | ")
+	}
+	if got := lens(); got != "0:Approve plan" {
+		t.Errorf("unapproved lenses %q", got)
+	}
+	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lens(); got != "3:#1 pending | 3:Complete #1… | 3:Defer #1… | 3:Start #1" {
+		t.Errorf("approved lenses %q", got)
+	}
+	e.change(u, 2, "# P\n\n## G\n- one\n- two\n")
+	if got := lens(); !strings.HasPrefix(got, "0:Re-approve plan | 3:#1 pending") {
+		t.Errorf("drifted lenses %q", got)
 	}
 }

@@ -284,3 +284,28 @@ func TestRunWithNilLog(t *testing.T) {
 	}
 	_ = cs.Close()
 }
+
+// Cancelling a command while its prompt is open answers RequestCancelled and
+// changes nothing.
+func TestCancelWhileAsking(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	r := newRaw(t)
+	r.send("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"`+uriOf(root)+`","capabilities":{"window":{"showMessage":{}}}}}`)
+	r.reply(1)
+	r.send("", `{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	r.send("", `{"jsonrpc":"2.0","id":2,"method":"workspace/executeCommand","params":{"command":"planls.complete","arguments":[{"id":1,"uri":"`+uriOf(plan)+`"}]}}`)
+	for {
+		m := r.next()
+		if m["method"] == "window/showMessageRequest" {
+			break // the prompt is open; never answer it
+		}
+	}
+	r.send("", `{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}`)
+	if m := r.reply(2); errCode(m) != -32800 {
+		t.Errorf("reply %v, want RequestCancelled", m)
+	}
+	if findTask(readState(t, root), 1).Status != "pending" {
+		t.Error("a cancelled command changed the item")
+	}
+}

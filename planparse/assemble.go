@@ -78,6 +78,9 @@ func (a *assembler) add(x *extract, off int) {
 // problems.
 func (a *assembler) finish() *Plan {
 	a.closeSection()
+	if len(a.plan.Items) == 0 {
+		a.plan.Items = nil // as Parse gives it, even when presized
+	}
 	a.plan.Title, a.plan.TitleRange = a.pickTitle()
 	a.plan.Problems = append(a.plan.Problems, duplicateProblems(a.plan.Items)...)
 	sortProblems(a.plan.Problems)

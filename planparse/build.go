@@ -52,6 +52,8 @@ type entry struct {
 // candidate among its paragraphs (rule 3's last resort), and whether it ends
 // clean (see endsClean).
 type extract struct {
+	key        string // the parsed bytes, when kept by a Cache
+	items      int    // entries in all events
 	events     []event
 	title      string
 	titleRange Range
@@ -103,7 +105,9 @@ func (x *extractor) walk() {
 				spans[len(spans)-1].last = fs.last
 				i++
 			}
-			x.out.events = append(x.out.events, x.list(items, spans))
+			ev := x.list(items, spans)
+			x.out.items += len(ev.entries)
+			x.out.events = append(x.out.events, ev)
 		case *ast.Paragraph:
 			x.out.events = append(x.out.events, x.paragraph(n))
 		case *ast.ThematicBreak:

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/yuin/goldmark/ast"
@@ -29,6 +30,7 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	chunks map[string]*extract
+	items  int // items of the latest plan, to size the next one
 	stats  cacheStats
 }
 
@@ -49,6 +51,9 @@ func (c *Cache) Parse(src []byte) *Plan {
 	bounds := cutPoints(src)
 	used := make(map[string]*extract, len(c.chunks))
 	a := newAssembler()
+	if c.items > 0 {
+		a.plan.Items = make([]Item, 0, c.items+c.items/8) // edits rarely add many
+	}
 	for i := 0; i+1 < len(bounds); {
 		j, step := i+1, 1
 		for {
@@ -66,7 +71,9 @@ func (c *Cache) Parse(src []byte) *Plan {
 		i = j
 	}
 	c.chunks = used
-	return a.finish()
+	p := a.finish()
+	c.items = len(p.Items)
+	return p
 }
 
 // extract returns the events of one chunk, parsed as a document of its own,
@@ -78,12 +85,13 @@ func (c *Cache) extract(chunk []byte, used map[string]*extract) *extract {
 	}
 	if x, ok := c.chunks[string(chunk)]; ok {
 		c.stats.reused++
-		used[string(chunk)] = x
+		used[x.key] = x // the stored key: no copy of the chunk per call
 		return x
 	}
 	c.stats.parsed++
 	x := extractWith(chunk, true)
-	used[string(chunk)] = x
+	x.key = string(chunk)
+	used[x.key] = x
 	return x
 }
 
@@ -91,6 +99,9 @@ func (c *Cache) extract(chunk []byte, used map[string]*extract) *extract {
 // heading line of the prepared copy (so CRLF, lone CR, a BOM and front matter
 // are taken into account), and len(src) last.
 func cutPoints(src []byte) []int {
+	if !bytes.HasPrefix(bytes.TrimPrefix(src, bom), []byte("---")) {
+		return cutPointsRaw(src)
+	}
 	buf, base := prepare(src)
 	out := []int{0}
 	for i := 0; i < len(buf); i++ {
@@ -145,4 +156,36 @@ func (x *extractor) endsClean() bool {
 		l = max(l, x.ln.lineOf(x.t.orig(segs.At(segs.Len()-1).Start)))
 	}
 	return l+1 < x.ln.count()
+}
+
+var bom = []byte("\xEF\xBB\xBF")
+
+// cutPointsRaw is cutPoints for input without front matter, read in place:
+// LF, CRLF and lone CR end lines as in prepare, and a BOM is never before a
+// line start other than 0.
+func cutPointsRaw(src []byte) []int {
+	out := []int{0}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c != '\n' && c != '\r' {
+			continue
+		}
+		if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+			i++
+		}
+		if i+1 < len(src) && src[i+1] == '#' && isATXLine(lineAtRaw(src, i+1)) {
+			out = append(out, i+1)
+		}
+	}
+	return append(out, len(src))
+}
+
+// lineAtRaw returns up to 8 bytes of the line of src that starts at s,
+// terminator excluded.
+func lineAtRaw(src []byte, s int) []byte {
+	e := s
+	for e < len(src) && e-s < 8 && src[e] != '\n' && src[e] != '\r' {
+		e++
+	}
+	return src[s:e]
 }

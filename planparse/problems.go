@@ -48,15 +48,27 @@ func duplicateProblems(items []Item) []Problem {
 		bySlice[&sc[0]] = id
 		return id
 	}
-	keys := make([]key, len(items))
-	count := make(map[key]int, len(items))
+	// Most subjects are unique, and a short key is cheap to hash: only items
+	// whose subject occurs more than once need the full key.
+	bySubject := make(map[string]int32, len(items))
 	for i := range items {
+		bySubject[items[i].Subject]++
+	}
+	keys := make([]key, len(items))
+	var count map[key]int
+	for i := range items {
+		if bySubject[items[i].Subject] < 2 {
+			continue
+		}
+		if count == nil {
+			count = map[key]int{}
+		}
 		keys[i] = key{scopeID(items[i].Scope), items[i].Subject, items[i].PlanText}
 		count[keys[i]]++
 	}
 	var out []Problem
 	for i := range items {
-		if count[keys[i]] > 1 {
+		if count != nil && bySubject[items[i].Subject] > 1 && count[keys[i]] > 1 {
 			out = append(out, Problem{Code: CodeDuplicateItem, Message: duplicateItemMessage, Range: items[i].Line})
 		}
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the VS Code end-to-end test needs, outside the repository:
 #   - Debian packages: build tools and headers for code-server's native modules,
-#     ripgrep (code-server's own ripgrep download needs GitHub) and chromium;
+#     ripgrep (code-server's own ripgrep download needs GitHub), chromium, a font
+#     for its screenshots, and git;
 #   - code-server 4.100.3 (the last release that accepts node 20) into
 #     $PLANLS_TEST_CACHE/codeserver;
 #   - playwright-core (pinned, no browser download) into $PLANLS_TEST_CACHE/e2e.
@@ -15,7 +16,7 @@ PLAYWRIGHT_VERSION=1.65.1
 CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 CS_DIR=$CACHE/codeserver
 E2E_DIR=$CACHE/e2e
-APT_PACKAGES=(build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev ripgrep chromium)
+APT_PACKAGES=(build-essential python3 pkg-config libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev ripgrep chromium fonts-dejavu-core git)
 
 export DEBIAN_FRONTEND=noninteractive
 # The global npmrc says yes=false; node-pty's postinstall runs `npx node-gyp`.
