@@ -125,6 +125,7 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]js
 		return success(orig, view, action, raw, b.String(), false)
 	}
 	res := success(w, w, action, raw, b.String(), true)
+	res.Envelope.Details.IDs = r.ids
 	res.Notices = netDeferrals(view, w)
 	return res
 }

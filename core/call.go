@@ -31,6 +31,11 @@ type Details struct {
 	// Paging of list (MCP seed): total rows matched and the cursor of the next page.
 	Total      *int   `json:"total,omitempty"`
 	NextCursor string `json:"nextCursor,omitempty"`
+	// IDs are the tasks a delete_all deleted or a restore restored (in a
+	// batch: all of its delete_all and restore ops), in order; absent
+	// otherwise. The text compresses them into runs ("#1–#2999"), so this is
+	// where a program reads them.
+	IDs []int `json:"ids,omitempty"`
 }
 
 // Envelope is the tool result: content[0].text plus the details snapshot.

@@ -153,6 +153,7 @@ func call(in *State, raw json.RawMessage, opts Options) Result {
 		r.remember(w, p, text, touched(w, p))
 	}
 	res := success(w, w, action, raw, text, true)
+	res.Envelope.Details.IDs = r.ids
 	res.Notices = netDeferrals(view, w)
 	return res
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"hash/maphash"
+	"sort"
 	"strings"
 
 	"github.com/planls/planls/planparse"
@@ -17,29 +18,48 @@ import (
 // Items with a blank subject are not plan items and get no entry.
 //
 // Keys are compared as itemKey compares them (depth, scope joined with NUL,
-// subject, planText), but through a 64-bit hash and a chain of approved
-// items per hash, in plan order, so no key is built or copied: on a 10k-item
-// plan this is the difference between ~20 ms and a few.
+// subject, planText) but never built: the items an edit left in place pair up
+// by position (alignedEnds), and the rest through a 64-bit hash and a chain
+// of approved items per hash, in plan order (keyChains). Results are those of
+// the map-of-keys version this replaced (match_ref_test.go), at a fraction of
+// its cost on a 10k-item plan (BenchmarkMatchPlan10k*).
 func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
-	st := sortedView(in)
-	var approved []*Task // live plan items in plan order
-	for _, t := range displayOrder(st) {
-		if !t.isPlan() || t.Status == Deleted {
-			break
-		}
-		approved = append(approved, t)
-	}
-	ch := newKeyChains(approved)
-	used := make([]bool, len(approved))
-	items := usableItems(plan)
-	matches := make([]ItemMatch, len(items))
-	var unmatched []int // indexes into matches
-	for m, i := range items {
+	approved := approvedInOrder(in)
+	// Usable items (a blank subject is not a plan item, rule 4) with their
+	// trimmed subjects, in one pass.
+	items := make([]int, 0, len(plan.Items))
+	keys := make([]keyRef, 0, len(plan.Items))
+	for i := range plan.Items {
 		it := &plan.Items[i]
+		if s := trimSpace(it.Subject); s != "" {
+			items = append(items, i)
+			keys = append(keys, keyRef{it.Scope, s, it.PlanText})
+		}
+	}
+	used := make([]bool, len(approved))
+	matches := make([]ItemMatch, len(items))
+	for m, i := range items {
 		matches[m] = ItemMatch{Item: i, Kind: New}
-		if q := ch.take(it.Scope, strings.TrimSpace(it.Subject), it.PlanText); q >= 0 {
-			matches[m].TaskID, matches[m].Kind = approved[q].ID, Same
-			used[q] = true
+	}
+	same := func(m, q int) {
+		matches[m].TaskID, matches[m].Kind = approved[q].ID, Same
+		used[q] = true
+	}
+	// An edit leaves most items where they were: the common prefix and,
+	// when the edit provably shifts no occurrence count, the common suffix
+	// pair up by position, with no hashing (see alignedEnds).
+	pre, suf := alignedEnds(approved, keys)
+	for m := range pre {
+		same(m, m)
+	}
+	for j := range suf {
+		same(len(keys)-1-j, len(approved)-1-j)
+	}
+	ch := newKeyChains(approved[pre : len(approved)-suf])
+	var unmatched []int // indexes into matches
+	for m := pre; m < len(keys)-suf; m++ {
+		if q := ch.take(keys[m]); q >= 0 {
+			same(m, pre+q)
 			continue
 		}
 		unmatched = append(unmatched, m)
@@ -64,6 +84,41 @@ func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 		}
 	}
 	return matches, missing
+}
+
+// approvedInOrder returns the live plan items of st in plan order: the
+// order displayOrder gives them (a stable sort by planBefore of the tasks
+// sorted by id, which is the same as a stable sort by planBefore of the tasks
+// as stored, since planBefore breaks PlanOrder ties by id).
+func approvedInOrder(st *State) []*Task {
+	if st == nil {
+		return nil
+	}
+	var out []*Task
+	for i := range st.Tasks {
+		if t := &st.Tasks[i]; t.isPlan() && t.Status != Deleted {
+			if out == nil {
+				out = make([]*Task, 0, len(st.Tasks)-i)
+			}
+			out = append(out, t)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		if planBefore(out[i], out[i-1]) {
+			sort.SliceStable(out, func(i, j int) bool { return planBefore(out[i], out[j]) })
+			break
+		}
+	}
+	return out
+}
+
+// trimSpace is strings.TrimSpace, skipping the call for the common subject
+// that starts and ends with a visible ASCII byte.
+func trimSpace(s string) string {
+	if n := len(s); n > 0 && s[0] > ' ' && s[0] < 0x7F && s[n-1] > ' ' && s[n-1] < 0x7F {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
 var keySeed = maphash.MakeSeed()
@@ -124,16 +179,15 @@ func mix(h, x uint64) uint64 {
 
 // take removes and returns the first approved index (plan order) whose key
 // equals the given one, or -1.
-func (c *keyChains) take(scope []string, subject, planText string) int {
-	k := c.hash(scope, subject, planText)
+func (c *keyChains) take(key keyRef) int {
+	k := c.hash(key.scope, key.subject, key.planText)
 	i, ok := c.head[k]
 	if !ok {
 		return -1
 	}
 	prev := int32(-1)
 	for ; i >= 0; prev, i = i, c.next[i] {
-		t := c.approved[i]
-		if t.Subject != subject || t.PlanText != planText || !sameScope(t.PlanScope, scope) {
+		if !key.equal(taskRef(c.approved[i])) {
 			continue // a hash collision
 		}
 		switch {
@@ -155,8 +209,19 @@ func sameScope(a, b []string) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	if len(a) <= 1 {
-		return len(a) == 0 || a[0] == b[0]
+	differ := false
+	for i := range a {
+		if a[i] != b[i] {
+			differ = true
+			break
+		}
+	}
+	if !differ {
+		return true
+	}
+	// Different elements can only join alike around a NUL byte.
+	if len(a) == 1 || !hasNUL(a) || !hasNUL(b) {
+		return false
 	}
 	ai, bi, ao, bo := 0, 0, 0, 0 // element and offset in a and b
 	for {
@@ -169,6 +234,15 @@ func sameScope(a, b []string) bool {
 			return true
 		}
 	}
+}
+
+func hasNUL(s []string) bool {
+	for _, e := range s {
+		if strings.IndexByte(e, 0) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // joinedByte returns the next byte of strings.Join(s, "\x00") from position
@@ -188,4 +262,89 @@ func joinedByte(s []string, i, o *int) (byte, bool) {
 		*i++
 	}
 	return 0, false
+}
+
+// keyRef is the itemKey of a parsed item or a task, without building it.
+type keyRef struct {
+	scope             []string
+	subject, planText string
+}
+
+func taskRef(t *Task) keyRef { return keyRef{t.PlanScope, t.Subject, t.PlanText} }
+
+// equal is itemKey equality.
+func (a keyRef) equal(b keyRef) bool {
+	return a.subject == b.subject && a.planText == b.planText && sameScope(a.scope, b.scope)
+}
+
+// maxMiddle bounds the edited middle that alignedEnds examines pairwise, and
+// maxDiffKeys the keys whose counts it changes; past either, the middle and
+// suffix are matched through keyChains, which is exact for any input.
+const (
+	maxMiddle   = 256
+	maxDiffKeys = 16
+)
+
+// alignedEnds returns how many leading and trailing parsed items pair with
+// the approved items at the same place, as pass 1 would pair them.
+//
+// The prefix: up to the first key that differs, the k-th occurrence of a key
+// among items is the k-th among approved items, so pass 1 pairs them by
+// position and uses up exactly the prefix's approved items. The suffix is
+// paired by position only when every key of the suffix occurs as often in
+// the parsed middle as in the approved middle (the two ranges between prefix
+// and suffix): then its occurrences are numbered alike on both sides. A
+// middle key whose count differs and that is not in the suffix takes only
+// middle approved items, so the middle is matched on its own.
+func alignedEnds(approved []*Task, keys []keyRef) (pre, suf int) {
+	n := min(len(approved), len(keys))
+	for pre < n && keys[pre].equal(taskRef(approved[pre])) {
+		pre++
+	}
+	for suf < n-pre && keys[len(keys)-1-suf].equal(taskRef(approved[len(approved)-1-suf])) {
+		suf++
+	}
+	if suf == 0 {
+		return pre, 0
+	}
+	mi, ma := keys[pre:len(keys)-suf], approved[pre:len(approved)-suf]
+	if len(mi)+len(ma) > maxMiddle {
+		return pre, 0
+	}
+	// Keys whose count differs between the middles: +1 per parsed, -1 per
+	// approved occurrence.
+	var distinct []keyRef
+	var count []int
+	add := func(k keyRef, d int) {
+		for i := range distinct {
+			if distinct[i].equal(k) {
+				count[i] += d
+				return
+			}
+		}
+		distinct, count = append(distinct, k), append(count, d)
+	}
+	for _, k := range mi {
+		add(k, 1)
+	}
+	for _, t := range ma {
+		add(taskRef(t), -1)
+	}
+	var diff []keyRef
+	for i, c := range count {
+		if c != 0 {
+			diff = append(diff, distinct[i])
+		}
+	}
+	if len(diff) > maxDiffKeys {
+		return pre, 0
+	}
+	for _, k := range keys[len(keys)-suf:] {
+		for _, d := range diff {
+			if k.equal(d) {
+				return pre, 0
+			}
+		}
+	}
+	return pre, suf
 }

@@ -1,9 +1,7 @@
 package core
 
-// matchPlanRef is matchPlan as it was before keyChains (commit of the core
-// engineer), kept to check that the rewrite gives identical results.
-
 import (
+	"bytes"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -13,7 +11,8 @@ import (
 	"github.com/planls/planls/planparse"
 )
 
-// Reference: matchPlan before keyChains. Matching is in two passes:
+// matchPlanRef is matchPlan as it was before alignedEnds and keyChains, kept
+// to check that the rewrite gives identical results. Matching is in two passes:
 //  1. exact key (scope, subject, planText): the k-th parsed item with a key
 //     takes the k-th approved item with that key (in plan order), so
 //     duplicate bullets each keep their own task;
@@ -156,6 +155,39 @@ func BenchmarkMatchPlan10kReference(b *testing.B) {
 	src := plangen.Generate(10000, 1)
 	p := planparse.Parse(src)
 	st := Approve(Empty(), p, src, "PLAN.md", testOpts()).State
+	b.ReportAllocs()
+	for b.Loop() {
+		matchPlanRef(st, p)
+	}
+}
+
+// editedPlan10k is a 10k-item plan approved, then with one bullet edited in
+// the middle and re-parsed: the language server's case.
+func editedPlan10k(b *testing.B) (*State, *planparse.Plan) {
+	src := plangen.Generate(10000, 1)
+	st := Approve(Empty(), planparse.Parse(src), src, "PLAN.md", testOpts()).State
+	i := bytes.Index(src[len(src)/2:], []byte("\n- ")) + len(src)/2 + 3
+	edited := append(append(append([]byte(nil), src[:i]...), "edited "...), src[i:]...)
+	p := planparse.Parse(edited)
+	if m, _ := MatchPlan(st, p); len(m) != 10000 {
+		b.Fatalf("%d matches", len(m))
+	}
+	return st, p
+}
+
+// BenchmarkMatchPlan10kEdited: MatchPlan after a one-line edit (target < 5 ms).
+func BenchmarkMatchPlan10kEdited(b *testing.B) {
+	st, p := editedPlan10k(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		MatchPlan(st, p)
+	}
+}
+
+// BenchmarkMatchPlan10kEditedReference is the former implementation on the
+// same input.
+func BenchmarkMatchPlan10kEditedReference(b *testing.B) {
+	st, p := editedPlan10k(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		matchPlanRef(st, p)

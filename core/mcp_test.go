@@ -235,7 +235,7 @@ func TestDeleteAllAndRestore(t *testing.T) {
 	mustFail(t, st, `{"action":"restore"}`, "ids required for restore (there is no delete_all to undo)")
 
 	del, res := mustCall(t, st, `{"action":"delete_all","confirm_delete_all":true}`)
-	if res.Envelope.Text() != `Deleted 4 tasks: #4, #5, #6, #8. Undo with {"action":"restore","ids":[4,5,6,8]}` {
+	if res.Envelope.Text() != `Deleted 4 tasks: #4–#6, #8. Undo with {"action":"restore","ids":[4,5,6,8]}` {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 	for _, task := range del.Tasks {

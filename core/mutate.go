@@ -14,6 +14,9 @@ type runner struct {
 	// clear forgets ids, so a create undone by a later clear prints only
 	// `Created #<id>` (todo-behaviour.md §5, vector O15).
 	created map[int]int
+	// ids are the tasks delete_all deleted and restore restored in this
+	// call, in order: details.ids.
+	ids []int
 }
 
 // create runs `create` (todo-behaviour.md §2 "create checks"): status,
@@ -192,8 +195,8 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 		return "Deleted 0 tasks (plan items are never deleted)", false, nil
 	}
 	w.LastDeleteAll = ids
-	return fmt.Sprintf("Deleted %d tasks: %s. Undo with {\"action\":\"restore\",\"ids\":[%s]}",
-		len(ids), idList(ids, ", "), joinInts(ids, ",")), true, nil
+	r.ids = append(r.ids, ids...)
+	return fmt.Sprintf("Deleted %d tasks: %s. Undo with %s", len(ids), idRuns(ids, nil), undoHint(ids)), true, nil
 }
 
 // restore brings tombstones back to the status they had when deleted (a
@@ -215,7 +218,8 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 		return "", false, fmt.Errorf("ids required for restore")
 	}
 	seen := map[int]bool{}
-	var parts []string
+	var done []int
+	var to []Status
 	for _, id := range ids {
 		if seen[id] {
 			continue
@@ -232,15 +236,15 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 		if t.isPlan() {
 			return "", false, fmt.Errorf("restore: #%d is a plan item the approved plan no longer has; approve a plan with it to bring it back", id)
 		}
-		to := t.DeletedFrom
-		if !validStatus(to) || to == Deleted || (to == Deferred && t.Reason == "") {
-			to = Pending
+		st := t.DeletedFrom
+		if !validStatus(st) || st == Deleted || (st == Deferred && t.Reason == "") {
+			st = Pending
 		}
-		t.Status, t.DeletedFrom = to, ""
+		t.Status, t.DeletedFrom = st, ""
 		t.Version++
 		t.UpdatedAt = r.now
 		w.Tasks[i] = t
-		parts = append(parts, fmt.Sprintf("#%d (%s)", id, to))
+		done, to = append(done, id), append(to, st)
 	}
 	var rest []int
 	for _, id := range w.LastDeleteAll {
@@ -249,5 +253,6 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 		}
 	}
 	w.LastDeleteAll = rest
-	return fmt.Sprintf("Restored %d tasks: %s", len(parts), strings.Join(parts, ", ")), true, nil
+	r.ids = append(r.ids, done...)
+	return fmt.Sprintf("Restored %d tasks: %s", len(done), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" })), true, nil
 }

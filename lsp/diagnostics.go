@@ -71,7 +71,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	}
 	if !v.approved {
 		add(title, protocol.DiagnosticSeverityInformation, codeNotApp, 0,
-			fmt.Sprintf("plan %q is not approved: approve it to track its %d items", v.plan.Title, len(v.plan.Items)))
+			fmt.Sprintf("plan %q is not approved: approve it to track its %s", v.plan.Title, plural(len(v.plan.Items), "item")))
 		return s.withList(out, v.uri, list)
 	}
 	sev := severityOf(s.settings.Severity)
@@ -127,6 +127,14 @@ func (s *server) withList(out map[string][]protocol.Diagnostic, uri string, list
 	}
 	out[uri] = list
 	return out
+}
+
+// plural is "1 item", "2 items".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func closedMsg(t *core.Task) string {

@@ -356,3 +356,17 @@ func TestCodeLensApproveAndReapprove(t *testing.T) {
 		t.Errorf("drifted lenses %q", got)
 	}
 }
+
+func TestNotApprovedMessageCountsItems(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"# One\n- a\n", `plan "One" is not approved: approve it to track its 1 item`},
+		{"# None\n\nprose\n", `plan "None" is not approved: approve it to track its 0 items`},
+	} {
+		root, plan := workspace(t, tc.text)
+		e := newEnv(t, envConfig{folders: []string{root}})
+		ds := e.waitDiags(uriOf(plan), "not approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+		if ds[0].Message != tc.want {
+			t.Errorf("%q", ds[0].Message)
+		}
+	}
+}

@@ -356,3 +356,24 @@ func TestWatchPlanInNewSubdirectory(t *testing.T) {
 	}
 	e.waitDiags(uriOf(plan), "the plan in a new directory", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
 }
+
+// A state path that cannot be read at all (a directory) is reported, not fatal.
+func TestStateUnreadable(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	if err := os.MkdirAll(filepath.Join(root, ".planls", "state.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, envConfig{folders: []string{root}})
+	ds := e.waitDiags(uriOf(plan), "state-invalid", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
+	if countCode(ds, codeNotApp) != 1 {
+		t.Errorf("plan diagnostics %s", codes(ds))
+	}
+	var res planResult
+	e.call("planls/plan", nil, &res)
+	if res.StateError == "" {
+		t.Error("planls/plan lacks stateError")
+	}
+	if _, err := e.exec("planls.start", map[string]any{"id": 1}); err == nil {
+		t.Error("a command ran on an unreadable state")
+	}
+}

@@ -308,3 +308,24 @@ func TestCutPoints(t *testing.T) {
 		t.Error("generated plans have too few headings to test chunking")
 	}
 }
+
+// TestHeadingEndsLazyRun: a marker line after a heading reads as it would
+// with nothing before the heading ("2. bar" continues the paragraph "foo",
+// as CommonMark says), though a lazy line before the heading started a run.
+func TestHeadingEndsLazyRun(t *testing.T) {
+	for _, pre := range []string{"", "## W\n- a\nlazy\n", "## W\n- a\nlazy\nmore\n"} {
+		src := []byte(pre + "## H\nfoo\n2. bar\n- baz\n")
+		p := Parse(src)
+		var subjects []string
+		for _, it := range p.Items {
+			subjects = append(subjects, it.Subject)
+		}
+		want := "baz"
+		if pre != "" {
+			want = "a baz"
+		}
+		if got := strings.Join(subjects, " "); got != want {
+			t.Errorf("after %q: items %q, want %q", pre, got, want)
+		}
+	}
+}

@@ -16,6 +16,10 @@
 //     text is lost. Column-0 list-marker lines that follow such a line are
 //     items again ("2. x" can't interrupt a paragraph in CommonMark, but rpiv
 //     reads it as an item).
+//   - A column-0 ATX heading ends a run of such lines: list-marker lines
+//     after it read as CommonMark reads them, whatever came before the
+//     heading. So what follows a heading never depends on what precedes it,
+//     which Cache relies on.
 //   - A fenced code block that directly follows an item, with no blank line
 //     between, joins that item's planText whatever its indent (rpiv, vector
 //     P29). After a blank line a column-0 fence is section prose (P16 ⚠).
