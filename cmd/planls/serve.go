@@ -23,6 +23,7 @@ func newServeCmd() *cobra.Command {
 		Args:         cobra.NoArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			lsp.Version = version()
 			err := lsp.Run(cmd.Context(), os.Stdin, os.Stdout, os.Stderr)
 			if err == nil {
 				return nil
