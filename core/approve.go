@@ -75,8 +75,17 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	}
 	if view.Plan != nil && view.Plan.ID == id {
 		_, total := planCounts(view)
-		text := fmt.Sprintf("Plan \"%s\" is already approved: %d plan items", sanitize(view.Plan.Title), total)
-		return success(orig, view, action, rawParams, text, false)
+		text := fmt.Sprintf("Plan \"%s\" is already approved: %s", sanitize(view.Plan.Title), countNoun(total, "plan item"))
+		if path == "" || path == view.Plan.Path {
+			return success(orig, view, action, rawParams, text, false)
+		}
+		// The same content approved from another file: the items stay as they
+		// are, but editors and `planls check` must now read the new file.
+		moved := *view
+		ref := *view.Plan
+		ref.Path = path
+		moved.Plan = &ref
+		return success(&moved, &moved, action, rawParams, text+"; its file is now "+path, true)
 	}
 	now := opts.now()
 	items := usableItems(plan)
@@ -177,8 +186,18 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	}
 	w.NextID = next
 	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now}
-	text := fmt.Sprintf("Approved plan \"%s\": %d plan items (%d kept, %d new, %d removed)",
-		sanitize(title), len(items), kept, len(fresh), len(removedIDs))
+	text := fmt.Sprintf("Approved plan \"%s\": %s (%d kept, %d new, %d removed)",
+		sanitize(title), countNoun(len(items), "plan item"), kept, len(fresh), len(removedIDs))
 	res := success(w, w, action, rawParams, text, true)
 	return res
+}
+
+// countNoun writes n and the noun, plural unless n is 1 ("1 plan item",
+// "7 plan items"). Only planls's own texts use it: the seed's strings keep
+// their fixed wording ("Cleared 1 tasks").
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

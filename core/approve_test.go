@@ -229,3 +229,36 @@ func TestMatchPlanDuplicates(t *testing.T) {
 		t.Fatalf("got %+v missing %v", got, missing)
 	}
 }
+
+// The same content approved from another file keeps every item but records
+// the new path, so editors and `planls check` follow the file; a re-approval
+// from the same path stays a no-op.
+func TestApproveSameContentNewPath(t *testing.T) {
+	src := []byte("# T\n\n## Work\n- one\n- two\n")
+	plan := planparse.Parse(src)
+	first := Approve(Empty(), plan, src, "PLAN.md", Options{})
+	if !first.Changed || first.Envelope.Text() != `Approved plan "T": 2 plan items (0 kept, 2 new, 0 removed)` {
+		t.Fatalf("first approval: %q", first.Envelope.Text())
+	}
+	again := Approve(first.State, plan, src, "PLAN.md", Options{})
+	if again.Changed || again.State != first.State {
+		t.Fatalf("same path must be a no-op: %q", again.Envelope.Text())
+	}
+	moved := Approve(first.State, plan, src, "docs/plan.md", Options{})
+	if !moved.Changed || moved.State.Plan.Path != "docs/plan.md" {
+		t.Fatalf("path not recorded: %+v", moved.State.Plan)
+	}
+	if want := `Plan "T" is already approved: 2 plan items; its file is now docs/plan.md`; moved.Envelope.Text() != want {
+		t.Fatalf("text %q, want %q", moved.Envelope.Text(), want)
+	}
+	if first.State.Plan.Path != "PLAN.md" {
+		t.Fatal("input state was mutated")
+	}
+	if len(moved.State.Tasks) != 2 || moved.State.Tasks[0].ID != 1 || moved.State.Tasks[1].ID != 2 {
+		t.Fatalf("items changed: %+v", moved.State.Tasks)
+	}
+	one := planparse.Parse([]byte("# T\n- only\n"))
+	if got := Approve(Empty(), one, []byte("# T\n- only\n"), "PLAN.md", Options{}).Envelope.Text(); got != `Approved plan "T": 1 plan item (0 kept, 1 new, 0 removed)` {
+		t.Fatalf("singular: %q", got)
+	}
+}

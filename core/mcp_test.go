@@ -264,7 +264,7 @@ func TestDeleteAllAndRestore(t *testing.T) {
 	}
 	// #7 was deleted by delete (not delete_all): restore by id brings it back.
 	back, res = mustCall(t, back, `{"action":"restore","ids":[7]}`)
-	if res.Envelope.Text() != "Restored 1 tasks: #7 (pending)" {
+	if res.Envelope.Text() != "Restored 1 task: #7 (pending)" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 	mustFail(t, back, `{"action":"delete_all","confirm_delete_all":true,"ids":[1]}`, "ids only applies to restore")

@@ -196,7 +196,7 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 	}
 	w.LastDeleteAll = ids
 	r.ids = append(r.ids, ids...)
-	return fmt.Sprintf("Deleted %d tasks: %s. Undo with %s", len(ids), idRuns(ids, nil), undoHint(ids)), true, nil
+	return fmt.Sprintf("Deleted %s: %s. Undo with %s", countNoun(len(ids), "task"), idRuns(ids, nil), undoHint(ids)), true, nil
 }
 
 // restore brings tombstones back to the status they had when deleted (a
@@ -254,5 +254,5 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 	}
 	w.LastDeleteAll = rest
 	r.ids = append(r.ids, done...)
-	return fmt.Sprintf("Restored %d tasks: %s", len(done), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" })), true, nil
+	return fmt.Sprintf("Restored %s: %s", countNoun(len(done), "task"), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" })), true, nil
 }

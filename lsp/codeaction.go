@@ -43,14 +43,13 @@ func (s *server) codeAction(r *request) (any, error) {
 		return nil, err
 	}
 	actions := []protocol.CodeAction{}
-	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil || !wantsQuickFix(p.Context.Only) {
+	if !wantsQuickFix(p.Context.Only) {
 		return actions, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.folderFor(path, false)
-	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+	f := s.planFolderOf(p.TextDocument.URI)
+	if f == nil {
 		return actions, nil
 	}
 	v := f.view

@@ -14,14 +14,10 @@ func (s *server) codeLens(r *request) (any, error) {
 		return nil, err
 	}
 	out := []protocol.CodeLens{}
-	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil {
-		return out, nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.folderFor(path, false)
-	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+	f := s.planFolderOf(p.TextDocument.URI)
+	if f == nil {
 		return out, nil
 	}
 	v := f.view

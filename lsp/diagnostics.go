@@ -226,7 +226,7 @@ func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
 // message.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	for uri, list := range diags {
-		data, err := json.Marshal(list)
+		data, err := appendDiagnostics(make([]byte, 0, 256*len(list)+2), list)
 		if err != nil {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue

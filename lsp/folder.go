@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
 )
 
@@ -32,6 +33,9 @@ type folder struct {
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
 	planSum  [32]byte
+	// parser re-parses only the changed parts of the plan between views:
+	// one keystroke in a 10k-item plan must not cost a whole parse.
+	parser *planparse.Cache
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
@@ -40,6 +44,8 @@ type folder struct {
 	retry        *time.Timer
 	view         *view
 	published    map[string]bool // URIs this folder last published to
+	lensSum      uint64          // lensSum of the view the client last saw
+	lensSumOK    bool
 }
 
 func newFolder(root, uri string) *folder {
@@ -47,6 +53,7 @@ func newFolder(root, uri string) *folder {
 		root: root, key: keyOf(root), uri: uri,
 		store:     store.Open(root, "lsp"),
 		state:     core.Empty(),
+		parser:    planparse.NewCache(),
 		published: map[string]bool{},
 	}
 }
@@ -173,6 +180,7 @@ func (s *server) refresh(f *folder, force bool) {
 func (s *server) recompute(f *folder) {
 	f.view = s.buildView(f)
 	s.publish(f, s.diagnostics(f, f.view))
+	s.noteLenses(f)
 	if len(f.view.text) >= bigPlan {
 		s.scheduleScavenge()
 	}

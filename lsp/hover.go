@@ -16,14 +16,10 @@ func (s *server) hover(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil {
-		return nil, nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.folderFor(path, false)
-	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+	f := s.planFolderOf(p.TextDocument.URI)
+	if f == nil {
 		return nil, nil
 	}
 	v := f.view

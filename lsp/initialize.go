@@ -23,6 +23,9 @@ type clientCaps struct {
 		DidChangeWatchedFiles struct {
 			DynamicRegistration bool `json:"dynamicRegistration"`
 		} `json:"didChangeWatchedFiles"`
+		CodeLens struct {
+			RefreshSupport bool `json:"refreshSupport"`
+		} `json:"codeLens"`
 	} `json:"workspace"`
 }
 
@@ -140,10 +143,9 @@ func (s *server) initialize(r *request) (any, error) {
 func (s *server) initializedNote(r *request) (any, error) {
 	s.mu.Lock()
 	dyn := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
-	globs := s.settings.PlanFiles
 	s.mu.Unlock()
 	if dyn {
-		go s.registerWatchers(globs)
+		go s.registerWatchers()
 	} else {
 		s.mu.Lock()
 		s.startFSWatch()
@@ -155,30 +157,6 @@ func (s *server) initializedNote(r *request) (any, error) {
 		s.refresh(f, true)
 	}
 	return nil, nil
-}
-
-// registerWatchers asks the client to watch the plan files and state files
-// (client/registerCapability, LSP 3.17 FileSystemWatcher globs). On failure
-// it falls back to fsnotify.
-func (s *server) registerWatchers(globs []string) {
-	watchers := []protocol.FileSystemWatcher{{GlobPattern: "**/.planls/state.json"}}
-	for _, g := range globs {
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/" + filepath.ToSlash(g)})
-	}
-	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
-		ID:              "planls-watch",
-		Method:          "workspace/didChangeWatchedFiles",
-		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
-	}}}
-	err := s.callClient(s.ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err != nil {
-		s.log.Warn("client file watching refused; using fsnotify", "err", err)
-		s.startFSWatch()
-		return
-	}
-	s.clientFS = true
 }
 
 // addFolder adds a workspace folder (caller holds mu). Non-file URIs are

@@ -46,6 +46,9 @@ type server struct {
 	clientFS  bool              // the client watches files for us (dynamic registration)
 	published map[string]string // URI → hash of the last diagnostics sent
 	scavenge  *time.Timer       // returns idle heap to the OS after big parses
+	lenses    lensRefresh
+
+	reg watchReg // not guarded by mu: it has its own
 }
 
 // document is an open text document (full sync).

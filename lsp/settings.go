@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -109,9 +110,15 @@ func (s *server) didChangeConfiguration(r *request) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	old := s.settings.PlanFiles
 	s.settings = parseSettings(p.Settings, s.settings, s.log)
 	if s.watcher != nil {
 		s.watcher.sync(s)
+	}
+	// The client watches unless registration fell back to fsnotify; a
+	// registration still in flight re-reads the settings when it runs.
+	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil && !slices.Equal(old, s.settings.PlanFiles) {
+		go s.registerWatchers()
 	}
 	for _, f := range s.folders {
 		s.refresh(f, true)

@@ -46,6 +46,11 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if body == nil {
 			continue
 		}
+		if len(body) >= bigNote {
+			if msg, ok := decodeBigNote(body); ok {
+				return msg, total, nil
+			}
+		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err != nil {
 			s.log.Warn("dropping undecodable message", "err", err, "bytes", len(body))

@@ -18,14 +18,10 @@ func (s *server) documentSymbol(r *request) (any, error) {
 		return nil, err
 	}
 	out := []protocol.DocumentSymbol{}
-	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil {
-		return out, nil
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f := s.folderFor(path, false)
-	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+	f := s.planFolderOf(p.TextDocument.URI)
+	if f == nil {
 		return out, nil
 	}
 	return []protocol.DocumentSymbol{planSymbol(f.view)}, nil

@@ -77,15 +77,7 @@ func (s *server) didSave(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil {
-		return nil, nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f := s.folderFor(path, false); f != nil {
-		s.refresh(f, false)
-	}
+	s.refreshFileOf(p.TextDocument.URI, false, false)
 	return nil, nil
 }
 
@@ -94,17 +86,26 @@ func (s *server) didClose(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	path, err := fileOf(string(p.TextDocument.URI))
+	s.refreshFileOf(p.TextDocument.URI, true, true)
+	return nil, nil
+}
+
+// refreshFileOf refreshes the folder of the file uri names (ignoring
+// non-file URIs), first forgetting its buffer when closed; force as in
+// refresh. It takes mu.
+func (s *server) refreshFileOf(uri protocol.DocumentURI, closed, force bool) {
+	path, err := fileOf(string(uri))
 	if err != nil {
-		return nil, nil
+		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.docs, keyOf(path))
-	if f := s.folderFor(path, false); f != nil {
-		s.refresh(f, true)
+	if closed {
+		delete(s.docs, keyOf(path))
 	}
-	return nil, nil
+	if f := s.folderFor(path, false); f != nil {
+		s.refresh(f, force)
+	}
 }
 
 // didChangeWatchedFiles is the client's file watching (registered in

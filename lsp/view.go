@@ -3,6 +3,8 @@ package lsp
 import (
 	"path/filepath"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
@@ -51,7 +53,7 @@ func (s *server) buildView(f *folder) *view {
 		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
 	}
 	v.m = newMapper(v.text, s.enc)
-	v.plan = planparse.Parse(v.text)
+	v.plan = f.parser.Parse(v.text)
 	v.approved = f.state.Plan != nil
 	if !v.approved {
 		for i := range v.plan.Items {
@@ -84,6 +86,22 @@ func (s *server) buildView(f *folder) *view {
 		}
 	}
 	return v
+}
+
+// planFolderOf returns the folder whose plan file (with a view) uri names,
+// or nil when uri is not a file URI or not the plan of its folder (caller
+// holds mu). Every per-document request (hover, lenses, actions, symbols)
+// answers from its view.
+func (s *server) planFolderOf(uri protocol.DocumentURI) *folder {
+	path, err := fileOf(string(uri))
+	if err != nil {
+		return nil
+	}
+	f := s.folderFor(path, false)
+	if f == nil || f.view == nil || f.view.path == "" || keyOf(f.view.path) != keyOf(path) {
+		return nil
+	}
+	return f
 }
 
 // relPath is the plan path relative to the folder root, slash-separated.

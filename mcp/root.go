@@ -128,6 +128,13 @@ func askRoots(ctx context.Context, ss *sdk.ServerSession) ([]*sdk.Root, string) 
 
 // usesInputRequests reports whether the session's protocol forbids
 // server-initiated requests (SEP-2322), as the SDK decides it.
+// offersRoots reports whether the client declared the roots capability in
+// initialize (MCP "Roots": servers ask only clients that offer it).
+func offersRoots(ss *sdk.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil
+}
+
 func usesInputRequests(ss *sdk.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p == nil || p.ProtocolVersion >= protocolMRTR
@@ -177,6 +184,10 @@ func (h *handler) rootFor(ctx context.Context, req *sdk.CallToolRequest) (root s
 		switch {
 		case ss == nil:
 			note = "(no session)"
+		case !offersRoots(ss):
+			// Asking a client that declared no roots capability only waits
+			// out rootsTimeout on every first call.
+			note = "(the client offers no roots)"
 		case usesInputRequests(ss):
 			answer, asked := req.Params.InputResponses[rootsInputKey]
 			if !asked {

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/planls/planls/internal/plangen"
@@ -27,5 +28,25 @@ func BenchmarkCacheEdit10k(b *testing.B) {
 	}
 	if c.stats.parsed != 1 {
 		b.Fatalf("an edit parsed %d chunks, want 1", c.stats.parsed)
+	}
+}
+
+// BenchmarkCacheEdit10kOpenFence: a fence left open near the top (as while
+// typing one) swallows the rest of the plan, so no cut after it is safe and
+// each edit re-parses the joined tail. goldmark reads fenced lines quickly,
+// so this stays near BenchmarkCacheEdit10k rather than BenchmarkParse.
+func BenchmarkCacheEdit10kOpenFence(b *testing.B) {
+	src := plangen.Generate(10000, 1)
+	i := bytes.Index(src, []byte("\n## ")) + 1
+	open := append(append(append([]byte(nil), src[:i]...), "```\n"...), src[i:]...)
+	versions := [][]byte{open, editOneLine(open)}
+	c := NewCache()
+	c.Parse(open)
+	b.SetBytes(int64(len(open)))
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		k++
+		c.Parse(versions[k%2])
 	}
 }

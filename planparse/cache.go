@@ -19,13 +19,16 @@ import (
 // A cut is used only where the chunk before it provably ends with every block
 // closed by such a heading line: a chunk whose last block is a fenced code or
 // HTML block that runs to the chunk's end (so could swallow the heading) is
-// joined with the chunks after it and parsed again. Headings inside front
+// joined with the chunks after it and parsed again, the join doubling in
+// chunks each time, so the worst case (a fence left open near the top, which
+// swallows the rest) costs about two full parses. Headings inside front
 // matter are never cut at (prepare blanks them first).
 //
 // Chunks not used by the latest call are dropped, so the memory held is
 // about the size of the latest document plus its events.
 //
-// A Cache is safe for concurrent use: calls are serialized. The zero value
+// Use one Cache per document: a call drops what the previous one kept for
+// any other text. A Cache is safe for concurrent use: calls are serialized. The zero value
 // is not usable; use NewCache.
 type Cache struct {
 	mu     sync.Mutex

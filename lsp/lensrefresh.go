@@ -1,0 +1,85 @@
+package lsp
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+)
+
+// lensRefresh coalesces workspace/codeLens/refresh requests (LSP 3.16):
+// one is in flight at a time, and changes seen meanwhile cost one more.
+// Guarded by server.mu.
+type lensRefresh struct {
+	busy  bool
+	again bool
+}
+
+// lensSum fingerprints what the code lenses of v show: the approval
+// lenses and each tracked item's label and actions. Positions are left out:
+// a client re-requests lenses itself after editing the buffer, and a plan
+// that is not open shows none.
+func lensSum(v *view) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	flag := func(ok bool) {
+		if ok {
+			h.Write([]byte{1})
+		} else {
+			h.Write([]byte{0})
+		}
+	}
+	h.Write([]byte(v.uri))
+	flag(v.approved)
+	flag(v.needsReapproval)
+	for i := range v.items {
+		vi := &v.items[i]
+		if vi.item == nil || vi.task == nil {
+			continue
+		}
+		binary.LittleEndian.PutUint64(b[:], uint64(vi.task.ID))
+		h.Write(b[:])
+		h.Write([]byte(vi.task.Status))
+	}
+	return h.Sum64()
+}
+
+// noteLenses asks the client to re-request code lenses when those of f's
+// new view differ from what it last showed, so a lens never keeps a stale
+// status (an item completed from the CLI or a command). Only for clients
+// advertising workspace.codeLens.refreshSupport. Caller holds mu.
+func (s *server) noteLenses(f *folder) {
+	sum := lensSum(f.view)
+	if f.lensSumOK && sum == f.lensSum {
+		return
+	}
+	// The first view counts too: a lens request that came before it got
+	// nothing.
+	f.lensSum, f.lensSumOK = sum, true
+	if !s.caps.Workspace.CodeLens.RefreshSupport {
+		return
+	}
+	if s.lenses.busy {
+		s.lenses.again = true
+		return
+	}
+	s.lenses.busy = true
+	go s.sendLensRefresh()
+}
+
+// sendLensRefresh sends workspace/codeLens/refresh until no change came in
+// while the previous one was in flight. It waits on the client, so it runs
+// on its own goroutine and never holds mu across the call.
+func (s *server) sendLensRefresh() {
+	for {
+		if err := s.callClient(s.ctx, s.opts.callTimeout, "workspace/codeLens/refresh", nil, nil); err != nil {
+			s.log.Debug("codeLens refresh failed", "err", err)
+		}
+		s.mu.Lock()
+		if !s.lenses.again || s.ctx.Err() != nil {
+			s.lenses.busy, s.lenses.again = false, false
+			s.mu.Unlock()
+			return
+		}
+		s.lenses.again = false
+		s.mu.Unlock()
+	}
+}

@@ -1,0 +1,71 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"go.lsp.dev/protocol"
+)
+
+// watchReg is the client-side file watching registration. Its mutex
+// serialises (re-)registrations, which wait on the client, so that an
+// unregister never overtakes the register it undoes.
+type watchReg struct {
+	mu    sync.Mutex
+	id    string   // the live registration ("" when none)
+	globs []string // the planFiles it watches
+	seq   int      // numbers ids: a new registration never reuses an old id
+}
+
+const watchMethod = "workspace/didChangeWatchedFiles"
+
+// registerWatchers asks the client to watch the plan files and state files
+// (client/registerCapability, LSP 3.17 FileSystemWatcher globs), replacing
+// the previous registration when planFiles changed since (its globs are
+// unregistered first, with client/unregisterCapability). It reads the
+// settings when it runs, so calls made in a burst of configuration changes
+// end with the latest globs. On a refused registration it falls back to
+// fsnotify. Runs on its own goroutine (it waits on the client).
+func (s *server) registerWatchers() {
+	s.reg.mu.Lock()
+	defer s.reg.mu.Unlock()
+	s.mu.Lock()
+	globs := slices.Clone(s.settings.PlanFiles)
+	s.mu.Unlock()
+	if s.reg.id != "" && slices.Equal(globs, s.reg.globs) {
+		return
+	}
+	if s.reg.id != "" {
+		params := protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: s.reg.id, Method: watchMethod}}}
+		if err := s.callClient(s.ctx, s.opts.callTimeout, "client/unregisterCapability", params, nil); err != nil {
+			s.log.Warn("client refused to drop the old file watchers", "id", s.reg.id, "err", err)
+		}
+		s.reg.id, s.reg.globs = "", nil
+	}
+	watchers := []protocol.FileSystemWatcher{{GlobPattern: "**/.planls/state.json"}}
+	for _, g := range globs {
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/" + filepath.ToSlash(g)})
+	}
+	s.reg.seq++
+	id := "planls-watch"
+	if s.reg.seq > 1 {
+		id = fmt.Sprintf("planls-watch-%d", s.reg.seq)
+	}
+	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID: id, Method: watchMethod,
+		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+	}}}
+	err := s.callClient(s.ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.log.Warn("client file watching refused; using fsnotify", "err", err)
+		s.clientFS = false
+		s.startFSWatch()
+		return
+	}
+	s.reg.id, s.reg.globs = id, globs
+	s.clientFS = true
+}
