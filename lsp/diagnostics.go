@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -49,7 +50,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	if v.path == "" {
 		return out
 	}
-	var list []protocol.Diagnostic
+	list := make([]protocol.Diagnostic, 0, len(v.items)+len(v.plan.Problems)+2)
 	add := func(r protocol.Range, sev protocol.DiagnosticSeverity, code string, id int, msg string) *protocol.Diagnostic {
 		list = append(list, protocol.Diagnostic{
 			Range: r, Severity: sev, Code: code, Source: "planls", Message: msg,
@@ -102,10 +103,11 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 			d.RelatedInformation = v.related(blockers)
 		} else {
 			switch t.Status {
+			// Concatenation, not Sprintf: these run once per item per keystroke.
 			case core.Pending:
-				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, t.Subject))
+				add(r, sev, codeOpen, t.ID, "open plan item #"+strconv.Itoa(t.ID)+" (pending): "+t.Subject)
 			case core.InProgress:
-				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, t.Subject))
+				add(r, sev, codeInProgress, t.ID, "plan item #"+strconv.Itoa(t.ID)+" in progress: "+t.Subject)
 			case core.Completed, core.Deferred:
 				if s.settings.FadeClosed {
 					d := add(r, protocol.DiagnosticSeverityHint, codeClosed, t.ID, closedMsg(t))

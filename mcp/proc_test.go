@@ -88,6 +88,8 @@ type proc struct {
 	// roots, when set, is the client's answer to roots/list (a JSON
 	// result); otherwise server requests get method-not-found.
 	roots string
+	// requests lists the methods of the requests the server sent us.
+	requests []string
 }
 
 // startMCP runs `planls mcp args...` in dir (the working directory).
@@ -185,6 +187,9 @@ func (p *proc) next(timeout time.Duration) (message, bool) {
 				return message{}, false
 			}
 			m := decodeLine(p.t, line)
+			if m.Method != "" && m.ID != nil {
+				p.requests = append(p.requests, m.Method)
+			}
 			if m.Method == "roots/list" && m.ID != nil && p.roots != "" {
 				p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, p.roots))
 				continue

@@ -355,3 +355,22 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioNoRootsCapabilityIsNotAsked: a client that declares no roots
+// capability is never sent roots/list (asking would stall its first call until
+// the roots timeout); the project comes from the working directory.
+func TestStdioNoRootsCapabilityIsNotAsked(t *testing.T) {
+	proj := newProject(t)
+	p := startMCP(t, proj, cleanEnv())
+	p.send(fmt.Sprintf(initMsg, "1"), initializedMsg, callMsg(2, `{"action":"create","subject":"a"}`))
+	p.next(10 * time.Second)
+	m, _ := p.next(10 * time.Second)
+	if text, isErr := toolText(t, m); isErr || text != "Created #1: a (pending)" {
+		t.Fatalf("create from the working directory's project: %q", text)
+	}
+	if len(p.requests) != 0 {
+		t.Fatalf("server sent %v to a client without the roots capability", p.requests)
+	}
+	p.stdin.Close()
+	<-p.exited
+}

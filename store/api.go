@@ -54,7 +54,9 @@ func (e *StateError) Error() string {
 
 // Read returns the current state without taking the lock (writers replace the
 // file atomically, so a reader never sees a torn file). A missing file is the
-// empty state. A file that does not parse or validate gives a *StateError.
+// empty state, unless the journal has entries: then the file was lost and
+// the answer is a *StateError pointing at planls doctor --rebuild. A file that
+// does not parse or validate gives a *StateError.
 func (s *Store) Read() (*core.State, error) { return s.read() }
 
 // Call applies one `todo` tool call under the lock and persists the result
@@ -65,7 +67,20 @@ func (s *Store) Call(params json.RawMessage, opts core.Options) (core.Result, er
 }
 
 // Approve parses the plan file at planPath (absolute, or relative to Root)
-// under the lock and approves it through core.Approve.
+// under the lock and approves it through core.Approve. It is
+// ApproveWith(planPath, opts, ApproveOptions{}).
 func (s *Store) Approve(planPath string, opts core.Options) (core.Result, error) {
-	return s.approve(planPath, opts)
+	return s.approve(planPath, opts, ApproveOptions{})
+}
+
+// ApproveWith is Approve with store-level options. Refused in-band (an
+// `Error: ...` envelope with details.error set, nothing written): a plan file
+// that is not UTF-8 text (NUL bytes, invalid UTF-8, a UTF-16/32 byte order
+// mark), and, unless aopts.Force, a plan with no items while the approved
+// plan has plan items. After a change, the text gets one `note: ...` line per
+// completed, deferred or in-progress plan item the approval tombstoned and
+// per task that lost a blocker (see approvalNotes). The error is out-of-band
+// only: the plan file cannot be read, lock, I/O, *StateError.
+func (s *Store) ApproveWith(planPath string, opts core.Options, aopts ApproveOptions) (core.Result, error) {
+	return s.approve(planPath, opts, aopts)
 }

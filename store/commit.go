@@ -11,12 +11,16 @@ import (
 	"time"
 
 	"github.com/planls/planls/core"
-	"github.com/planls/planls/planparse"
 )
 
 func (s *Store) read() (*core.State, error) {
 	data, err := os.ReadFile(s.StatePath())
 	if errors.Is(err, os.ErrNotExist) {
+		// Starting over from the empty state would reuse ids and fork the
+		// journal; the journal is the way back (field trial issue 3).
+		if n := s.journalChanges(); n > 0 {
+			return nil, &StateError{Path: s.StatePath(), Msg: fmt.Sprintf("%s is missing but %s has %s: run planls doctor --rebuild", StateName, JournalName, countNoun(n, "change"))}
+		}
 		return core.Empty(), nil
 	}
 	if err != nil {
@@ -25,29 +29,22 @@ func (s *Store) read() (*core.State, error) {
 	return decodeState(s.StatePath(), data)
 }
 
+// journalChanges counts the usable journal entries; 0 when there is no
+// journal or it cannot be read (then there is nothing to rebuild from).
+func (s *Store) journalChanges() int {
+	if lastRevision(s.JournalPath()) == 0 {
+		return 0
+	}
+	entries, _, err := ReadJournal(s.JournalPath())
+	if err != nil {
+		return 0
+	}
+	return len(entries)
+}
+
 func (s *Store) call(params json.RawMessage, opts core.Options) (core.Result, error) {
 	return s.update("call", compactParams(params), func(st *core.State) core.Result {
 		return core.Call(st, params, opts)
-	})
-}
-
-func (s *Store) approve(planPath string, opts core.Options) (core.Result, error) {
-	abs := planPath
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(s.Root, abs)
-	}
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		return core.Result{}, fmt.Errorf("read plan: %w", err)
-	}
-	rel := filepath.ToSlash(abs)
-	if r, err := filepath.Rel(s.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
-		rel = filepath.ToSlash(r)
-	}
-	plan := planparse.Parse(src)
-	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
-	return s.update("approve", params, func(st *core.State) core.Result {
-		return core.Approve(st, plan, src, rel, opts)
 	})
 }
 
@@ -82,7 +79,7 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 		return res, nil
 	}
 	next := *res.State
-	next.Revision = st.Revision + 1
+	next.Revision = s.nextRevision(st.Revision)
 	res.State = &next
 	if err := s.persist(st, &next, kind, params, res.Envelope.Text()); err != nil {
 		return core.Result{}, err
@@ -141,3 +138,31 @@ func compactParams(p json.RawMessage) json.RawMessage {
 }
 
 func nowUTC() time.Time { return time.Now().UTC() }
+
+// nextRevision is the revision of the commit made on a state at revision
+// cur. When the journal already went past cur (an older state.json was put
+// back, e.g. by git checkout) the numbering continues after the journal, so
+// no revision is ever written twice; persist then journals a full snapshot,
+// which replay takes as a new base (field trial issue 4). The lock must be held.
+func (s *Store) nextRevision(cur int64) int64 {
+	last := lastRevision(s.JournalPath())
+	if last < 0 {
+		// The last line is damaged: look at every usable line.
+		entries, _, _ := ReadJournal(s.JournalPath())
+		for _, e := range entries {
+			last = max(last, e.Revision)
+		}
+	}
+	return max(cur, last) + 1
+}
+
+// countNoun is "1 change", "2 changes", "2 entries".
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

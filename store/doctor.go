@@ -87,17 +87,20 @@ func (s *Store) inspect(r *DoctorReport) error {
 	switch {
 	case errors.As(err, &serr):
 		r.StateErr = err
+		// A missing file (with a journal to rebuild from) is replaced
+		// without --move-aside: there is nothing to keep.
+		r.Missing = !exists(s.StatePath())
 		r.Notes = append(r.Notes, "state: "+err.Error())
 	case err != nil:
 		return err
 	default:
 		r.Missing = !exists(s.StatePath())
 		r.Revision = st.Revision
-		_, r.Warnings = core.Validate(st)
+		r.Warnings = warningsOf(st)
 		if r.Missing {
 			r.Notes = append(r.Notes, "state: no state file (the empty state)")
 		} else {
-			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %d tasks", st.Revision, len(st.Tasks)))
+			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %s", st.Revision, countNoun(len(st.Tasks), "task")))
 		}
 		for _, w := range r.Warnings {
 			r.Notes = append(r.Notes, "warning: "+w)
@@ -112,7 +115,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
 	r.JournalProblems = probs
-	r.Notes = append(r.Notes, fmt.Sprintf("journal: %d entries, last revision %d", r.JournalEntries, r.JournalRevision))
+	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", countNoun(r.JournalEntries, "entry"), r.JournalRevision))
 	for _, p := range probs {
 		r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s", p.Line, p.Msg))
 	}
@@ -167,7 +170,7 @@ func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
 		return err
 	}
 	r.Rebuilt = true
-	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %d journal entries (revision %d, %d tasks)", relState(), len(entries), rebuilt.Revision, len(rebuilt.Tasks)))
+	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %s (revision %d, %s)", relState(), countNoun(len(entries), "journal entry"), rebuilt.Revision, countNoun(len(rebuilt.Tasks), "task")))
 	return nil
 }
 

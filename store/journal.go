@@ -262,11 +262,22 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 }
 
 // Replay rebuilds a state from journal entries, in order, starting from the
+// last full snapshot (a base: it holds every task) or, without one, from the
 // empty state.
 func Replay(entries []JournalEntry) *core.State {
 	st := core.Empty()
-	for i := range entries {
+	for i := lastBase(entries); i < len(entries); i++ {
 		entries[i].apply(st)
 	}
 	return st
+}
+
+// lastBase is the index of the last full snapshot in entries, 0 when none.
+func lastBase(entries []JournalEntry) int {
+	for i := len(entries) - 1; i > 0; i-- {
+		if entries[i].Full {
+			return i
+		}
+	}
+	return 0
 }

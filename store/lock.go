@@ -87,14 +87,15 @@ func (h *heldLock) unlock() error {
 	return errors.Join(h.fl.Unlock(), h.fl.Close())
 }
 
-// ensureDir creates .planls/ and its .gitignore (only when missing, so a
-// person's edits to it survive).
+// ensureDir creates .planls/ and its .gitignore (only when missing or exactly
+// what an earlier version wrote, so a person's edits to it survive).
 func (s *Store) ensureDir() error {
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", s.Dir(), err)
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
-	if _, err := os.Lstat(gi); errors.Is(err, os.ErrNotExist) {
+	old, err := os.ReadFile(gi)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && string(old) == gitignoreV1) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}

@@ -14,8 +14,13 @@ const (
 	LockName = "state.lock"
 )
 
-// gitignoreBody keeps the lock (and any temp file a killed writer left) out of git.
-const gitignoreBody = "# written by planls: the lock and temporary files are not history\n" + LockName + "\n." + StateName + "*\n"
+// gitignoreBody keeps the lock, any temp file a killed writer left and the
+// state files doctor --move-aside set aside out of git.
+const gitignoreBody = gitignoreV1 + StateName + ".corrupt-*\n"
+
+// gitignoreV1 is the body earlier versions wrote; ensureDir upgrades a file
+// holding exactly it (anything else is a person's edit and is kept).
+const gitignoreV1 = "# written by planls: the lock and temporary files are not history\n" + LockName + "\n." + StateName + "*\n"
 
 // Dir returns Root/.planls.
 func (s *Store) Dir() string { return filepath.Join(s.Root, DirName) }

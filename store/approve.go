@@ -1,0 +1,104 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
+)
+
+// ApproveOptions are the store-level choices of an approval.
+type ApproveOptions struct {
+	// Force approves a plan with no items even though the approved plan has
+	// plan items (every one of them is then tombstoned).
+	Force bool
+}
+
+func (s *Store) approve(planPath string, opts core.Options, aopts ApproveOptions) (core.Result, error) {
+	abs := planPath
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(s.Root, abs)
+	}
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return core.Result{}, fmt.Errorf("read plan: %w", err)
+	}
+	rel := filepath.ToSlash(abs)
+	if r, err := filepath.Rel(s.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
+		rel = filepath.ToSlash(r)
+	}
+	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
+	if msg := notText(src); msg != "" {
+		// Parsed anyway, such a file yields no items (wiping the plan) or a
+		// title of raw bytes (field trial issue 3).
+		return s.refuse(params, fmt.Sprintf("plan file %s is not text (%s): save it as UTF-8 and approve again", rel, msg))
+	}
+	plan := planparse.Parse(src)
+	items := countItems(plan)
+	return s.update("approve", params, func(st *core.State) core.Result {
+		if items == 0 && !aopts.Force && livePlanItems(st) > 0 && !opts.ReadOnly {
+			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, countNoun(livePlanItems(st), "plan item")))
+		}
+		res := core.Approve(st, plan, src, rel, opts)
+		if res.Changed && res.State != nil {
+			if notes := approvalNotes(st, res.State); len(notes) > 0 {
+				res.Envelope.Content = []core.Content{{Type: "text", Text: res.Envelope.Text() + "\n" + strings.Join(notes, "\n")}}
+			}
+		}
+		return res
+	})
+}
+
+// refuse answers a refused approval over the current state without taking
+// the lock.
+func (s *Store) refuse(params json.RawMessage, msg string) (core.Result, error) {
+	st, err := s.read()
+	if err != nil {
+		return core.Result{}, err
+	}
+	return refusal(st, params, msg), nil
+}
+
+// refusal is an in-band rejection shaped like core's (`Error: <msg>`,
+// details.error set, state unchanged), so every front end shows it the way
+// it shows the tool's own rejections.
+func refusal(st *core.State, params json.RawMessage, msg string) core.Result {
+	tasks := st.Tasks
+	if tasks == nil {
+		tasks = []core.Task{}
+	}
+	return core.Result{
+		State: st,
+		Envelope: core.Envelope{
+			Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
+			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan},
+		},
+	}
+}
+
+// countItems is the number of items core.Approve tracks: those with a
+// subject.
+func countItems(plan *planparse.Plan) int {
+	n := 0
+	for _, it := range plan.Items {
+		if strings.TrimSpace(it.Subject) != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// livePlanItems is the number of plan items that are not tombstones.
+func livePlanItems(st *core.State) int {
+	n := 0
+	for _, t := range st.Tasks {
+		if t.Source == "plan" && t.Status != core.Deleted {
+			n++
+		}
+	}
+	return n
+}
