@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
@@ -33,67 +32,29 @@ func (n rawNotification) Params() json.RawMessage { return n.params }
 // to jsonrpc2.DecodeMessage for its usual answer.
 func decodeBigNote(body []byte) (msg jsonrpc2.Message, ok bool) {
 	var method, params []byte
-	i := skipSpace(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return nil, false
-	}
-	i = skipSpace(body, i+1)
-	for first := true; ; first = false {
-		if i < len(body) && body[i] == '}' && first {
-			i++
-			break
-		}
-		if i >= len(body) || body[i] != '"' {
-			return nil, false
-		}
-		kEnd := skipString(body, i)
-		if kEnd < 0 {
-			return nil, false
-		}
-		key := body[i+1 : kEnd-1]
-		i = skipSpace(body, kEnd)
-		if i >= len(body) || body[i] != ':' {
-			return nil, false
-		}
-		i = skipSpace(body, i+1)
-		vEnd := skipValue(body, i)
-		if vEnd < 0 {
-			return nil, false
-		}
-		val := body[i:vEnd]
+	ok = members(body, func(key, val []byte) bool {
 		switch string(key) {
 		case "method":
 			if method != nil || val[0] != '"' || len(val) < 3 || !plainASCII(val[1:len(val)-1]) {
-				return nil, false
+				return false
 			}
 			method = val[1 : len(val)-1]
 		case "params":
 			if params != nil {
-				return nil, false
+				return false
 			}
 			params = val
 			if string(val) == "null" {
 				params = []byte{} // the library decodes null params as none
 			}
 		case "jsonrpc":
-			if string(val) != `"2.0"` {
-				return nil, false // the library's version check answers
-			}
+			return string(val) == `"2.0"` // else the library's version check answers
 		default:
-			return nil, false
+			return false
 		}
-		i = skipSpace(body, vEnd)
-		if i < len(body) && body[i] == ',' {
-			i = skipSpace(body, i+1)
-			continue
-		}
-		if i >= len(body) || body[i] != '}' {
-			return nil, false
-		}
-		i++
-		break
-	}
-	if method == nil || skipSpace(body, i) != len(body) {
+		return true
+	})
+	if !ok || method == nil {
 		return nil, false
 	}
 	n, err := jsonrpc2.NewNotification(string(method), nil)
@@ -104,88 +65,6 @@ func decodeBigNote(body []byte) (msg jsonrpc2.Message, ok bool) {
 		params = nil
 	}
 	return rawNotification{Notification: n, params: params}, true
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] == '"',
-// or -1 when it is unterminated. It jumps between quotes and backslashes
-// (bytes.IndexByte is vectorised): a 1 MB didChange is one string. Control
-// characters are left to the decoder of the params.
-func skipString(b []byte, i int) int {
-	q := -1 // absolute index of the next quote at or after i, once found
-	for i++; i < len(b); {
-		if q < i {
-			n := bytes.IndexByte(b[i:], '"')
-			if n < 0 {
-				return -1
-			}
-			q = i + n
-		}
-		bs := bytes.IndexByte(b[i:q], '\\')
-		if bs < 0 {
-			return q + 1
-		}
-		i += bs + 2 // the escaped byte, whatever it is
-	}
-	return -1
-}
-
-// skipValue returns the index after the value starting at b[i]: strings,
-// and objects and arrays by bracket depth (their inside is validated later,
-// by whoever decodes them), or a run of literal characters. -1 when the
-// value is unterminated or starts with a stray character.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		var stack []byte
-		for ; i < len(b); i++ {
-			switch c := b[i]; c {
-			case '"':
-				end := skipString(b, i)
-				if end < 0 {
-					return -1
-				}
-				i = end - 1
-			case '{', '[':
-				stack = append(stack, c)
-			case '}', ']':
-				if len(stack) == 0 || stack[len(stack)-1] != c-2 {
-					return -1 // '}' is '{'+2 and ']' is '['+2
-				}
-				stack = stack[:len(stack)-1]
-				if len(stack) == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	case ',', '}', ']', ':':
-		return -1
-	}
-	j := i
-	for j < len(b) && !endsLiteral(b[j]) {
-		j++
-	}
-	return j
-}
-
-func endsLiteral(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\r', '\n':
-		return true
-	}
-	return false
 }
 
 // plainASCII reports printable ASCII without escapes: a method name both

@@ -3,7 +3,6 @@ package lsp
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -124,28 +123,31 @@ func appendFloat(buf []byte, f float64) []byte {
 }
 
 // appendString quotes s as encoding/json does. The common case (no byte
-// it escapes, valid UTF-8, no U+2028/U+2029) is copied as is.
+// it escapes, valid UTF-8, no U+2028/U+2029) is copied as is, after one
+// pass that checks it.
 func appendString(buf []byte, s string) []byte {
-	plain := true
-	ascii := true
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			plain = false
-			break
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return appendQuoted(buf, s)
+			}
+			i++
+			continue
 		}
-		if c >= utf8.RuneSelf {
-			ascii = false
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
+			return appendQuoted(buf, s)
 		}
-	}
-	if plain && !ascii && (!utf8.ValidString(s) || strings.ContainsAny(s, "\u2028\u2029")) {
-		plain = false
-	}
-	if !plain {
-		b, _ := json.Marshal(s)
-		return append(buf, b...)
+		i += size
 	}
 	buf = append(buf, '"')
 	buf = append(buf, s...)
 	return append(buf, '"')
+}
+
+// appendQuoted is encoding/json's quoting, for the strings that need it.
+func appendQuoted(buf []byte, s string) []byte {
+	b, _ := json.Marshal(s)
+	return append(buf, b...)
 }

@@ -158,13 +158,7 @@ func (d *dispatcher) queuedChange(uri string, version int32) bool {
 		if r.method != "textDocument/didChange" {
 			continue
 		}
-		var p struct {
-			TextDocument struct {
-				URI     string `json:"uri"`
-				Version int32  `json:"version"`
-			} `json:"textDocument"`
-		}
-		if json.Unmarshal(r.params, &p) == nil && p.TextDocument.URI == uri && p.TextDocument.Version > version {
+		if u, v, ok := changeTarget(r.params); ok && u == uri && v > version {
 			return true
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
@@ -43,8 +45,9 @@ type folder struct {
 	pendingSince time.Time // first event of the pending burst
 	retry        *time.Timer
 	view         *view
-	published    map[string]bool // URIs this folder last published to
-	lensSum      uint64          // lensSum of the view the client last saw
+	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
+	published    map[string]bool                  // URIs this folder last published to
+	lensSum      uint64                           // lensSum of the view the client last saw
 	lensSumOK    bool
 }
 
@@ -179,7 +182,8 @@ func (s *server) refresh(f *folder, force bool) {
 // recompute rebuilds the view and publishes its diagnostics (caller holds mu).
 func (s *server) recompute(f *folder) {
 	f.view = s.buildView(f)
-	s.publish(f, s.diagnostics(f, f.view))
+	f.diags = s.diagnostics(f, f.view)
+	s.publish(f, f.diags)
 	s.noteLenses(f)
 	if len(f.view.text) >= bigPlan {
 		s.scheduleScavenge()

@@ -29,8 +29,11 @@ const waitTimeout = 10 * time.Second
 type env struct {
 	t    testing.TB
 	conn jsonrpc2.Conn
-	done chan error // Run's result
-	srv  *server    // for white-box checks only
+	// stream is conn's framing; benchmarks write pre-encoded messages to
+	// it so that the client's JSON encoding is not counted as the server's.
+	stream *stream
+	done   chan error // Run's result
+	srv    *server    // for white-box checks only
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every recorded event
@@ -102,7 +105,8 @@ func newEnv(t testing.TB, cfg envConfig) *env {
 	cs, done := startServer(t, cfg.opts)
 	e := &env{t: t, done: done, changed: make(chan struct{}), srv: <-srv,
 		diags: map[string][]protocol.Diagnostic{}, rawDiag: map[string]string{}}
-	e.conn = jsonrpc2.NewConn(newStream(cs, newDiscardLogger()))
+	e.stream = newStream(cs, newDiscardLogger())
+	e.conn = jsonrpc2.NewConn(e.stream)
 	e.conn.Go(context.Background(), e.handle)
 	if !cfg.noInit {
 		if cfg.folders == nil {
@@ -204,6 +208,16 @@ func (e *env) barrier() {
 	e.t.Helper()
 	var out any
 	e.call("workspace/symbol", map[string]any{"query": "\x00never"}, &out)
+}
+
+// lastVersion is the version of the latest publishDiagnostics (0 when none).
+func (e *env) lastVersion() uint32 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.pubs) == 0 {
+		return 0
+	}
+	return e.pubs[len(e.pubs)-1].Version
 }
 
 // waitFor waits until cond (called under e.mu) holds.

@@ -19,11 +19,8 @@ func TestOutOfOrderVersions(t *testing.T) {
 	if !hasMessage(ds, "Extra A") || hasMessage(ds, "Extra B") {
 		t.Errorf("diagnostics after out-of-order changes: %s", codes(ds))
 	}
-	e.mu.Lock()
-	last := e.pubs[len(e.pubs)-1]
-	e.mu.Unlock()
-	if last.Version != 5 {
-		t.Errorf("published version %d, want 5", last.Version)
+	if v := e.lastVersion(); v != 5 {
+		t.Errorf("published version %d, want 5", v)
 	}
 }
 
@@ -39,11 +36,8 @@ func TestChangeBurstPublishesLast(t *testing.T) {
 	if hasMessage(ds, "Extra 29") {
 		t.Error("stale text")
 	}
-	e.mu.Lock()
-	last := e.pubs[len(e.pubs)-1]
-	e.mu.Unlock()
-	if last.Version != 30 {
-		t.Errorf("version %d", last.Version)
+	if v := e.lastVersion(); v != 30 {
+		t.Errorf("version %d", v)
 	}
 }
 

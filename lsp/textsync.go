@@ -37,27 +37,27 @@ func (s *server) didOpen(r *request) (any, error) {
 // value-typed Range cannot tell a full change from an insertion at 0:0).
 // A version not above the buffer's is out of order and ignored.
 func (s *server) didChange(r *request) (any, error) {
-	var p protocol.DidChangeTextDocumentParams
-	if err := decode(r.params, &p); err != nil {
+	p, err := decodeDidChange(r.params)
+	if err != nil {
 		return nil, err
 	}
-	path, err := fileOf(string(p.TextDocument.URI))
-	if err != nil || len(p.ContentChanges) == 0 {
+	path, err := fileOf(p.uri)
+	if err != nil || p.changes == 0 {
 		return nil, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.docs[keyOf(path)]
 	if d == nil {
-		s.log.Debug("didChange for a document not open", "uri", p.TextDocument.URI)
+		s.log.Debug("didChange for a document not open", "uri", p.uri)
 		return nil, nil
 	}
-	if p.TextDocument.Version <= d.version {
-		s.log.Info("out-of-order didChange ignored", "uri", d.uri, "version", p.TextDocument.Version, "have", d.version)
+	if p.version <= d.version {
+		s.log.Info("out-of-order didChange ignored", "uri", d.uri, "version", p.version, "have", d.version)
 		return nil, nil
 	}
-	d.version = p.TextDocument.Version
-	d.text = []byte(p.ContentChanges[len(p.ContentChanges)-1].Text)
+	d.version = p.version
+	d.text = p.text
 	if s.laterChange != nil && s.laterChange(d.uri, d.version) {
 		return nil, nil
 	}

@@ -26,6 +26,7 @@ type view struct {
 	needsReapproval bool // the file's content differs from the approved plan
 	items           []viewItem
 	tasks           map[int]*core.Task
+	byID            map[int]int // task id → index in items; see itemByID
 }
 
 // viewItem is one plan item of the file (or an approved item missing from it).
@@ -132,12 +133,22 @@ func (v *view) itemAt(off int) *viewItem {
 	return nil
 }
 
-// itemByID returns the view item of task id, or nil.
+// itemByID returns the view item of task id, or nil (caller holds
+// server.mu). The index is built on first use: every blocked item asks for
+// its blockers, which a scan made quadratic, while most keystrokes never ask.
 func (v *view) itemByID(id int) *viewItem {
-	for i := range v.items {
-		if t := v.items[i].task; t != nil && t.ID == id {
-			return &v.items[i]
+	if v.byID == nil {
+		v.byID = make(map[int]int, len(v.items))
+		for i := range v.items {
+			if t := v.items[i].task; t != nil {
+				if _, dup := v.byID[t.ID]; !dup {
+					v.byID[t.ID] = i // the first, as the scan found
+				}
+			}
 		}
+	}
+	if i, ok := v.byID[id]; ok {
+		return &v.items[i]
 	}
 	return nil
 }

@@ -23,7 +23,8 @@ type DoctorReport struct {
 	// JournalEntries is the number of usable journal lines; JournalRevision the last one's revision.
 	JournalEntries  int
 	JournalRevision int64
-	// JournalProblems are journal lines that cannot be used.
+	// JournalProblems are journal lines that cannot be used, after the last
+	// full snapshot (those before it are only noted: a rebuild starts there).
 	JournalProblems []JournalProblem
 	// MovedAside is where the state file was moved ("" when it was not).
 	MovedAside string
@@ -75,7 +76,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 		if err := s.moveAside(r); err != nil {
 			return r, err
 		}
-		r.Notes = append(r.Notes, "the state is now empty; run planls doctor --rebuild to restore it from the journal")
+		r.Notes = append(r.Notes, "there is no state file now; run planls doctor --rebuild to restore it from the journal")
 		return r, nil
 	}
 	return r, s.rebuildLocked(r, moveAside)
@@ -114,9 +115,19 @@ func (s *Store) inspect(r *DoctorReport) error {
 	if len(entries) > 0 {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
-	r.JournalProblems = probs
 	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", countNoun(r.JournalEntries, "entry"), r.JournalRevision))
+	// Replay starts at the last full snapshot, so damage before it (such as
+	// a fork an older planls made) no longer matters: noted, not a problem.
+	baseLine := 0
+	if b := lastBase(entries); b > 0 {
+		baseLine = entries[b].line
+	}
 	for _, p := range probs {
+		if p.Line < baseLine {
+			r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s (before the full snapshot on line %d, where a rebuild starts; harmless)", p.Line, p.Msg, baseLine))
+			continue
+		}
+		r.JournalProblems = append(r.JournalProblems, p)
 		r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s", p.Line, p.Msg))
 	}
 	if r.StateErr == nil && !r.Missing && r.JournalEntries > 0 && r.JournalRevision != r.Revision {

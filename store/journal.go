@@ -20,9 +20,11 @@ import (
 // (Head), the full records of the tasks it created or changed, the ids it
 // removed, and the idempotency keys when they changed. When the journal did
 // not end at the revision the change started from (a writer was killed
-// between writing the state and appending its line, or the journal was
-// deleted) the entry is a full snapshot instead (Full true, Tasks holds
-// every task).
+// between writing the state and appending its line, the journal was
+// deleted, or an older state file was put back) the entry is a full snapshot
+// instead (Full true, Tasks holds every task); Replay starts from the last
+// one. Revisions only rise: a change to an older state file is numbered after
+// the journal's last revision.
 type JournalEntry struct {
 	Revision int64     `json:"revision"` // the state's revision after the change
 	Base     int64     `json:"base"`     // the revision the change was applied to
@@ -41,6 +43,8 @@ type JournalEntry struct {
 	Tasks     []core.Task         `json:"tasks"`
 	Removed   []int               `json:"removed,omitempty"`   // ids no longer in the state
 	Mutations *[]core.MutationKey `json:"mutations,omitempty"` // set when the idempotency keys changed (always when Full)
+
+	line int // 1-based line in the file, set by ReadJournal
 }
 
 // headOf is st's top-level fields without tasks and idempotency keys.
@@ -248,6 +252,7 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 				if !e.Full && e.Base != prev {
 					probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d was applied to revision %d but the journal holds revision %d before it; changes in between are missing", e.Revision, e.Base, prev)})
 				}
+				e.line = n
 				out = append(out, e)
 				prev = e.Revision
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 // defaultPlan is the plan file at the workspace root when none is named.
@@ -15,12 +16,19 @@ const defaultPlan = "PLAN.md"
 
 // newApproveCmd is `planls approve [PLAN.md]`.
 func newApproveCmd() *cobra.Command {
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "approve [PLAN.md]",
 		Short: "Approve a plan: its top-level bullets become tracked plan items",
 		Long: `Approve (or re-approve) a plan file, by default PLAN.md at the workspace root. Each top-level
 bullet becomes a plan item that closes only with evidence or a reason. Approving the same content
-again changes nothing; approving changed content keeps the ids and progress of unchanged items.`,
+again changes nothing; approving changed content keeps the ids and progress of unchanged items.
+An item whose text changed becomes a new pending item; a note names every completed, deferred or
+in-progress item removed that way, and every task that no longer waits on one.
+
+A relative PLAN.md is looked up in the working directory, then at the workspace root. A file
+that is not UTF-8 text is refused, and so is a plan with no items while the approved plan has
+some (--force approves it anyway, removing every plan item).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openStore(cmd)
@@ -29,14 +37,14 @@ again changes nothing; approving changed content keeps the ids and progress of u
 			}
 			path := filepath.Join(st.Root, defaultPlan)
 			if len(args) == 1 {
-				if path, err = filepath.Abs(args[0]); err != nil {
-					return fail(err)
+				if path, err = resolvePlan(args[0], st.Root); err != nil {
+					return err
 				}
 			}
 			if _, err := os.Stat(path); err != nil {
 				return failf("no plan file %s", displayPath(path, st.Root))
 			}
-			res, err := st.Approve(path, core.Options{})
+			res, err := st.ApproveWith(path, core.Options{}, store.ApproveOptions{Force: force})
 			if err != nil {
 				return fail(err)
 			}
@@ -66,5 +74,31 @@ again changes nothing; approving changed content keeps the ids and progress of u
 		},
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")
+	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items even though it removes every plan item")
 	return cmd
+}
+
+// resolvePlan finds a plan file named on the command line: an absolute
+// name as is; a relative one in the working directory first, then at the
+// workspace root (so `planls approve PLAN.md` works from a subdirectory).
+// Not found in either place is an exit-2 error naming both.
+func resolvePlan(name, root string) (string, error) {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name), nil
+	}
+	here, err := filepath.Abs(name)
+	if err != nil {
+		return "", fail(err)
+	}
+	if _, err := os.Stat(here); err == nil {
+		return here, nil
+	}
+	atRoot := filepath.Join(root, name)
+	if _, err := os.Stat(atRoot); err == nil {
+		return atRoot, nil
+	}
+	if atRoot == here {
+		return "", failf("no plan file %s", displayPath(here, root))
+	}
+	return "", failf("no plan file %s (looked in the working directory: %s, and at the workspace root: %s)", name, filepath.ToSlash(here), filepath.ToSlash(atRoot))
 }

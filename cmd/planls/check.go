@@ -108,7 +108,7 @@ func newCheckReport(v *planView) *checkReport {
 // message is the diagnostic text shared by every format (and PROTOCOL.md's
 // open-item diagnostic).
 func (o openItem) message() string {
-	return fmt.Sprintf("open plan item #%d (%s): %s", o.Task.ID, o.Task.Status, o.Task.Subject)
+	return fmt.Sprintf("open plan item #%d (%s): %s", o.Task.ID, o.Task.Status, term(o.Task.Subject))
 }
 
 // position is where to point for an item: its list marker, or the start of

@@ -15,7 +15,9 @@ func newDoctorCmd() *cobra.Command {
 		Long: `Check .planls/state.json (errors and warnings such as dangling blockedBy or cycles) and
 .planls/journal.jsonl. Without flags nothing is changed.
 
---rebuild replays the journal and writes the result when there is no state file. Replacing an
+--rebuild replays the journal (from its last full snapshot) and writes the result when there is
+no state file. A state file that is missing while the journal has entries stops every command
+until it is rebuilt, so nothing starts over at #1. Replacing an
 existing state file (damaged, or different from the journal) also needs --move-aside, which first
 renames it to state.json.corrupt-<time>; nothing is ever deleted. --move-aside alone moves a damaged
 state file aside (the state is then empty until rebuilt).

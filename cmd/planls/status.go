@@ -49,10 +49,10 @@ Reads only; creates nothing.`,
 				}
 			}
 			open := v.openItems()
-			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", st.Plan.Title, len(open), total)
+			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(st.Plan.Title), len(open), total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
 			for _, o := range open {
-				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, o.Task.Subject)
+				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, term(o.Task.Subject))
 			}
 			printDrift(out, v)
 			printWarnings(out, warnings)
@@ -78,13 +78,13 @@ func printDrift(out io.Writer, v *planView) {
 		line, _ := byteLineCol(v.src, it.Line.Start)
 		switch m.Kind {
 		case core.Changed:
-			lines = append(lines, fmt.Sprintf("  #%d changed (line %d): %s", m.TaskID, line, it.Subject))
+			lines = append(lines, fmt.Sprintf("  #%d changed (line %d): %s", m.TaskID, line, term(it.Subject)))
 		case core.New:
-			lines = append(lines, fmt.Sprintf("  new (line %d): %s", line, it.Subject))
+			lines = append(lines, fmt.Sprintf("  new (line %d): %s", line, term(it.Subject)))
 		}
 	}
 	for _, id := range v.missing {
-		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, byID[id].Subject))
+		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, term(byID[id].Subject)))
 	}
 	if len(lines) == 0 {
 		if core.PlanID(v.src) != v.st.Plan.ID {

@@ -115,7 +115,7 @@ var todoActions = []todoAction{
 	{use: "restore [id...]", action: "restore", short: "Bring back what delete_all (or delete) tombstoned", pos: argsIDs, fields: join([]string{"ids"}, common)},
 	{use: "start <id>", action: "update", status: core.InProgress, short: "Set a task in_progress", pos: argsID, fields: join(sugarFlds, common)},
 	{use: "defer <id>", action: "update", status: core.Deferred, short: "Defer a task with --reason (the user is told why)", pos: argsID, fields: join(sugarFlds, []string{"reason"}, common)},
-	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a completed or deferred task back to pending", pos: argsID, fields: join(sugarFlds, common)},
+	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a deferred or in-progress task back to pending (a completed task stays completed)", pos: argsID, fields: join(sugarFlds, common)},
 }
 
 // command builds the cobra command of a.

@@ -1,0 +1,21 @@
+package main
+
+import "strings"
+
+// term makes a title or subject safe to print in human output: C0 and C1
+// control characters and DEL become spaces, so text from a state or plan
+// file cannot move the cursor, recolour or retitle the terminal, or break
+// the one-line-per-item layout. Display only; the state keeps the bytes.
+func term(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7F && r <= 0x9F) }

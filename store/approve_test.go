@@ -1,0 +1,248 @@
+package store
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/planls/planls/core"
+)
+
+// approveFile writes PLAN.md under s.Root and approves it.
+func approveFile(t *testing.T, s *Store, body string, aopts ApproveOptions) core.Result {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(s.Root, "PLAN.md"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ApproveWith("PLAN.md", core.Options{Now: fixedTime}, aopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// call runs one real todo call and fails on a rejection.
+func call(t *testing.T, s *Store, p string) {
+	t.Helper()
+	res, err := s.Call(params(p), core.Options{Now: fixedTime})
+	if err != nil || res.Envelope.IsError() {
+		t.Fatalf("%s: %v %s", p, err, res.Envelope.Text())
+	}
+}
+
+// Field trial issue 3: a plan file that is not text is refused by name and
+// leaves the state file as it was.
+func TestApproveRefusesNonText(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, why string
+	}{
+		{"NUL bytes", "\x7fELF\x02\x01\x01\x00\x00- a\n", "it holds NUL bytes"},
+		{"invalid UTF-8", "# P\xff\n- a\n", "invalid UTF-8"},
+		{"UTF-16 LE", "\xff\xfe#\x00 \x00P\x00\n\x00", "UTF-16 byte order mark"},
+		{"UTF-16 BE", "\xfe\xff\x00#\x00 \x00P", "UTF-16 byte order mark"},
+		{"UTF-32 LE", "\xff\xfe\x00\x00#\x00\x00\x00", "UTF-32 byte order mark"},
+		{"UTF-32 BE", "\x00\x00\xfe\xff\x00\x00\x00#", "UTF-32 byte order mark"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Open(t.TempDir(), "test")
+			approveFile(t, s, "# P\n- one\n- two\n", ApproveOptions{})
+			call(t, s, `{"action":"update","id":1,"status":"completed","evidence":"go test: ok"}`)
+			before := stateBytes(t, s)
+			for _, force := range []bool{false, true} {
+				res := approveFile(t, s, tc.body, ApproveOptions{Force: force})
+				msg := "plan file PLAN.md is not text (" + tc.why + "): save it as UTF-8 and approve again"
+				if res.Changed || res.Envelope.Text() != "Error: "+msg || res.Envelope.Details.Error != msg {
+					t.Errorf("force=%v: changed %v text %q error %q", force, res.Changed, res.Envelope.Text(), res.Envelope.Details.Error)
+				}
+				if len(res.Envelope.Details.Tasks) != 2 || res.Envelope.Details.Action != "approve" {
+					t.Errorf("details %+v", res.Envelope.Details)
+				}
+			}
+			if string(stateBytes(t, s)) != string(before) {
+				t.Error("the state file changed")
+			}
+		})
+	}
+}
+
+// A UTF-8 byte order mark is text.
+func TestApproveAcceptsUTF8BOM(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	res := approveFile(t, s, "\xef\xbb\xbf# P\n- one\n", ApproveOptions{})
+	if !res.Changed || res.Envelope.IsError() {
+		t.Fatalf("%q", res.Envelope.Text())
+	}
+}
+
+// Field trial issue 3: an empty plan does not wipe an approved plan unless
+// forced; with no approved plan items there is nothing to protect.
+func TestApproveEmptyPlan(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	if res := approveFile(t, s, "", ApproveOptions{}); res.Envelope.IsError() {
+		t.Fatalf("first approval of an empty plan: %q", res.Envelope.Text())
+	}
+	approveFile(t, s, "# P\n- one\n- two\n", ApproveOptions{})
+	call(t, s, `{"action":"update","id":1,"status":"completed","evidence":"go test: ok"}`)
+	before := stateBytes(t, s)
+	for _, body := range []string{"", "# P\n\nno bullets\n", "# P\n-   \n"} {
+		res := approveFile(t, s, body, ApproveOptions{})
+		want := "Error: plan file PLAN.md has no plan items; approving it would remove all 2 plan items of the approved plan: fix the file, or force the approval (planls approve --force)"
+		if res.Changed || res.Envelope.Text() != want {
+			t.Errorf("%q: changed %v text %q", body, res.Changed, res.Envelope.Text())
+		}
+	}
+	if string(stateBytes(t, s)) != string(before) {
+		t.Fatal("the state file changed")
+	}
+	res := approveFile(t, s, "", ApproveOptions{Force: true})
+	want := "Approved plan \"plan\": 0 plan items (0 kept, 0 new, 2 removed)\n" +
+		"note: #1 \"one\" (completed; its evidence stays in the tombstone) left the approved plan (removed or reworded)"
+	if !res.Changed || res.Envelope.Text() != want {
+		t.Fatalf("forced: %q", res.Envelope.Text())
+	}
+	if n := livePlanItems(mustRead(t, s)); n != 0 {
+		t.Errorf("%d live plan items after a forced empty approval", n)
+	}
+}
+
+// Field trial issue 2: what a re-approval tombstones is told, in the result
+// text and in the journal line.
+func TestApproveNotes(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	approveFile(t, s, "# P\n- one\n- two\n- three\n- four\n- five\n", ApproveOptions{})
+	call(t, s, `{"action":"update","id":1,"status":"completed","evidence":"go test: ok"}`)
+	call(t, s, `{"action":"update","id":2,"status":"deferred","reason":"later"}`)
+	call(t, s, `{"action":"update","id":3,"status":"in_progress"}`)
+	call(t, s, `{"action":"create","subject":"side","blockedBy":[4,5]}`) // #6
+	// one reworded, two gone, three moved and reworded, four gone (pending,
+	// with a dependant), five kept.
+	res := approveFile(t, s, "# P\n- three!\n- one, reworded\n- five\n- six\n", ApproveOptions{})
+	want := strings.Join([]string{
+		`Approved plan "P": 4 plan items (1 kept, 3 new, 4 removed)`,
+		`note: #1 "one" (completed; its evidence stays in the tombstone) left the approved plan (removed or reworded); the new item #8 starts pending`,
+		`note: #2 "two" (deferred; its reason stays in the tombstone) left the approved plan (removed or reworded)`,
+		`note: #3 "three" (in progress) left the approved plan (removed or reworded); the new item #7 starts pending`,
+		`note: #6 no longer waits on #4 (removed from the plan)`,
+	}, "\n")
+	if res.Envelope.Text() != want {
+		t.Fatalf("text:\n%s\nwant:\n%s", res.Envelope.Text(), want)
+	}
+	entries, _, err := ReadJournal(s.JournalPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := entries[len(entries)-1].Result; got != want {
+		t.Errorf("journal result %q", got)
+	}
+	// The evidence is still in the tombstone.
+	for _, tk := range mustRead(t, s).Tasks {
+		if tk.ID == 1 && (tk.Status != core.Deleted || tk.Evidence != "go test: ok") {
+			t.Errorf("#1 tombstone %+v", tk)
+		}
+	}
+	// Approving the same content again says nothing more.
+	res, err = s.Approve("PLAN.md", core.Options{Now: fixedTime})
+	if err != nil || strings.Contains(res.Envelope.Text(), "note:") {
+		t.Errorf("again: %q %v", res.Envelope.Text(), err)
+	}
+}
+
+// Pending plan items without dependants go without a note, and control
+// characters in a subject do not reach the note.
+func TestApproveNotesQuiet(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	approveFile(t, s, "# P\n- one\x1b[2J\n- two\n", ApproveOptions{})
+	res := approveFile(t, s, "# P\n- two\n", ApproveOptions{})
+	if strings.Contains(res.Envelope.Text(), "note:") {
+		t.Errorf("%q", res.Envelope.Text())
+	}
+	approveFile(t, s, "# P\n- two\n- one\x1b[2J\n", ApproveOptions{})
+	call(t, s, `{"action":"update","id":3,"status":"completed","evidence":"ok"}`)
+	res = approveFile(t, s, "# P\n- two\n", ApproveOptions{})
+	if want := "note: #3 \"one [2J\" (completed; its evidence stays in the tombstone) left the approved plan (removed or reworded)"; !strings.HasSuffix(res.Envelope.Text(), "\n"+want) {
+		t.Errorf("%q", res.Envelope.Text())
+	}
+}
+
+func TestNotText(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                  "",
+		"# P\n- é ✓\n":      "",
+		"\xef\xbb\xbf# P\n": "",
+		"a\x00b":            "it holds NUL bytes",
+		"\xc3":              "invalid UTF-8",
+		"\xfe\xff":          "UTF-16 byte order mark",
+		"\xff\xfe\x00\x00":  "UTF-32 byte order mark",
+	} {
+		if got := notText([]byte(in)); got != want {
+			t.Errorf("notText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCountNoun(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{
+		{0, "task", "0 tasks"}, {1, "task", "1 task"}, {2, "change", "2 changes"},
+		{1, "entry", "1 entry"}, {3, "journal entry", "3 journal entries"},
+	} {
+		if got := countNoun(tc.n, tc.noun); got != tc.want {
+			t.Errorf("countNoun(%d, %q) = %q", tc.n, tc.noun, got)
+		}
+	}
+}
+
+// BenchmarkApprovalNotes is the worst case: every item of a 5000-item plan
+// completed, then every subject reworded.
+func BenchmarkApprovalNotes(b *testing.B) {
+	const n = 5000
+	old := &core.State{Version: 1}
+	next := &core.State{Version: 1}
+	for i := 1; i <= n; i++ {
+		subj := fmt.Sprintf("item %d", i)
+		old.Tasks = append(old.Tasks, core.Task{ID: i, Subject: subj, Status: core.Completed, Evidence: "ok", Source: "plan", PlanOrder: i})
+		gone := old.Tasks[i-1]
+		gone.Status = core.Deleted
+		next.Tasks = append(next.Tasks, gone)
+	}
+	for i := 1; i <= n; i++ {
+		next.Tasks = append(next.Tasks, core.Task{ID: n + i, Subject: fmt.Sprintf("Reworded %d", i), Status: core.Pending, Source: "plan", PlanOrder: i})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if notes := approvalNotes(old, next); len(notes) != n {
+			b.Fatalf("%d notes", len(notes))
+		}
+	}
+}
+
+func TestSuccessors(t *testing.T) {
+	task := func(id int, subj string, order int) *core.Task {
+		return &core.Task{ID: id, Subject: subj, PlanOrder: order}
+	}
+	removed := []*core.Task{
+		task(1, "Add x and y", 1), // a new subject it extends
+		task(2, "write docs", 2),  // a new subject extending it, other case
+		task(3, "same", 3),        // exact, though a prefix match comes first in order
+		task(4, "gone", 4),        // its place
+		task(5, "nothing", 9),     // no guess
+	}
+	fresh := []*core.Task{
+		task(10, "same and more", 1), task(11, "Add X", 5), task(12, "Write docs for y", 3),
+		task(13, "same", 6), task(14, "other", 4),
+	}
+	got := successors(removed, fresh)
+	want := map[int]int{1: 11, 2: 12, 3: 13, 4: 14}
+	if len(got) != len(want) {
+		t.Errorf("%d guesses, want %d", len(got), len(want))
+	}
+	for r, f := range want {
+		if got[r] == nil || got[r].ID != f {
+			t.Errorf("successor of #%d = %v, want #%d", r, got[r], f)
+		}
+	}
+}
