@@ -34,6 +34,9 @@ func appendDiagnostics(buf []byte, list []protocol.Diagnostic) ([]byte, error) {
 func appendDiagnostic(buf []byte, d *protocol.Diagnostic) ([]byte, error) {
 	code, codeOK := d.Code.(string)
 	data, dataOK := d.Data.(diagData)
+	if p, ok := d.Data.(*diagData); ok && p != nil {
+		data, dataOK = *p, true
+	}
 	if d.Code == nil {
 		codeOK = true
 	}

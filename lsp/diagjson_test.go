@@ -42,6 +42,8 @@ func TestAppendDiagnosticsMatchesMarshal(t *testing.T) {
 		{"foreign data", []protocol.Diagnostic{{Data: map[string]any{"z": 1, "a": []int{1}}, Message: "d"}}},
 		{"code description", []protocol.Diagnostic{{CodeDescription: &protocol.CodeDescription{Href: "https://x"}, Code: "c"}}},
 		{"fractional severity", []protocol.Diagnostic{{Severity: 1.5, Tags: []protocol.DiagnosticTag{2.25}}}},
+		{"data by pointer", []protocol.Diagnostic{{Message: "p", Data: &diagData{ID: 4, Code: codeOpen}}}},
+		{"nil data pointer", []protocol.Diagnostic{{Message: "p", Data: (*diagData)(nil)}}},
 		{"several", []protocol.Diagnostic{{Message: "a"}, {Message: "b", Severity: 1}, {Code: "", Message: "c"}}},
 	}
 	for _, tc := range tests {

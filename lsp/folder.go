@@ -26,8 +26,11 @@ type folder struct {
 	implicit bool   // made for a file opened outside every folder
 	store    *store.Store
 
-	state    *core.State // last good state (Empty when the file is missing)
-	stateErr error       // the state file cannot be used (after retries)
+	state    *core.State        // last good state (Empty when the file is missing)
+	stateErr error              // the state file cannot be used (after retries)
+	tasks    map[int]*core.Task // taskIndex's cache, of tasksOf
+	tasksOf  *core.State
+	tasksLen int
 	stateSum [32]byte
 	stateOK  bool // stateSum describes the current file
 	badReads int  // consecutive unparsable reads awaiting a retry
@@ -70,6 +73,21 @@ func (f *folder) stopTimers() {
 	if f.retry != nil {
 		f.retry.Stop()
 	}
+}
+
+// taskIndex returns f.state's tasks by id. It is kept until the state is
+// replaced (states are never changed in place), so a keystroke does not
+// rebuild a 10k-entry map; views share it read-only.
+func (f *folder) taskIndex() map[int]*core.Task {
+	if f.tasksOf != f.state || f.tasksLen != len(f.state.Tasks) {
+		f.tasks = make(map[int]*core.Task, len(f.state.Tasks))
+		for i := range f.state.Tasks {
+			t := &f.state.Tasks[i]
+			f.tasks[t.ID] = t
+		}
+		f.tasksOf, f.tasksLen = f.state, len(f.state.Tasks)
+	}
+	return f.tasks
 }
 
 // readDisk re-reads the state file and the plan file (in that order: the

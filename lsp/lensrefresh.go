@@ -1,9 +1,6 @@
 package lsp
 
-import (
-	"encoding/binary"
-	"hash/fnv"
-)
+import "strconv"
 
 // lensRefresh coalesces workspace/codeLens/refresh requests (LSP 3.16):
 // one is in flight at a time, and changes seen meanwhile cost one more.
@@ -16,30 +13,41 @@ type lensRefresh struct {
 // lensSum fingerprints what the code lenses of v show: the approval
 // lenses and each tracked item's label and actions. Positions are left out:
 // a client re-requests lenses itself after editing the buffer, and a plan
-// that is not open shows none.
+// that is not open shows none. FNV-1a, inline: it runs on every keystroke.
 func lensSum(v *view) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
-	flag := func(ok bool) {
-		if ok {
-			h.Write([]byte{1})
-		} else {
-			h.Write([]byte{0})
-		}
-	}
-	h.Write([]byte(v.uri))
-	flag(v.approved)
-	flag(v.needsReapproval)
+	h := fnv1a(fnvOffset, v.uri)
+	h = fnv1a(h, strconv.FormatBool(v.approved))
+	h = fnv1a(h, strconv.FormatBool(v.needsReapproval))
 	for i := range v.items {
 		vi := &v.items[i]
 		if vi.item == nil || vi.task == nil {
 			continue
 		}
-		binary.LittleEndian.PutUint64(b[:], uint64(vi.task.ID))
-		h.Write(b[:])
-		h.Write([]byte(vi.task.Status))
+		h = fnvInt(h, vi.task.ID)
+		h = fnv1a(h, string(vi.task.Status))
 	}
-	return h.Sum64()
+	return h
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// fnvInt hashes n's 8 bytes into h.
+func fnvInt(h uint64, n int) uint64 {
+	for i := 0; i < 64; i += 8 {
+		h = (h ^ uint64(n>>i)&0xff) * fnvPrime
+	}
+	return h
+}
+
+// fnv1a hashes s, then a separator, into h.
+func fnv1a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * fnvPrime
+	}
+	return (h ^ 0xff) * fnvPrime // 0xff never occurs in UTF-8
 }
 
 // noteLenses asks the client to re-request code lenses when those of f's

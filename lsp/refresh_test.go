@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
 // reqCount counts the server→client requests of method so far.
@@ -200,5 +203,44 @@ func TestPlanFilesReregistersWatchers(t *testing.T) {
 	e.mu.Unlock()
 	if len(regs) != 2 || len(unregs) != 1 {
 		t.Errorf("%d registrations, %d unregistrations after a severity change", len(regs), len(unregs))
+	}
+}
+
+// lensSum changes exactly when a lens would: a status, an approval state,
+// an item tracked or not; not when lines merely move.
+func TestLensSum(t *testing.T) {
+	src := []byte(basicPlan(t))
+	approved := core.Approve(core.Empty(), planparse.Parse(src), src, "PLAN.md", core.Options{}).State
+	sum := func(st *core.State, text []byte) uint64 {
+		s := &server{settings: defaultSettings(), docs: map[string]*document{}}
+		fo := newFolder("/w", "file:///w")
+		fo.state, fo.planPath, fo.planDisk = st, "/w/PLAN.md", text
+		return lensSum(s.buildView(fo))
+	}
+	base := sum(approved, src)
+	withTask0 := func(edit func(*core.Task)) *core.State {
+		st := *approved
+		st.Tasks = append([]core.Task(nil), approved.Tasks...)
+		edit(&st.Tasks[0])
+		return &st
+	}
+	started := withTask0(func(t *core.Task) { t.Status = core.InProgress })
+	evidence := withTask0(func(t *core.Task) { t.Evidence = "not shown in a lens" })
+	shifted := append([]byte("\n\n"), src...)
+	tests := []struct {
+		name string
+		got  uint64
+		same bool
+	}{
+		{"same input", sum(approved, src), true},
+		{"evidence only", sum(evidence, src), true},
+		{"status", sum(started, src), false},
+		{"not approved", sum(core.Empty(), src), false},
+		{"lines moved (drift: re-approve lens)", sum(approved, shifted), false},
+	}
+	for _, tc := range tests {
+		if (tc.got == base) != tc.same {
+			t.Errorf("%s: same sum = %v, want %v", tc.name, tc.got == base, tc.same)
+		}
 	}
 }

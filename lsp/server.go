@@ -44,7 +44,7 @@ type server struct {
 	docs      map[string]*document // by path key
 	watcher   *fsWatcher
 	clientFS  bool              // the client watches files for us (dynamic registration)
-	published map[string]string // URI → hash of the last diagnostics sent
+	published map[string]string // URI → SHA-256 (raw bytes) of the last diagnostics list sent
 	scavenge  *time.Timer       // returns idle heap to the OS after big parses
 	lenses    lensRefresh
 

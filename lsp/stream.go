@@ -122,6 +122,17 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 func (s *stream) writeRaw(data []byte) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(data) >= bigNote {
+		// Header and body in two writes (under mu, so nothing comes
+		// between): copying a megabyte body behind its header costs more.
+		hdr := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(data))
+		n, err := s.rwc.Write(hdr)
+		if err != nil {
+			return int64(n), err
+		}
+		m, err := s.rwc.Write(data)
+		return int64(n + m), err
+	}
 	frame := make([]byte, 0, len(data)+32)
 	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))
 	frame = append(frame, data...)

@@ -39,11 +39,7 @@ type viewItem struct {
 // buildView parses the plan (the open buffer wins over disk) and matches it
 // to the state (caller holds mu).
 func (s *server) buildView(f *folder) *view {
-	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: map[int]*core.Task{}}
-	for i := range f.state.Tasks {
-		t := &f.state.Tasks[i]
-		v.tasks[t.ID] = t
-	}
+	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: f.taskIndex()}
 	if f.planPath == "" {
 		v.m = newMapper(nil, s.enc)
 		v.plan = &planparse.Plan{Title: "plan"}
@@ -57,6 +53,7 @@ func (s *server) buildView(f *folder) *view {
 	v.plan = f.parser.Parse(v.text)
 	v.approved = f.state.Plan != nil
 	if !v.approved {
+		v.items = make([]viewItem, 0, len(v.plan.Items))
 		for i := range v.plan.Items {
 			v.items = append(v.items, viewItem{item: &v.plan.Items[i], drift: "new"})
 		}
@@ -64,13 +61,17 @@ func (s *server) buildView(f *folder) *view {
 	}
 	v.needsReapproval = core.PlanID(v.text) != f.state.Plan.ID
 	matches, missing := core.MatchPlan(f.state, v.plan)
-	byItem := make(map[int]core.ItemMatch, len(matches))
-	for _, m := range matches {
-		byItem[m.Item] = m
+	// Indexed by item, not a map: this runs on every keystroke.
+	byItem := make([]*core.ItemMatch, len(v.plan.Items))
+	for i := range matches {
+		if m := &matches[i]; m.Item >= 0 && m.Item < len(byItem) {
+			byItem[m.Item] = m
+		}
 	}
+	v.items = make([]viewItem, 0, len(v.plan.Items)+len(missing))
 	for i := range v.plan.Items {
 		vi := viewItem{item: &v.plan.Items[i], drift: "new"}
-		if m, ok := byItem[i]; ok {
+		if m := byItem[i]; m != nil {
 			vi.task = v.tasks[m.TaskID]
 			switch {
 			case m.Kind == core.Same && vi.task != nil:
