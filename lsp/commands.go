@@ -256,6 +256,11 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "approve failed: %v", err)
 	}
+	if res.Envelope.IsError() {
+		// The store refuses plans that would silently close items (an emptied
+		// or binary file): the person who clicked must see why.
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: res.Envelope.Text()})
+	}
 	s.after(f, res)
 	return res.Envelope, nil
 }

@@ -40,7 +40,9 @@ type diagData struct {
 // and, when it cannot be used, the state file's (caller holds mu).
 func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnostic {
 	out := map[string][]protocol.Diagnostic{}
-	if v.stateErr != nil {
+	// A state file that is missing (its journal says it should exist) has no
+	// document to carry a diagnostic: the plan's title line reports it below.
+	if _, statErr := os.Stat(f.statePath()); v.stateErr != nil && statErr == nil {
 		su := uriOf(f.statePath())
 		if d := s.docs[keyOf(f.statePath())]; d != nil {
 			su = d.uri

@@ -119,6 +119,18 @@ func (s *server) readDisk(f *folder) bool {
 func (s *server) readState(f *folder) bool {
 	raw, err := os.ReadFile(f.statePath())
 	if errors.Is(err, fs.ErrNotExist) {
+		// A missing file is the empty state, unless the journal holds changes:
+		// then the store reports it (a deleted state.json must not pass for
+		// an empty plan).
+		_, rerr := f.store.Read()
+		if rerr != nil {
+			f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
+			if f.stateErr != nil && f.stateErr.Error() == rerr.Error() {
+				return false
+			}
+			f.stateErr = rerr
+			return true
+		}
 		had := f.stateOK && f.stateSum == [32]byte{} && f.stateErr == nil
 		f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
 		if had {
