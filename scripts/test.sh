@@ -34,12 +34,19 @@ suite() { # suite NAME COMMAND...
 has() { case " $SUITES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 gofmt_clean() { local out; out=$(gofmt -l $(git ls-files '*.go') 2>&1); [ -z "$out" ] || { echo "gofmt would change:"; echo "$out"; return 1; }; }
+# Built binaries and installs must never reach git (submissions have a size limit).
+repo_hygiene() {
+  local big
+  big=$(git ls-files -z | xargs -0 -r du -k 2>/dev/null | awk '$1 > 1024 {print $2" ("$1" KB)"}')
+  [ -z "$big" ] || { echo "tracked files over 1 MB (build outputs belong in bin/):"; echo "$big"; return 1; }
+}
 fuzz_short() {
   go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$FUZZTIME" ./planparse &&
   go test -run '^$' -fuzz '^FuzzCall$' -fuzztime "$FUZZTIME" ./core
 }
 
 if has go; then
+  suite "repo hygiene" repo_hygiene
   suite gofmt gofmt_clean
   suite "go vet" go vet ./...
   suite staticcheck staticcheck ./...
