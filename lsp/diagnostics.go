@@ -28,6 +28,7 @@ const (
 	codeDuplicate  = "duplicate-item"
 	codeStateBad   = "state-invalid"
 	codeClosed     = "closed-item"
+	codeNoProof    = "closed-without-proof"
 )
 
 // diagData is Diagnostic.data: code actions key on it (PROTOCOL.md).
@@ -119,7 +120,11 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 			case core.InProgress:
 				add(r, sev, codeInProgress, t.ID, "plan item #"+strconv.Itoa(t.ID)+" in progress: "+t.Subject)
 			case core.Completed, core.Deferred:
-				if s.settings.FadeClosed {
+				if msg := noProof(t); msg != "" {
+					// Only a hand edit of state.json closes an item without
+					// proof: the item still owes it, so it stays visible.
+					add(r, protocol.DiagnosticSeverityWarning, codeNoProof, t.ID, msg)
+				} else if s.settings.FadeClosed {
 					d := add(r, protocol.DiagnosticSeverityHint, codeClosed, t.ID, closedMsg(t))
 					d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 				}
@@ -157,6 +162,8 @@ func boxCode(code string) any {
 		return codeChecked
 	case codeClosed:
 		return codeClosed
+	case codeNoProof:
+		return codeNoProof
 	case codeNotApp:
 		return codeNotApp
 	}
@@ -313,4 +320,17 @@ func (s *server) sendPublish(uri string, msg []byte) {
 	if _, err := s.raw(msg); err != nil {
 		s.log.Debug("publishDiagnostics failed", "uri", uri, "err", err)
 	}
+}
+
+// noProof describes a closed item that carries no proof (a completed task
+// without evidence, a deferred one without a reason: seed "Status
+// transitions"), or returns "" when its proof is there.
+func noProof(t *core.Task) string {
+	switch {
+	case t.Status == core.Completed && strings.TrimSpace(t.Evidence) == "":
+		return "plan item #" + strconv.Itoa(t.ID) + " is completed without evidence (state.json edited by hand?): " + t.Subject
+	case t.Status == core.Deferred && strings.TrimSpace(t.Reason) == "":
+		return "plan item #" + strconv.Itoa(t.ID) + " is deferred without a reason (state.json edited by hand?): " + t.Subject
+	}
+	return ""
 }

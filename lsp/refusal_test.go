@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,36 @@ func TestMissingStateFileReportedOnThePlan(t *testing.T) {
 	stateURI := uriOf(filepath.Join(root, ".planls", "state.json"))
 	if got, ok := e.lastDiags(stateURI); ok && len(got) > 0 {
 		t.Fatalf("diagnostics published for the missing state file: %+v", got)
+	}
+}
+
+// An item closed by a hand edit of state.json, with no evidence, still owes
+// its proof: it gets a warning instead of disappearing from the editor.
+func TestHandClosedItemWithoutProofIsWarned(t *testing.T) {
+	e, root, u := approved(t)
+	path := filepath.Join(root, ".planls", "state.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	task := st["tasks"].([]any)[0].(map[string]any)
+	task["status"] = "completed"
+	delete(task, "evidence")
+	out, _ := json.MarshalIndent(st, "", "  ")
+	writeFile(t, path, string(out)+"\n")
+	ds := e.waitDiags(u, "closed-without-proof", func(d []protocol.Diagnostic) bool { return countCode(d, codeNoProof) == 1 })
+	for _, d := range ds {
+		if d.Code == codeNoProof {
+			if d.Severity != protocol.DiagnosticSeverityWarning || !strings.HasPrefix(d.Message, "plan item #1 is completed without evidence") {
+				t.Fatalf("diagnostic %+v", d)
+			}
+		}
+	}
+	if n := countCode(ds, codeOpen); n != 6 {
+		t.Fatalf("open items %d, want 6", n)
 	}
 }
