@@ -75,11 +75,12 @@ func (s *Store) Approve(planPath string, opts core.Options) (core.Result, error)
 
 // ApproveWith is Approve with store-level options. Refused in-band (an
 // `Error: ...` envelope with details.error set, nothing written): a plan file
-// that is not UTF-8 text (NUL bytes, invalid UTF-8, a UTF-16/32 byte order
+// outside Root (symlinks resolved), a plan file that is not UTF-8 text (NUL bytes, invalid UTF-8, a UTF-16/32 byte order
 // mark), and, unless aopts.Force, a plan with no items while the approved
 // plan has plan items. After a change, the text gets one `note: ...` line per
-// completed, deferred or in-progress plan item the approval tombstoned and
-// per task that lost a blocker (see approvalNotes). The error is out-of-band
+// completed, deferred or in-progress plan item the approval tombstoned, one
+// listing the open plan items a forced empty plan removed, and one per task
+// that lost a blocker (see approvalNotes). The error is out-of-band
 // only: the plan file cannot be read, lock, I/O, *StateError.
 func (s *Store) ApproveWith(planPath string, opts core.Options, aopts ApproveOptions) (core.Result, error) {
 	return s.approve(planPath, opts, aopts)

@@ -59,14 +59,46 @@ func TestCallAndApprove(t *testing.T) {
 	}
 }
 
-// A plan outside the root keeps its absolute path.
+// A plan outside the root is refused in-band, naming the root, and nothing
+// is written (second trial issue 5); a file whose name starts with ".."
+// and a root reached through a symlink are inside.
 func TestApproveOutsideRoot(t *testing.T) {
 	root, other := t.TempDir(), t.TempDir()
-	plan := filepath.Join(other, "plan.md")
-	os.WriteFile(plan, []byte("# X\n- a\n"), 0o644)
-	res, err := Open(root, "test").Approve(plan, core.Options{})
-	if err != nil || res.State.Plan == nil || res.State.Plan.Path != filepath.ToSlash(plan) {
-		t.Fatalf("%+v %v", res.State.Plan, err)
+	s := Open(root, "test")
+	for _, plan := range []string{filepath.Join(other, "plan.md"), filepath.Join(root, "..", filepath.Base(other), "plan.md")} {
+		if err := os.WriteFile(filepath.Join(other, "plan.md"), []byte("# X\n- a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Approve(plan, core.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "Error: plan file " + filepath.ToSlash(filepath.Clean(plan)) + " is outside the workspace root " + filepath.ToSlash(root) +
+			": move it under the root, or run planls in the project that holds it"
+		if res.Changed || res.Envelope.Text() != want || res.Envelope.Details.Error == "" {
+			t.Errorf("%s: changed %v, text %q\nwant %q", plan, res.Changed, res.Envelope.Text(), want)
+		}
+	}
+	if _, err := os.Stat(s.StatePath()); !os.IsNotExist(err) {
+		t.Errorf("state written: %v", err)
+	}
+
+	dots := filepath.Join(root, "..plan.md")
+	if err := os.WriteFile(dots, []byte("# D\n- a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Approve(dots, core.Options{})
+	if err != nil || res.Envelope.IsError() || res.State.Plan.Path != "..plan.md" {
+		t.Fatalf("..plan.md: %q %v", res.Envelope.Text(), err)
+	}
+
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	res, err = Open(link, "test").Approve(filepath.Join(root, "..plan.md"), core.Options{})
+	if err != nil || res.Envelope.IsError() || res.State.Plan.Path != "..plan.md" {
+		t.Errorf("through a symlinked root: %q %v", res.Envelope.Text(), err)
 	}
 }
 

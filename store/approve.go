@@ -23,13 +23,16 @@ func (s *Store) approve(planPath string, opts core.Options, aopts ApproveOptions
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(s.Root, abs)
 	}
+	rel, ok := relInRoot(s.Root, abs)
+	if !ok {
+		// Stored as ../x, such a plan would be a different file from any
+		// other checkout or working directory (second trial issue 5).
+		params, _ := json.Marshal(map[string]string{"path": filepath.ToSlash(abs)})
+		return s.refuse(params, fmt.Sprintf("plan file %s is outside the workspace root %s: move it under the root, or run planls in the project that holds it", filepath.ToSlash(abs), filepath.ToSlash(s.Root)))
+	}
 	src, err := os.ReadFile(abs)
 	if err != nil {
 		return core.Result{}, fmt.Errorf("read plan: %w", err)
-	}
-	rel := filepath.ToSlash(abs)
-	if r, err := filepath.Rel(s.Root, abs); err == nil && !strings.HasPrefix(r, "..") {
-		rel = filepath.ToSlash(r)
 	}
 	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
 	if msg := notText(src); msg != "" {
@@ -51,6 +54,32 @@ func (s *Store) approve(planPath string, opts core.Options, aopts ApproveOptions
 		}
 		return res
 	})
+}
+
+// relInRoot is abs relative to root, slash-separated, and whether abs lies
+// under root. Paths are compared as written first, then with symlinks
+// resolved, so a root reached through a symlink (/tmp → /private/tmp) still
+// holds its files.
+func relInRoot(root, abs string) (string, bool) {
+	under := func(root, p string) (string, bool) {
+		r, err := filepath.Rel(root, p)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
+			return "", false
+		}
+		return filepath.ToSlash(r), true
+	}
+	if absRoot, err := filepath.Abs(root); err == nil {
+		root = absRoot
+	}
+	if r, ok := under(root, abs); ok {
+		return r, true
+	}
+	realRoot, err1 := filepath.EvalSymlinks(root)
+	realAbs, err2 := filepath.EvalSymlinks(abs)
+	if err1 != nil || err2 != nil {
+		return "", false
+	}
+	return under(realRoot, realAbs)
 }
 
 // refuse answers a refused approval over the current state without taking

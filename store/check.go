@@ -8,15 +8,33 @@ import (
 )
 
 // Check reads the state and returns its warnings: core.Validate's (dangling
-// blockedBy, cycles: todo-behaviour.md §8) and closed tasks without their
-// proof (see closedWithoutProof). They are reported, never fixed. The error
-// is the same as Read's (*StateError for a bad file).
+// blockedBy, cycles: todo-behaviour.md §8), closed tasks without their
+// proof (see closedWithoutProof) and a state older than the journal (see
+// restoredWarning). They are reported, never fixed. The error is the same
+// as Read's (*StateError for a bad file).
 func (s *Store) Check() (warnings []string, err error) {
 	st, err := s.read()
 	if err != nil {
 		return nil, err
 	}
-	return warningsOf(st), nil
+	warnings = warningsOf(st)
+	if w := restoredWarning(st.Revision, lastRevision(s.JournalPath())); w != "" {
+		warnings = append(warnings, w)
+	}
+	return warnings, nil
+}
+
+// restoredWarning is the warning for a state file whose revision is below
+// the journal's last one: an older copy was put back (git checkout, a
+// backup). Writes stay allowed, since restoring is legitimate and the next
+// change is journaled after the last revision; the warning only says the
+// journal holds newer changes (second trial issue 3). "" when the journal is
+// not ahead (or cannot be read: journalRev < 0).
+func restoredWarning(stateRev, journalRev int64) string {
+	if journalRev <= stateRev {
+		return ""
+	}
+	return fmt.Sprintf("state.json is at revision %d but the journal records %d changes: it was restored from an older copy; planls doctor --rebuild brings back the journal's state", stateRev, journalRev)
 }
 
 func warningsOf(st *core.State) []string {

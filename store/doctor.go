@@ -18,7 +18,9 @@ type DoctorReport struct {
 	Missing bool
 	// Revision is the state file's revision (0 when unusable or missing).
 	Revision int64
-	// Warnings are core.Validate's warnings on a usable state.
+	// Warnings are the warnings on a usable state: core.Validate's, tasks
+	// closed without proof, and a state restored from an older copy (its
+	// revision below the journal's last).
 	Warnings []string
 	// JournalEntries is the number of usable journal lines; JournalRevision the last one's revision.
 	JournalEntries  int
@@ -131,7 +133,12 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s", p.Line, p.Msg))
 	}
 	if r.StateErr == nil && !r.Missing && r.JournalEntries > 0 && r.JournalRevision != r.Revision {
-		r.Notes = append(r.Notes, fmt.Sprintf("journal ends at revision %d but the state is at revision %d", r.JournalRevision, r.Revision))
+		if w := restoredWarning(r.Revision, r.JournalRevision); w != "" {
+			r.Warnings = append(r.Warnings, w)
+			r.Notes = append(r.Notes, "warning: "+w)
+		} else {
+			r.Notes = append(r.Notes, fmt.Sprintf("journal ends at revision %d but the state is at revision %d", r.JournalRevision, r.Revision))
+		}
 	}
 	return nil
 }

@@ -24,11 +24,13 @@ func newApproveCmd() *cobra.Command {
 bullet becomes a plan item that closes only with evidence or a reason. Approving the same content
 again changes nothing; approving changed content keeps the ids and progress of unchanged items.
 An item whose text changed becomes a new pending item; a note names every completed, deferred or
-in-progress item removed that way, and every task that no longer waits on one.
+in-progress item removed that way (without guessing which new item replaced it), and every task
+that no longer waits on one.
 
 A relative PLAN.md is looked up in the working directory, then at the workspace root. A file
-that is not UTF-8 text is refused, and so is a plan with no items while the approved plan has
-some (--force approves it anyway, removing every plan item).`,
+outside the workspace root is refused, so is a file that is not UTF-8 text, and so is a plan with
+no items while the approved plan has some (--force approves it anyway, removing every plan item,
+and a note lists the open ones).`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openStore(cmd)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/planls/planls/core"
 )
 
 // newCheckCmd is `planls check`: the open plan items, for CI and stop hooks.
@@ -17,16 +19,24 @@ func newCheckCmd() *cobra.Command {
 
   PLAN.md:LINE:COL: open plan item #N (pending): subject
 
+A plan item closed without its proof (completed without evidence or deferred without a reason, which
+only a hand edit of state.json can do) counts as open too:
+
+  PLAN.md:LINE:COL: plan item #N is completed without evidence (state.json edited by hand?): subject
+
 LINE and COL are 1-based (COL counts bytes, at the list marker); the path is relative to the working
 directory (to the root in sarif and github output). Exit 0 when no plan item is open, 1 while any is,
 2 on error (no plan approved, unreadable state).
 
-Formats: text (above), json, sarif (SARIF 2.1.0, rule open-item, level note), github (workflow
-commands: ::notice file=...,line=...,col=...::...).
+Formats: text (above), json, sarif (SARIF 2.1.0, rules open-item and closed-without-proof),
+github (workflow commands: ::notice file=...,line=...,col=...::... for open items, ::warning with
+title=closed-without-proof for items closed without proof).
 
---hook claude runs as a Claude Code Stop hook: it reads the hook's JSON on stdin and, while plan
-items are open (and stop_hook_active is not true), prints {"decision":"block","reason":...} with the
-plan reminder. It always exits 0 and prints nothing otherwise, also outside a project.`,
+--hook claude runs as a Claude Code Stop hook: it reads the hook's JSON on stdin (input that is not
+JSON counts as {}: the working directory) and, unless stop_hook_active is true, prints
+{"decision":"block","reason":...} while plan items are open or closed without proof (the plan
+reminder, then those items) and when the project's state cannot be read. It always exits 0 and prints
+nothing otherwise, also outside a project and before any plan is approved.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("hook") {
@@ -100,15 +110,40 @@ func newCheckReport(v *planView) *checkReport {
 		planID:    v.st.Plan.ID,
 		display:   displayPath(v.abs, v.root),
 		rootRel:   filepath.ToSlash(rel),
-		items:     v.openItems(),
+		items:     append(v.openItems(), v.unprovenItems()...),
 		missing:   !v.exists,
 	}
+}
+
+// Rule ids of check's findings (SARIF ruleId, json rule, github title).
+const (
+	ruleOpenItem = "open-item"
+	ruleUnproven = "closed-without-proof"
+)
+
+// rule is the id of the finding o is.
+func (o openItem) rule() string {
+	if o.Unproven {
+		return ruleUnproven
+	}
+	return ruleOpenItem
 }
 
 // message is the diagnostic text shared by every format (and PROTOCOL.md's
 // open-item diagnostic).
 func (o openItem) message() string {
+	if o.Unproven {
+		return fmt.Sprintf("plan item #%d is %s (state.json edited by hand?): %s", o.Task.ID, missingProof(o.Task), term(o.Task.Subject))
+	}
 	return fmt.Sprintf("open plan item #%d (%s): %s", o.Task.ID, o.Task.Status, term(o.Task.Subject))
+}
+
+// missingProof says which proof a hand-closed task lacks.
+func missingProof(t core.Task) string {
+	if t.Status == core.Deferred {
+		return "deferred without a reason"
+	}
+	return "completed without evidence"
 }
 
 // position is where to point for an item: its list marker, or the start of

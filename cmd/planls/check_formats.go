@@ -27,6 +27,7 @@ type jsonItem struct {
 	Line    int    `json:"line"`   // 1-based; 0 when no longer in the file
 	Column  int    `json:"column"` // 1-based, bytes; 0 when no longer in the file
 	Message string `json:"message"`
+	Rule    string `json:"rule"` // open-item, or closed-without-proof (counted as open)
 }
 
 type jsonCheck struct {
@@ -44,7 +45,7 @@ func (r *checkReport) jsonReport() jsonCheck {
 	out.Open = []jsonItem{}
 	for _, o := range r.items {
 		out.Open = append(out.Open, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
-			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message()})
+			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()})
 	}
 	return out
 }
@@ -131,11 +132,17 @@ func (r *checkReport) sarif() sarifLog {
 			Version:        version(),
 			InformationURI: "https://github.com/planls/planls",
 			Rules: []sarifRule{{
-				ID:                   "open-item",
+				ID:                   ruleOpenItem,
 				Name:                 "OpenPlanItem",
 				ShortDescription:     sarifText{"Open plan item"},
 				FullDescription:      sarifText{"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."},
 				DefaultConfiguration: sarifConfig{Level: "note"},
+			}, {
+				ID:                   ruleUnproven,
+				Name:                 "ClosedWithoutProof",
+				ShortDescription:     sarifText{"Plan item closed without proof"},
+				FullDescription:      sarifText{"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."},
+				DefaultConfiguration: sarifConfig{Level: "warning"},
 			}},
 		}},
 		ColumnKind: "unicodeCodePoints",
@@ -143,8 +150,12 @@ func (r *checkReport) sarif() sarifLog {
 	}
 	for _, o := range r.items {
 		line, col, gone := o.position()
+		res := sarifResult{RuleID: ruleOpenItem, RuleIndex: 0, Level: "note"}
+		if o.Unproven {
+			res = sarifResult{RuleID: ruleUnproven, RuleIndex: 1, Level: "warning"}
+		}
 		run.Results = append(run.Results, sarifResult{
-			RuleID: "open-item", Level: "note",
+			RuleID: res.RuleID, RuleIndex: res.RuleIndex, Level: res.Level,
 			Message: sarifText{o.message() + r.suffix(gone)},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
@@ -159,8 +170,12 @@ func (r *checkReport) sarif() sarifLog {
 func (r *checkReport) writeGitHub(w io.Writer) error {
 	for _, o := range r.items {
 		line, col, gone := o.position()
-		if _, err := fmt.Fprintf(w, "::notice file=%s,line=%d,col=%d::%s\n",
-			ghProperty(r.rootRel), line, col, ghData(o.message()+r.suffix(gone))); err != nil {
+		cmd, extra := "notice", ""
+		if o.Unproven {
+			cmd, extra = "warning", ",title="+ruleUnproven
+		}
+		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n",
+			cmd, ghProperty(r.rootRel), line, col, extra, ghData(o.message()+r.suffix(gone))); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ func testReport() *checkReport {
 		items: []openItem{
 			{Task: core.Task{ID: 3, Status: core.Pending, Subject: "Add `x`, then 100%"}, Line: 7, Col: 1},
 			{Task: core.Task{ID: 5, Status: core.InProgress, Subject: "gone"}},
+			{Task: core.Task{ID: 6, Status: core.Deferred, Subject: "later"}, Line: 9, Col: 3, Unproven: true},
 		},
 	}
 }
@@ -52,6 +53,19 @@ func TestSARIF(t *testing.T) {
        },
        "defaultConfiguration": {
         "level": "note"
+       }
+      },
+      {
+       "id": "closed-without-proof",
+       "name": "ClosedWithoutProof",
+       "shortDescription": {
+        "text": "Plan item closed without proof"
+       },
+       "fullDescription": {
+        "text": "A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."
+       },
+       "defaultConfiguration": {
+        "level": "warning"
        }
       }
      ]
@@ -102,6 +116,28 @@ func TestSARIF(t *testing.T) {
        }
       }
      ]
+    },
+    {
+     "ruleId": "closed-without-proof",
+     "ruleIndex": 1,
+     "level": "warning",
+     "message": {
+      "text": "plan item #6 is deferred without a reason (state.json edited by hand?): later"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 9,
+         "startColumn": 3
+        }
+       }
+      }
+     ]
     }
    ]
   }
@@ -123,19 +159,21 @@ func TestTextAndGitHubFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantText := "docs/PLAN.md:7:1: open plan item #3 (pending): Add `x`, then 100%\n" +
-		"docs/PLAN.md:1:1: open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n"
+		"docs/PLAN.md:1:1: open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n" +
+		"docs/PLAN.md:9:3: plan item #6 is deferred without a reason (state.json edited by hand?): later\n"
 	if text.String() != wantText {
 		t.Errorf("text:\n%s", text.String())
 	}
 	wantGH := "::notice file=docs/PLAN.md,line=7,col=1::open plan item #3 (pending): Add `x`, then 100%25\n" +
-		"::notice file=docs/PLAN.md,line=1,col=1::open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n"
+		"::notice file=docs/PLAN.md,line=1,col=1::open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n" +
+		"::warning file=docs/PLAN.md,line=9,col=3,title=closed-without-proof::plan item #6 is deferred without a reason (state.json edited by hand?): later\n"
 	if gh.String() != wantGH {
 		t.Errorf("github:\n%s", gh.String())
 	}
 	r.missing = true
 	text.Reset()
 	r.writeText(&text)
-	if !strings.HasSuffix(text.String(), "gone (the plan file is missing)\n") {
+	if !strings.Contains(text.String(), "gone (the plan file is missing)\n") {
 		t.Errorf("missing file: %s", text.String())
 	}
 }

@@ -23,7 +23,8 @@ renames it to state.json.corrupt-<time>; nothing is ever deleted. --move-aside a
 state file aside (the state is then empty until rebuilt).
 
 Exit 0 when all is well (or the repair succeeded); 1 when the state is usable but needs attention
-(warnings such as a dangling blockedBy or a cycle, damaged journal lines); 2 when the state file is
+(warnings such as a dangling blockedBy or a cycle, a task closed without its proof, a state
+file older than the journal's last revision, damaged journal lines); 2 when the state file is
 unusable or a repair was refused.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
@@ -29,6 +30,10 @@ type openItem struct {
 	Task core.Task
 	Line int
 	Col  int
+	// Unproven marks a plan item closed without its proof (completed without
+	// evidence or deferred without a reason): core refuses that, so
+	// state.json was edited by hand, and check treats it as still open.
+	Unproven bool
 }
 
 // loadPlanView reads the plan file of the approved plan (PLAN.md when the
@@ -59,6 +64,34 @@ func loadPlanView(root string, st *core.State) (*planView, error) {
 // openItems are the open plan items in the order of the plan file, those no
 // longer in it last (by id).
 func (v *planView) openItems() []openItem {
+	return v.planItems(func(t core.Task) bool { return t.Status == core.Pending || t.Status == core.InProgress })
+}
+
+// unprovenItems are the plan items closed without their proof, ordered as
+// openItems, each with Unproven set.
+func (v *planView) unprovenItems() []openItem {
+	out := v.planItems(closedWithoutProof)
+	for i := range out {
+		out[i].Unproven = true
+	}
+	return out
+}
+
+// closedWithoutProof reports a task completed without evidence or deferred
+// without a reason (the same test as store.Check's warning).
+func closedWithoutProof(t core.Task) bool {
+	switch t.Status {
+	case core.Completed:
+		return strings.TrimSpace(t.Evidence) == ""
+	case core.Deferred:
+		return strings.TrimSpace(t.Reason) == ""
+	}
+	return false
+}
+
+// planItems are the plan items keep selects, in the order of the plan file,
+// those no longer in it last (by id).
+func (v *planView) planItems(keep func(core.Task) bool) []openItem {
 	where := map[int]planparse.Item{}
 	if v.plan != nil {
 		for _, m := range v.matches {
@@ -69,7 +102,7 @@ func (v *planView) openItems() []openItem {
 	}
 	var out []openItem
 	for _, t := range v.st.Tasks {
-		if t.Source != "plan" || (t.Status != core.Pending && t.Status != core.InProgress) {
+		if t.Source != "plan" || !keep(t) {
 			continue
 		}
 		oi := openItem{Task: t}
