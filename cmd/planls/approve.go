@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -50,29 +49,7 @@ and a note lists the open ones).`,
 			if err != nil {
 				return fail(err)
 			}
-			asJSON, _ := cmd.Flags().GetBool("json")
-			if asJSON {
-				if err := printJSON(cmd, res.Envelope); err != nil {
-					return fail(err)
-				}
-			}
-			for _, n := range res.Notices {
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", n.Level, n.Text)
-			}
-			if res.Envelope.IsError() {
-				if !asJSON {
-					fmt.Fprintln(cmd.ErrOrStderr(), res.Envelope.Text())
-				}
-				return silentExit(exitRejected)
-			}
-			if !asJSON {
-				text := res.Envelope.Text()
-				if !res.Changed && text == "" {
-					text = "Plan already approved: nothing changed"
-				}
-				fmt.Fprintln(cmd.OutOrStdout(), text)
-			}
-			return nil
+			return printResult(cmd, res, "Plan already approved: nothing changed")
 		},
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")

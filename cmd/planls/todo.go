@@ -211,6 +211,14 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 	if err != nil {
 		return fail(err)
 	}
+	return printResult(cmd, res, "")
+}
+
+// printResult prints a tool result the way every CLI command does: with
+// --json the envelope on stdout, else its text (a rejection's `Error: …` on
+// stderr, exit 1); notices always on stderr. quiet replaces an empty text of
+// a result that changed nothing.
+func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 	asJSON, _ := cmd.Flags().GetBool("json")
 	if asJSON {
 		if err := printJSON(cmd, res.Envelope); err != nil {
@@ -227,7 +235,11 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 		return silentExit(exitRejected)
 	}
 	if !asJSON {
-		fmt.Fprintln(cmd.OutOrStdout(), res.Envelope.Text())
+		text := res.Envelope.Text()
+		if !res.Changed && text == "" && quiet != "" {
+			text = quiet
+		}
+		fmt.Fprintln(cmd.OutOrStdout(), text)
 	}
 	return nil
 }
