@@ -45,5 +45,13 @@ if [ ! -x "$PLANLS_BIN" ]; then
 	(cd "$repo" && go build -o "$PLANLS_BIN" ./cmd/planls)
 fi
 say "e2e in code-server"
-node "$ext/test/e2e/e2e.js" "$vsix"
+# A real workbench drops an occasional click that lands on a re-render. One
+# whole-run retry keeps that from failing CI; a real fault fails both runs,
+# and the first run's screenshots and logs are kept beside the second's.
+if ! node "$ext/test/e2e/e2e.js" "$vsix"; then
+	out=$repo/test-output/vscode
+	if [ -d "$out" ]; then rm -rf "$out-attempt1" && cp -r "$out" "$out-attempt1"; fi
+	say "e2e attempt 1 failed (logs in $out-attempt1); retrying once"
+	node "$ext/test/e2e/e2e.js" "$vsix"
+fi
 say "all VS Code tests passed"

@@ -278,8 +278,7 @@ async function flow(page, { url, outDir, commit, evidence }) {
 
 	await step("Start and Reopen from the sidebar's inline actions; a collapsed group stays collapsed", async () => {
 		const group = sidebar(page).locator('.monaco-list-row', { hasText: 'Tests and verification' }).first();
-		await group.locator('.monaco-tl-twistie').click();
-		await waitFor('the group to collapse', T.ui, async () => (await group.getAttribute('aria-expanded')) === 'false');
+		await setExpanded(page, group, false);
 		const row = treeRow(page, second);
 		await inlineAction(page, row, 'Start');
 		await row.locator('.codicon-play-circle').waitFor({ timeout: T.server });
@@ -292,7 +291,7 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		if ((await group.getAttribute('aria-expanded')) !== 'false' || (await treeRow(page, 5).count()) !== 0) {
 			throw new Error('the collapsed group was expanded again by a refresh');
 		}
-		await group.locator('.monaco-tl-twistie').click();
+		await setExpanded(page, group, true);
 		await treeRow(page, 5).waitFor({ timeout: T.ui });
 	});
 
@@ -369,3 +368,21 @@ async function multiRoot(page, { url, outDir, settingsFile }) {
 }
 
 module.exports = { run };
+
+/**
+ * setExpanded clicks a tree group's twistie until its aria-expanded state is
+ * `want`. A click that lands while the tree re-renders (a refresh from the
+ * server) can be lost, so the click is repeated, each time only after the
+ * previous one had time to take effect.
+ */
+async function setExpanded(page, group, want) {
+	const state = want ? 'true' : 'false';
+	await waitFor(`the group to ${want ? 'expand' : 'collapse'}`, T.ui, async () => {
+		if ((await group.getAttribute('aria-expanded')) === state) {
+			return true;
+		}
+		await group.locator('.monaco-tl-twistie').click();
+		await page.waitForTimeout(400);
+		return (await group.getAttribute('aria-expanded')) === state;
+	});
+}
