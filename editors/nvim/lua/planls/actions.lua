@@ -170,29 +170,50 @@ local function id_at_cursor(client, bufnr, cb)
   end)
 end
 
---- Runs planls.<verb> (complete, defer, start, reopen) on item `id` (a
---- number or numeric string), or on the item under the cursor when id is
---- nil: the sidebar's item, else the plan file's item. cb(err, result).
-function M.item_command(verb, id, cb)
-  local bufnr = vim.api.nvim_get_current_buf()
-  local sidebar = require('planls.sidebar')
+--- The client for the current buffer: the sidebar's client in the sidebar,
+--- else the one attached to the buffer's project. Reports why there is none.
+local function current_client(bufnr, in_sidebar)
   local client, msg
-  if sidebar.is_sidebar(bufnr) then
-    client = sidebar.client()
-    if id == nil then
-      local entry = sidebar.entry_at_cursor()
-      id = entry and entry.id
-      if not id or id <= 0 then
-        vim.notify('planls: no approved plan item on this line', vim.log.levels.WARN)
-        return
-      end
-    end
+  if in_sidebar then
+    client = require('planls.sidebar').client()
   end
   if not client then
     client, msg = clientmod.get(bufnr)
   end
   if not client then
     vim.notify(msg, vim.log.levels.ERROR)
+  end
+  return client
+end
+
+--- Fetches planls/plan and calls fn(plan); a failed request is reported.
+local function with_plan(client, fn)
+  M.fetch_plan(client, function(err, plan)
+    if err or not plan then
+      vim.notify('planls: ' .. tostring(err and err.message or 'no plan'), vim.log.levels.ERROR)
+      return
+    end
+    fn(plan)
+  end)
+end
+
+--- Runs planls.<verb> (complete, defer, start, reopen) on item `id` (a
+--- number or numeric string), or on the item under the cursor when id is
+--- nil: the sidebar's item, else the plan file's item. cb(err, result).
+function M.item_command(verb, id, cb)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local sidebar = require('planls.sidebar')
+  local in_sidebar = sidebar.is_sidebar(bufnr)
+  if in_sidebar and id == nil then
+    local entry = sidebar.entry_at_cursor()
+    id = entry and entry.id
+    if not id or id <= 0 then
+      vim.notify('planls: no approved plan item on this line', vim.log.levels.WARN)
+      return
+    end
+  end
+  local client = current_client(bufnr, in_sidebar)
+  if not client then
     return
   end
   local function run(n)
@@ -218,24 +239,12 @@ end
 
 --- Approves (or re-approves) the project's plan file. cb(err, result).
 function M.approve(cb)
-  local sidebar = require('planls.sidebar')
   local bufnr = vim.api.nvim_get_current_buf()
-  local client, msg
-  if sidebar.is_sidebar(bufnr) then
-    client = sidebar.client()
-  end
+  local client = current_client(bufnr, require('planls.sidebar').is_sidebar(bufnr))
   if not client then
-    client, msg = clientmod.get(bufnr)
-  end
-  if not client then
-    vim.notify(msg, vim.log.levels.ERROR)
     return
   end
-  M.fetch_plan(client, function(err, plan)
-    if err or not plan then
-      vim.notify('planls: ' .. tostring(err and err.message or 'no plan'), vim.log.levels.ERROR)
-      return
-    end
+  with_plan(client, function(plan)
     if not val(plan.exists) then
       vim.notify('planls: no plan file to approve in ' .. client.config.root_dir, vim.log.levels.WARN)
       return
@@ -288,16 +297,11 @@ end
 
 --- :PlanlsStatus: prints the summary; cb(lines) for tests.
 function M.status(cb)
-  local client, msg = clientmod.get(vim.api.nvim_get_current_buf())
+  local client = current_client(vim.api.nvim_get_current_buf(), false)
   if not client then
-    vim.notify(msg, vim.log.levels.ERROR)
     return
   end
-  M.fetch_plan(client, function(err, plan)
-    if err or not plan then
-      vim.notify('planls: ' .. tostring(err and err.message or 'no plan'), vim.log.levels.ERROR)
-      return
-    end
+  with_plan(client, function(plan)
     local lines = M.status_lines(plan, require('planls.config').options.sidebar.glyphs)
     vim.notify(table.concat(lines, '\n'), vim.log.levels.INFO)
     if cb then
