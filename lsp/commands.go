@@ -233,6 +233,7 @@ func gitHead(dir string) string {
 func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	s.mu.Lock()
 	planPath := f.planPath
+	looked := s.folderSettings(f).PlanFiles
 	if a.URI != "" {
 		if p, err := fileOf(a.URI); err == nil && isFile(p) && keyOf(p) != f.key {
 			planPath = p
@@ -245,7 +246,7 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	}
 	s.mu.Unlock()
 	if planPath == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no plan file in %s (looked for %s)", f.root, strings.Join(s.settingsCopy().PlanFiles, ", "))
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no plan file in %s (looked for %s)", f.root, strings.Join(looked, ", "))
 	}
 	if dirty {
 		msg := fmt.Sprintf("%s has unsaved changes: save it, then approve (the approved plan is the file on disk)", f.relPath(planPath))
@@ -289,12 +290,6 @@ func (s *server) after(f *folder, res core.Result) {
 	defer s.mu.Unlock()
 	f.stateOK = false
 	s.refresh(f, false)
-}
-
-func (s *server) settingsCopy() settings {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.settings
 }
 
 func findTask(st *core.State, id int) *core.Task {

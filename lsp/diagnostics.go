@@ -86,7 +86,8 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 			fmt.Sprintf("plan %q is not approved: approve it to track its %s", v.plan.Title, plural(len(v.plan.Items), "item")))
 		return s.withList(out, v.uri, list)
 	}
-	sev := severityOf(s.settings.Severity)
+	cfg := s.folderSettings(f)
+	sev := severityOf(cfg.Severity)
 	for i := range v.items {
 		vi := &v.items[i]
 		t := vi.task
@@ -124,7 +125,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 					// Only a hand edit of state.json closes an item without
 					// proof: the item still owes it, so it stays visible.
 					add(r, protocol.DiagnosticSeverityWarning, codeNoProof, t.ID, msg)
-				} else if s.settings.FadeClosed {
+				} else if cfg.FadeClosed {
 					d := add(r, protocol.DiagnosticSeverityHint, codeClosed, t.ID, closedMsg(t))
 					d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
 				}

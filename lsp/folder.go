@@ -52,6 +52,9 @@ type folder struct {
 	published    map[string]bool                  // URIs this folder last published to
 	lensSum      uint64                           // lensSum of the view the client last saw
 	lensSumOK    bool
+
+	pulled    settingsPatch // keys workspace/configuration set for this folder
+	pulledSeq uint64        // request number of the last answer applied (0: none)
 }
 
 func newFolder(root, uri string) *folder {
@@ -176,7 +179,7 @@ func (s *server) resolvePlan(f *folder) string {
 			return p
 		}
 	}
-	for _, g := range s.settings.PlanFiles {
+	for _, g := range s.folderSettings(f).PlanFiles {
 		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
 		if err != nil {
 			continue

@@ -26,6 +26,8 @@ type clientCaps struct {
 		CodeLens struct {
 			RefreshSupport bool `json:"refreshSupport"`
 		} `json:"codeLens"`
+		// Configuration: the client answers workspace/configuration (3.6).
+		Configuration lenientBool `json:"configuration"`
 	} `json:"workspace"`
 }
 
@@ -140,6 +142,8 @@ func (s *server) initialize(r *request) (any, error) {
 
 // initializedNote starts watching: through the client when it offers
 // dynamic registration of workspace/didChangeWatchedFiles, else fsnotify.
+// Then it pulls the settings of every folder (config.go) when the client
+// answers workspace/configuration.
 func (s *server) initializedNote(r *request) (any, error) {
 	s.mu.Lock()
 	dyn := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
@@ -156,11 +160,13 @@ func (s *server) initializedNote(r *request) (any, error) {
 	for _, f := range s.folders {
 		s.refresh(f, true)
 	}
+	s.pulls.ready = true
+	s.pullSettings(s.folders)
 	return nil, nil
 }
 
-// addFolder adds a workspace folder (caller holds mu). Non-file URIs are
-// logged and skipped.
+// addFolder adds a workspace folder (caller holds mu) and, once the session
+// is initialized, pulls its settings. Non-file URIs are logged and skipped.
 func (s *server) addFolder(u string) *folder {
 	p, err := fileOf(u)
 	if err != nil {
@@ -178,6 +184,7 @@ func (s *server) addFolder(u string) *folder {
 	}
 	f := newFolder(p, u)
 	s.folders = append(s.folders, f)
+	s.pullSettings([]*folder{f})
 	return f
 }
 
@@ -199,6 +206,7 @@ func (s *server) folderFor(p string, create bool) *folder {
 	f := newFolder(root, uriOf(root))
 	f.implicit = true
 	s.folders = append(s.folders, f)
+	s.pullSettings([]*folder{f})
 	if s.watcher != nil {
 		s.watcher.sync(s)
 	}

@@ -22,17 +22,18 @@ type watchReg struct {
 const watchMethod = "workspace/didChangeWatchedFiles"
 
 // registerWatchers asks the client to watch the plan files and state files
-// (client/registerCapability, LSP 3.17 FileSystemWatcher globs), replacing
-// the previous registration when planFiles changed since (its globs are
-// unregistered first, with client/unregisterCapability). It reads the
-// settings when it runs, so calls made in a burst of configuration changes
-// end with the latest globs. On a refused registration it falls back to
-// fsnotify. Runs on its own goroutine (it waits on the client).
+// (client/registerCapability, LSP 3.17 FileSystemWatcher globs) for the
+// planFiles of every folder (planFilesUnion), replacing the previous
+// registration when they changed since (its globs are unregistered first,
+// with client/unregisterCapability). It reads the settings when it runs, so
+// calls made in a burst of configuration changes end with the latest globs.
+// On a refused registration it falls back to fsnotify. Runs on its own
+// goroutine (it waits on the client).
 func (s *server) registerWatchers() {
 	s.reg.mu.Lock()
 	defer s.reg.mu.Unlock()
 	s.mu.Lock()
-	globs := slices.Clone(s.settings.PlanFiles)
+	globs := s.planFilesUnion()
 	s.mu.Unlock()
 	if s.reg.id != "" && slices.Equal(globs, s.reg.globs) {
 		return

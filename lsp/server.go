@@ -39,7 +39,7 @@ type server struct {
 	shutdown  bool
 	enc       encoding
 	caps      clientCaps
-	settings  settings
+	settings  settings // pushed over the defaults; folderSettings adds what was pulled
 	folders   []*folder
 	docs      map[string]*document // by path key
 	watcher   *fsWatcher
@@ -47,6 +47,7 @@ type server struct {
 	published map[string]string // URI → SHA-256 (raw bytes) of the last diagnostics list sent
 	scavenge  *time.Timer       // returns idle heap to the OS after big parses
 	lenses    lensRefresh
+	pulls     configPulls
 
 	reg watchReg // not guarded by mu: it has its own
 }

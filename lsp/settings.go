@@ -22,45 +22,105 @@ func defaultSettings() settings {
 	return settings{PlanFiles: []string{"PLAN.md"}, Severity: "information"}
 }
 
+func (a settings) equal(b settings) bool {
+	return slices.Equal(a.PlanFiles, b.PlanFiles) && a.Severity == b.Severity && a.FadeClosed == b.FadeClosed
+}
+
+// settingsPatch holds only the keys one source of settings set, so sources
+// can be layered: a folder's pulled answers over the pushed settings over
+// the defaults (docs/PROTOCOL.md "Settings", precedence). The zero patch sets
+// nothing. Slices are never changed in place once stored.
+type settingsPatch struct {
+	planFiles  []string // nil: unset
+	severity   string   // "": unset
+	fadeClosed *bool    // nil: unset
+}
+
+// over returns base with p's keys replacing base's.
+func (p settingsPatch) over(base settings) settings {
+	if p.planFiles != nil {
+		base.PlanFiles = p.planFiles
+	}
+	if p.severity != "" {
+		base.Severity = p.severity
+	}
+	if p.fadeClosed != nil {
+		base.FadeClosed = *p.fadeClosed
+	}
+	return base
+}
+
+// merge returns p with the keys q sets replaced by q's values.
+func (p settingsPatch) merge(q settingsPatch) settingsPatch {
+	if q.planFiles != nil {
+		p.planFiles = q.planFiles
+	}
+	if q.severity != "" {
+		p.severity = q.severity
+	}
+	if q.fadeClosed != nil {
+		p.fadeClosed = q.fadeClosed
+	}
+	return p
+}
+
+// clientOnlyKeys are keys of the "planls" section that the editor plugins
+// keep for themselves (VS Code's planls.path and planls.trace.server); a
+// pulled section carries them, so they are not worth a log line.
+var clientOnlyKeys = map[string]bool{"path": true, "trace": true}
+
 // parseSettings reads raw as {"settings":{"planls":{...}}}, {"planls":{...}}
 // or the bare object, over base. Unknown keys and bad values are ignored
 // (logged), so a typo in a user's config never stops the server.
 func parseSettings(raw json.RawMessage, base settings, log *slog.Logger) settings {
+	return parsePatch(raw, log).over(base)
+}
+
+// parsePatch is parseSettings' rules keeping only the keys raw sets with a
+// good value: null, a non-object, unknown keys and bad values set nothing.
+func parsePatch(raw json.RawMessage, log *slog.Logger) settingsPatch {
+	var out settingsPatch
 	if len(raw) == 0 || string(raw) == "null" {
-		return base
+		return out
 	}
 	var outer map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &outer); err != nil {
 		log.Warn("settings ignored", "err", err)
-		return base
+		return out
 	}
 	if inner, ok := outer["settings"]; ok {
-		return parseSettings(inner, base, log)
+		return parsePatch(inner, log)
 	}
 	if inner, ok := outer["planls"]; ok {
-		return parseSettings(inner, base, log)
+		return parsePatch(inner, log)
 	}
-	out := base
-	if v, ok := outer["planFiles"]; ok {
-		var globs []string
-		if err := json.Unmarshal(v, &globs); err == nil && len(globs) > 0 && insideRoot(globs) {
-			out.PlanFiles = globs
-		} else {
-			log.Warn("planFiles ignored", "value", string(v))
-		}
-	}
-	if v, ok := outer["severity"]; ok {
-		var sev string
-		if err := json.Unmarshal(v, &sev); err == nil && severityOf(sev) != 0 {
-			out.Severity = sev
-		} else {
-			log.Warn("severity ignored", "value", string(v))
-		}
-	}
-	if v, ok := outer["fadeClosed"]; ok {
-		var b bool
-		if err := json.Unmarshal(v, &b); err == nil {
-			out.FadeClosed = b
+	for k, v := range outer {
+		switch k {
+		case "planFiles":
+			var globs []string
+			if err := json.Unmarshal(v, &globs); err == nil && len(globs) > 0 && insideRoot(globs) {
+				out.planFiles = globs
+			} else {
+				log.Warn("planFiles ignored", "value", string(v))
+			}
+		case "severity":
+			var sev string
+			if err := json.Unmarshal(v, &sev); err == nil && severityOf(sev) != 0 {
+				out.severity = sev
+			} else {
+				log.Warn("severity ignored", "value", string(v))
+			}
+		case "fadeClosed":
+			var b bool
+			if err := json.Unmarshal(v, &b); err == nil {
+				out.fadeClosed = &b
+			} else {
+				log.Warn("fadeClosed ignored", "value", string(v))
+			}
+		default:
+			if !clientOnlyKeys[k] {
+				log.Info("unknown setting ignored", "key", k)
+			}
 		}
 	}
 	return out
@@ -101,6 +161,10 @@ func severityOf(s string) protocol.DiagnosticSeverity {
 	return 0
 }
 
+// didChangeConfiguration applies pushed settings (a null or empty payload
+// changes nothing) to the server-level settings, then, for a client that
+// answers workspace/configuration, pulls every folder's settings again:
+// pull clients send this notification only to say "ask me".
 func (s *server) didChangeConfiguration(r *request) (any, error) {
 	var p struct {
 		Settings json.RawMessage `json:"settings"`
@@ -110,18 +174,9 @@ func (s *server) didChangeConfiguration(r *request) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old := s.settings.PlanFiles
+	before := s.planFilesUnion()
 	s.settings = parseSettings(p.Settings, s.settings, s.log)
-	if s.watcher != nil {
-		s.watcher.sync(s)
-	}
-	// The client watches unless registration fell back to fsnotify; a
-	// registration still in flight re-reads the settings when it runs.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil && !slices.Equal(old, s.settings.PlanFiles) {
-		go s.registerWatchers()
-	}
-	for _, f := range s.folders {
-		s.refresh(f, true)
-	}
+	s.settingsChanged(before, s.folders)
+	s.pullSettings(s.folders)
 	return nil, nil
 }

@@ -168,9 +168,9 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 }
 
 // looksLikePlan reports whether a file's name matches the last element of
-// a planFiles glob.
+// a planFiles glob, pushed or pulled for any folder. Caller holds mu.
 func (s *server) looksLikePlan(path string) bool {
-	for _, g := range s.settings.PlanFiles {
+	for _, g := range s.planFilesUnion() {
 		if ok, _ := filepath.Match(filepath.Base(filepath.FromSlash(g)), filepath.Base(path)); ok {
 			return true
 		}
@@ -178,13 +178,14 @@ func (s *server) looksLikePlan(path string) bool {
 	return false
 }
 
-// planCandidate reports whether path matches a planFiles glob of f.
+// planCandidate reports whether path matches a planFiles glob in force for
+// f (folderSettings). Caller holds mu.
 func (s *server) planCandidate(f *folder, path string) bool {
 	rel, err := filepath.Rel(f.root, path)
 	if err != nil {
 		return false
 	}
-	for _, g := range s.settings.PlanFiles {
+	for _, g := range s.folderSettings(f).PlanFiles {
 		if ok, _ := filepath.Match(filepath.FromSlash(g), rel); ok {
 			return true
 		}

@@ -50,7 +50,7 @@ func (fw *fsWatcher) sync(s *server) []string {
 	for _, f := range s.folders {
 		want[f.root] = true
 		want[existingAncestor(filepath.Join(f.root, ".planls"), f.root)] = true
-		for _, g := range s.settings.PlanFiles {
+		for _, g := range s.folderSettings(f).PlanFiles {
 			want[existingAncestor(filepath.Dir(filepath.Join(f.root, filepath.FromSlash(g))), f.root)] = true
 		}
 		if f.planPath != "" {

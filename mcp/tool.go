@@ -28,6 +28,8 @@ type handler struct {
 
 	rootsMu sync.Mutex
 	roots   map[*sdk.ServerSession]string // resolved root per session
+
+	stores storeSet // one store per root, kept for its read cache
 }
 
 // call is the tools/call handler. Every outcome, including a missing
@@ -67,7 +69,7 @@ func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error
 		NoDeleteAll: h.opts.NoDeleteAll,
 		ProjectID:   store.ProjectID(root),
 	}
-	st := store.Open(root, actor)
+	st := h.stores.get(root)
 	if h.opts.ReadOnly || readsOnly(args) {
 		state, err := st.Read()
 		if err != nil {

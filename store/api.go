@@ -24,6 +24,10 @@ type Store struct {
 	// LockTimeout bounds the wait for the lock of a write; 0 means
 	// DefaultLockTimeout. Open sets it from $PLANLS_LOCK_TIMEOUT when valid.
 	LockTimeout time.Duration
+
+	// cache keeps the last good decode of the state file (see readCache).
+	// It makes Store unsafe to copy; share a *Store instead.
+	cache readCache
 }
 
 // Open returns the store of root (an absolute directory). Nothing is created
@@ -57,6 +61,11 @@ func (e *StateError) Error() string {
 // empty state, unless the journal has entries: then the file was lost and
 // the answer is a *StateError pointing at planls doctor --rebuild. A file that
 // does not parse or validate gives a *StateError.
+//
+// The file is read on every call; when its bytes equal those of the last
+// good decode, the answer is a deep copy of that state instead of a new
+// decode. Either way the caller owns the returned state and may change it.
+// Safe for concurrent use.
 func (s *Store) Read() (*core.State, error) { return s.read() }
 
 // Call applies one `todo` tool call under the lock and persists the result

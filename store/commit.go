@@ -26,7 +26,7 @@ func (s *Store) read() (*core.State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", s.StatePath(), err)
 	}
-	return decodeState(s.StatePath(), data)
+	return s.cache.decode(s.StatePath(), data)
 }
 
 // journalChanges counts the usable journal entries; 0 when there is no

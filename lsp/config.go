@@ -1,0 +1,115 @@
+package lsp
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// configSection is the section planls asks for in workspace/configuration:
+// the "planls" object of the editor's settings (VS Code's planls.* keys).
+const configSection = "planls"
+
+// configItem is LSP 3.6 ConfigurationItem.
+type configItem struct {
+	ScopeURI string `json:"scopeUri,omitempty"`
+	Section  string `json:"section"`
+}
+
+// configParams is LSP 3.6 ConfigurationParams.
+type configParams struct {
+	Items []configItem `json:"items"`
+}
+
+// configPulls numbers workspace/configuration requests. Guarded by
+// server.mu.
+type configPulls struct {
+	ready bool   // initialized was handled: the client may be asked
+	seq   uint64 // number of the latest request sent (1-based)
+}
+
+// lenientBool decodes JSON true as true and anything else (false, null, an
+// object from a client that got the shape wrong) as false, never failing:
+// one odd capability must not drop its siblings (decodeInitialize).
+type lenientBool bool
+
+// UnmarshalJSON implements json.Unmarshaler; it never returns an error.
+func (b *lenientBool) UnmarshalJSON(data []byte) error {
+	*b = string(data) == "true"
+	return nil
+}
+
+// pullSettings asks the client, in one workspace/configuration request
+// (LSP 3.6), for the "planls" section scoped to each of folders, when the
+// client advertises workspace.configuration and initialized was handled.
+// The answer is applied later by applyPull; the request waits on the client,
+// so it runs on its own goroutine. Caller holds mu.
+func (s *server) pullSettings(folders []*folder) {
+	if !bool(s.caps.Workspace.Configuration) || !s.pulls.ready || len(folders) == 0 || s.state == shutDown {
+		return
+	}
+	s.pulls.seq++
+	asked := slices.Clone(folders)
+	items := make([]configItem, len(asked))
+	for i, f := range asked {
+		items[i] = configItem{ScopeURI: f.uri, Section: configSection}
+	}
+	go s.sendPull(s.pulls.seq, asked, items)
+}
+
+// sendPull sends one workspace/configuration request, bounded by
+// opts.callTimeout, and applies its answer. A failed, timed-out or
+// malformed answer is logged and changes nothing.
+func (s *server) sendPull(seq uint64, asked []*folder, items []configItem) {
+	var answers []json.RawMessage
+	err := s.callClient(s.ctx, s.opts.callTimeout, "workspace/configuration", configParams{Items: items}, &answers)
+	if s.ctx.Err() != nil {
+		return // the session ended: nobody is left to apply it for
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.log.Warn("workspace/configuration failed; settings kept", "request", seq, "err", err)
+		return
+	}
+	if len(answers) != len(asked) {
+		// Without one answer per item there is no telling which folder an
+		// answer is for.
+		s.log.Warn("workspace/configuration answered the wrong number of items; settings kept",
+			"request", seq, "asked", len(asked), "got", len(answers))
+		return
+	}
+	s.applyPull(seq, asked, answers)
+}
+
+// applyPull layers each answer over what was pulled before for its folder
+// (parseSettings' rules: null, unknown keys and bad values keep what is
+// there) and republishes the folders whose settings changed. An answer
+// older than one already applied to a folder is stale and dropped, so when
+// pulls race the later request wins; so is one for a folder removed since.
+// Caller holds mu.
+func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessage) {
+	if s.state == shutDown || s.ctx.Err() != nil {
+		return
+	}
+	before := s.planFilesUnion()
+	var changed []*folder
+	for i, f := range asked {
+		if !slices.Contains(s.folders, f) {
+			s.log.Info("workspace/configuration answer for a removed folder dropped", "folder", f.root, "request", seq)
+			continue
+		}
+		if seq < f.pulledSeq {
+			s.log.Info("stale workspace/configuration answer dropped", "folder", f.root, "request", seq, "applied", f.pulledSeq)
+			continue
+		}
+		f.pulledSeq = seq
+		old := s.folderSettings(f)
+		f.pulled = f.pulled.merge(parsePatch(answers[i], s.log))
+		if now := s.folderSettings(f); !old.equal(now) {
+			s.log.Info("settings pulled", "folder", f.root, "request", seq,
+				"planFiles", now.PlanFiles, "severity", now.Severity, "fadeClosed", now.FadeClosed)
+			changed = append(changed, f)
+		}
+	}
+	s.settingsChanged(before, changed)
+}

@@ -1,0 +1,41 @@
+package lsp
+
+import "slices"
+
+// folderSettings are the settings in force for f: what was pulled for f
+// (workspace/configuration) over the pushed settings (initializationOptions,
+// didChangeConfiguration) over the defaults. Caller holds mu.
+func (s *server) folderSettings(f *folder) settings {
+	return f.pulled.over(s.settings)
+}
+
+// planFilesUnion lists, without repeats, the pushed planFiles then those
+// pulled for each folder: what file watching must cover. Caller holds mu.
+func (s *server) planFilesUnion() []string {
+	out := slices.Clone(s.settings.PlanFiles)
+	for _, f := range s.folders {
+		for _, g := range f.pulled.planFiles {
+			if !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// settingsChanged follows a settings change: watchers cover the planFiles
+// of every folder (before is planFilesUnion from before the change), and
+// each folder of changed re-reads its plan and republishes. Caller holds mu.
+func (s *server) settingsChanged(before []string, changed []*folder) {
+	if s.watcher != nil {
+		s.watcher.sync(s)
+	}
+	// The client watches unless registration fell back to fsnotify; a
+	// registration still in flight re-reads the settings when it runs.
+	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil && !slices.Equal(before, s.planFilesUnion()) {
+		go s.registerWatchers()
+	}
+	for _, f := range changed {
+		s.refresh(f, true)
+	}
+}
