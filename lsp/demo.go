@@ -195,7 +195,7 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "planls demo: a real LSP session with %s over stdio\n", strings.Join(o.Server, " "))
+	fmt.Fprintf(w, "planls demo: a real LSP session with %s over stdio\n", strings.Join(shortCommand(o.Server), " "))
 	fmt.Fprintf(w, "workspace: %s\n\n", dir)
 	fmt.Fprintf(w, "initialize: %s %s, positions in %s, commands: %s\n\n", init.ServerInfo.Name, init.ServerInfo.Version,
 		init.Capabilities.PositionEncoding, strings.Join(init.Capabilities.ExecuteCommandProvider.Commands, ", "))
@@ -357,4 +357,22 @@ func actionTitles(acts []protocol.CodeAction) string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// shortCommand is cmd with its program shown relative to the working
+// directory when it lies below it (bin/planls rather than /home/.../bin/planls),
+// as a person would have typed it.
+func shortCommand(cmd []string) []string {
+	if len(cmd) == 0 || !filepath.IsAbs(cmd[0]) {
+		return cmd
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return cmd
+	}
+	rel, err := filepath.Rel(wd, cmd[0])
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return cmd
+	}
+	return append([]string{rel}, cmd[1:]...)
 }
