@@ -1,8 +1,9 @@
 -- Measurements, not tests (run.sh does not run this file):
 --   PLANLS_NVIM_DIR=$PWD/editors/nvim PLANLS_BIN=$PWD/bin/planls \
 --     nvim --headless -u editors/nvim/test/minimal_init.lua -c 'luafile editors/nvim/test/bench.lua'
--- Prints one line per measurement: rendering a large plan, and the time from
--- a state change (sidebar key, CLI) to the sidebar showing it.
+-- Prints one line per measurement: rendering a large plan, the time from
+-- a state change (sidebar key, CLI) to the sidebar showing it, and from an
+-- item command with a missing id to its message.
 local H = require('harness')
 local render = require('planls.render')
 local config = require('planls.config')
@@ -110,5 +111,21 @@ for i = 4, 7 do
   table.insert(cli_samples, (uv.hrtime() - t) / 1e6)
 end
 out('CLI todo complete (process start included) to refreshed sidebar: ' .. stats(cli_samples))
+-- :PlanlsStart 99 in PLAN.md: planls/plan, then todo get, then the message.
+vim.cmd('wincmd p')
+assert(not sidebar.is_sidebar(vim.api.nvim_get_current_buf()), 'still in the sidebar')
+local missing_samples = {}
+for _ = 1, 20 do
+  local seen, restore_seen = H.capture_notify()
+  local t = uv.hrtime()
+  vim.cmd('PlanlsStart 99')
+  H.wait(15000, function()
+    return #seen > 0
+  end, '#99 not found')
+  table.insert(missing_samples, (uv.hrtime() - t) / 1e6)
+  restore_seen()
+  assert(seen[1].msg == 'planls: #99 not found', seen[1].msg)
+end
+out(':PlanlsStart 99 (missing id) to its message: ' .. stats(missing_samples))
 restore_notify()
 H.finish()

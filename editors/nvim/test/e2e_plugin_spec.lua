@@ -330,14 +330,33 @@ H.test(':PlanlsDefer at the cursor in PLAN.md and :PlanlsComplete N', function()
   end, 'sidebar after defer/complete', describe_sidebar)
 end)
 
-H.test(':PlanlsComplete rejects a bad id without prompting', function()
-  local seen, restore_notify = H.capture_notify()
-  local prompts, restore = H.stub_input({ 'x' })
-  vim.cmd('PlanlsComplete abc')
-  restore()
-  restore_notify()
-  H.eq({}, prompts)
-  H.eq('planls: the item id must be a positive number, got abc', seen[1] and seen[1].msg)
+H.test('a bad id is reported once the command returned, without prompting', function()
+  for _, arg in ipairs({ 'abc', '-3', '0', '1.5', '1e400' }) do
+    local prompts, restore = H.stub_input({ 'x' })
+    -- With Neovim's own vim.notify: an error message given while vim.cmd
+    -- runs the command would make it raise.
+    local ok, err = pcall(vim.cmd, 'PlanlsComplete ' .. arg)
+    local seen, restore_notify = H.capture_notify()
+    local got = vim.wait(TIMEOUT, function()
+      return #seen > 0
+    end, 20)
+    -- Callbacks run in the order they were scheduled: once this one ran, a
+    -- second message scheduled with the first would have been given too.
+    local drained = false
+    vim.schedule(function()
+      drained = true
+    end)
+    vim.wait(TIMEOUT, function()
+      return drained
+    end, 20)
+    restore()
+    restore_notify()
+    H.ok(ok, arg .. ': vim.cmd raised: ' .. tostring(err))
+    H.ok(got, arg .. ': no message')
+    H.eq({}, prompts, arg)
+    local want = 'planls: the item id must be a positive number, got ' .. arg
+    H.eq({ { msg = want, level = vim.log.levels.ERROR } }, seen, arg)
+  end
 end)
 
 H.test(':PlanlsStatus summarises the plan', function()
@@ -482,19 +501,83 @@ H.test('? toggles the key help, q closes the sidebar', function()
   H.ok(sidebar.is_open(), 'sidebar did not reopen')
 end)
 
-H.test('a server error on a command is reported, nothing changes', function()
-  local before = H.read_file(state_path)
+-- Waits until the server answered everything sent before: it answers in
+-- order, and Neovim runs the callbacks in the order the messages came, so a
+-- message due to an earlier request has been shown by then.
+local function barrier()
+  local c = require('planls.client').for_root(ws)
+  H.ok(c, 'no planls client for ' .. ws)
+  local done = false
+  compat.request(c, 'planls/plan', { uri = vim.uri_from_fname(ws) }, function()
+    done = true
+  end)
+  H.wait(TIMEOUT, function()
+    return done
+  end, 'planls/plan barrier')
+end
+
+-- Runs the user command `cmd` with vim.ui.input recorded; returns every
+-- message it gave and every prompt it opened. Fails when the command
+-- raised. Neovim's own vim.notify stays in place while vim.cmd runs: an
+-- error message given there would make vim.cmd raise (and print "Error
+-- detected while processing"); the messages come later and are recorded.
+local function run_command(cmd)
+  local prompts, restore = H.stub_input({ 'done' })
+  local ok, err = pcall(vim.cmd, cmd)
   local seen, restore_notify = H.capture_notify()
-  local _, restore = H.stub_input({ 'done' })
-  vim.cmd('PlanlsComplete 99')
-  local ok = vim.wait(TIMEOUT, function()
+  local got = ok and vim.wait(TIMEOUT, function()
     return #seen > 0
   end, 20)
+  if got then
+    barrier()
+  end
   restore()
   restore_notify()
-  H.ok(ok, 'no message')
-  H.eq(vim.log.levels.ERROR, seen[1].level)
-  H.ok(seen[1].msg:find('#99', 1, true), seen[1].msg)
+  H.ok(ok, cmd .. ' raised: ' .. tostring(err))
+  H.ok(got, cmd .. ' gave no message')
+  return seen, prompts
+end
+
+H.test('a missing id is reported once, before any prompt, nothing changes', function()
+  local before = H.read_file(state_path)
+  local want = { { msg = 'planls: #99 not found', level = vim.log.levels.ERROR } }
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  for _, cmd in ipairs({ 'PlanlsComplete 99', 'PlanlsDefer 99', 'PlanlsStart 99', 'PlanlsReopen 99' }) do
+    local seen, prompts = run_command(cmd)
+    H.eq(want, seen, cmd .. ' in PLAN.md')
+    H.eq({}, prompts, cmd .. ' in PLAN.md prompted')
+  end
+  -- In the sidebar the id is checked against the plan it shows.
+  vim.api.nvim_set_current_win(sidebar_win())
+  for _, cmd in ipairs({ 'PlanlsComplete 99', 'PlanlsDefer 99' }) do
+    local seen, prompts = run_command(cmd)
+    H.eq(want, seen, cmd .. ' in the sidebar')
+    H.eq({}, prompts, cmd .. ' in the sidebar prompted')
+  end
+  H.eq(before, H.read_file(state_path), 'state.json changed')
+end)
+
+H.test('an item gone after the check is reported once (the server shows it)', function()
+  local before = H.read_file(state_path)
+  local seen, restore_notify = H.capture_notify()
+  local answered, got_err = false, nil
+  local c = require('planls.client').for_root(ws)
+  local actions = require('planls.actions')
+  actions.execute(c, 'planls.complete', { id = 99, evidence = 'x', uri = vim.uri_from_fname(ws) }, function(err)
+    answered, got_err = true, err
+  end)
+  local ok = vim.wait(TIMEOUT, function()
+    return answered
+  end, 20)
+  if ok then
+    barrier()
+  end
+  restore_notify()
+  H.ok(ok, 'no answer')
+  H.ok(got_err, 'want an error')
+  local msg = 'plan item #99 is gone: the plan or the state changed since this action was offered; nothing was done'
+  H.eq(msg, got_err.message)
+  H.eq({ { msg = 'LSP[planls] ' .. msg, level = vim.log.levels.ERROR } }, seen)
   H.eq(before, H.read_file(state_path))
 end)
 
@@ -560,6 +643,39 @@ H.test('two projects: one client each; the sidebar follows its own', function()
   H.wait(TIMEOUT, function()
     return sidebar.lines()[1] == 'Ship the CLI' and has_line('2/2 open · PLAN.md')
   end, 'sidebar of the second project', describe_sidebar)
+end)
+
+H.test('a task the todo tool created is not in the plan, yet the commands take it', function()
+  local rc, out = H.cli(ws, { 'todo', 'create', 'Write the runbook' })
+  H.eq(0, rc, out)
+  local id = tonumber(out:match('^Created #(%d+):'))
+  H.ok(id, out)
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  local seen, prompts = run_command('PlanlsStart ' .. id)
+  H.eq({}, prompts)
+  H.eq({ { msg = 'planls: Updated #' .. id .. ' (pending → in_progress)', level = vim.log.levels.INFO } }, seen)
+  H.eq('in_progress', task(id).status)
+  seen, prompts = run_command('PlanlsComplete ' .. id)
+  H.eq({ 'Evidence for #' .. id .. ': ' }, prompts)
+  H.eq({ { msg = 'planls: Updated #' .. id .. ' (in_progress → completed)', level = vim.log.levels.INFO } }, seen)
+  H.eq('done', task(id).evidence)
+end)
+
+H.test('a deleted task is refused before any prompt, nothing changes', function()
+  local rc, out = H.cli(ws, { 'todo', 'create', 'Scratch task' })
+  H.eq(0, rc, out)
+  local id = tonumber(out:match('^Created #(%d+):'))
+  H.ok(id, out)
+  rc, out = H.cli(ws, { 'todo', 'delete', tostring(id) })
+  H.eq(0, rc, out)
+  local before = H.read_file(state_path)
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  for _, verb in ipairs({ 'Complete', 'Defer', 'Start', 'Reopen' }) do
+    local seen, prompts = run_command('Planls' .. verb .. ' ' .. id)
+    H.eq({}, prompts, verb)
+    H.eq({ { msg = 'planls: #' .. id .. ' is deleted', level = vim.log.levels.ERROR } }, seen, verb)
+  end
+  H.eq(before, H.read_file(state_path), 'state.json changed')
 end)
 
 H.finish()

@@ -4,14 +4,20 @@ local H = require('harness')
 local actions = require('planls.actions')
 local compat = require('planls.compat')
 local config = require('planls.config')
+local itemcheck = require('planls.itemcheck')
 local root = require('planls.root')
 
 -- A stand-in for a vim.lsp client: records requests and answers each with
--- `reply` (an envelope) through the handler, like the real client does.
-local function fake_client(reply)
+-- `reply` (an envelope), or with the JSON-RPC error `err` when given,
+-- through the handler, like the real client does.
+local function fake_client(reply, err)
   local c = { id = 4242, name = 'planls', initialized = true, config = { root_dir = '/work/proj' }, sent = {} }
   local function request(method, params, handler)
     table.insert(c.sent, { method = method, params = params })
+    if err then
+      handler(err, nil, { method = method, client_id = c.id })
+      return true, #c.sent
+    end
     handler(nil, reply, { method = method, client_id = c.id })
     return true, #c.sent
   end
@@ -164,6 +170,135 @@ H.test('start and reopen do not prompt', function()
   restore_notify()
   H.eq({}, prompts)
   H.eq({ 'planls.start', 'planls.reopen' }, { c.sent[1].params.command, c.sent[2].params.command })
+end)
+
+H.test('itemcheck.plan_has: only tracked ids of the plan', function()
+  local plan = {
+    groups = {
+      { name = 'Build', items = { { id = 1 }, { id = 0, status = 'draft' }, { id = vim.NIL } } },
+      { name = '', items = { { id = 7, drift = 'missing', range = vim.NIL } } },
+    },
+  }
+  local cases = {
+    { 'listed', plan, 1, true },
+    { 'listed, missing from the file', plan, 7, true },
+    { 'not listed', plan, 2, false },
+    { 'draft id', plan, 0, false },
+    { 'no plan', nil, 1, false },
+    { 'null plan', vim.NIL, 1, false },
+    { 'null groups', { groups = vim.NIL }, 1, false },
+    { 'null items', { groups = { { name = 'x', items = vim.NIL } } }, 1, false },
+    { 'string id', plan, '1', false },
+  }
+  for _, case in ipairs(cases) do
+    H.eq(case[4], itemcheck.plan_has(case[2], case[3]), case[1])
+  end
+end)
+
+-- Envelope of a todo `get` whose details.tasks holds `tasks`.
+local function get_reply(text, tasks, err)
+  return { content = { { type = 'text', text = text } }, details = { action = 'get', tasks = tasks, error = err } }
+end
+
+H.test('itemcheck.check: a listed id goes on at once, any other is asked with todo get', function()
+  local plan = { groups = { { name = '', items = { { id = 3 } } } } }
+  local c = fake_client(ok_reply)
+  local went = false
+  itemcheck.check(c, 3, plan, function()
+    went = true
+  end)
+  H.eq(true, went, 'listed id')
+  H.eq({}, c.sent, 'requests for a listed id')
+  local cases = {
+    {
+      name = 'not in the state',
+      id = 99,
+      reply = get_reply('Error: #99 not found', { { id = 3, status = 'pending' } }, '#99 not found'),
+      went = false,
+      msgs = { { msg = 'planls: #99 not found', level = vim.log.levels.ERROR } },
+    },
+    {
+      name = 'a task of the todo tool',
+      id = 8,
+      reply = get_reply('#8 [pending] runbook', { { id = 3, status = 'pending' }, { id = 8, status = 'pending' } }),
+      went = true,
+      msgs = {},
+    },
+    {
+      name = 'deleted',
+      id = 8,
+      reply = get_reply('#8 [deleted] runbook', { { id = 8, status = 'deleted', deletedFrom = 'pending' } }),
+      went = false,
+      msgs = { { msg = 'planls: #8 is deleted', level = vim.log.levels.ERROR } },
+    },
+    {
+      name = 'in the state, closed',
+      id = 3,
+      reply = get_reply('#3 [completed] x', { { id = 3, status = 'completed' } }),
+      went = true,
+      msgs = {},
+    },
+  }
+  for _, case in ipairs(cases) do
+    local seen, restore_notify = H.capture_notify()
+    c = fake_client(case.reply)
+    went = false
+    itemcheck.check(c, case.id, { groups = { { name = '', items = { { id = 5 } } } } }, function()
+      went = true
+    end)
+    restore_notify()
+    H.eq(case.went, went, case.name)
+    H.eq(case.msgs, seen, case.name)
+    H.eq({ {
+      method = 'workspace/executeCommand',
+      params = {
+        command = 'planls.todo',
+        arguments = { { params = { action = 'get', id = case.id }, uri = 'file:///work/proj' } },
+      },
+    } }, c.sent, case.name)
+  end
+end)
+
+H.test('itemcheck.check: a failed lookup is reported once and goes no further', function()
+  local seen, restore_notify = H.capture_notify()
+  local c = fake_client(nil, { code = -32602, message = 'several workspace folders: pass "uri"' })
+  local went = false
+  itemcheck.check(c, 4, nil, function()
+    went = true
+  end)
+  restore_notify()
+  H.eq(false, went)
+  H.eq({ { msg = 'planls: several workspace folders: pass "uri"', level = vim.log.levels.ERROR } }, seen)
+end)
+
+H.test('an error the server already showed is not shown again', function()
+  local msg = 'plan item #9 is gone: the plan or the state changed since this action was offered; nothing was done'
+  local shown = {}
+  local orig = vim.lsp.handlers['window/showMessage']
+  vim.lsp.handlers['window/showMessage'] = function(_, result)
+    table.insert(shown, result.message)
+    return result
+  end
+  local handler = require('planls.client').base_config().handlers['window/showMessage']
+  local c = fake_client(nil, { code = -32602, message = msg })
+  local seen, restore_notify = H.capture_notify()
+  local ok, err = pcall(function()
+    handler(nil, { type = 1, message = msg }, { client_id = c.id })
+    actions.execute(c, 'planls.complete', { id = 9, evidence = 'x' })
+    H.eq({}, seen, 'after the server showed it')
+    -- Taken once: the same error again, not shown by the server, is reported.
+    actions.execute(c, 'planls.complete', { id = 9, evidence = 'x' })
+    H.eq({ { msg = 'planls: ' .. msg, level = vim.log.levels.ERROR } }, seen, 'second failure')
+    -- Only Error-type messages count; another client's do not.
+    handler(nil, { type = 2, message = msg }, { client_id = c.id })
+    handler(nil, { type = 1, message = msg }, { client_id = c.id + 1 })
+    actions.execute(c, 'planls.complete', { id = 9, evidence = 'x' })
+    H.eq(2, #seen, 'after a warning and another client')
+  end)
+  restore_notify()
+  vim.lsp.handlers['window/showMessage'] = orig
+  H.ok(ok, tostring(err))
+  H.eq({ msg, msg, msg }, shown, 'the default handler still shows every message')
 end)
 
 H.test('setup registers the client-side commands and user commands', function()

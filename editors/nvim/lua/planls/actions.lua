@@ -3,6 +3,7 @@
 -- of planls.complete/planls.defer, and the user commands' bodies.
 local clientmod = require('planls.client')
 local compat = require('planls.compat')
+local itemcheck = require('planls.itemcheck')
 
 local M = {}
 
@@ -47,7 +48,11 @@ function M.execute(client, command, arg, cb)
   local params = { command = command, arguments = { arg } }
   clientmod.request(client, 'workspace/executeCommand', params, function(err, result)
     if err then
-      vim.notify('planls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
+      -- An error the server already showed (window/showMessage) is not
+      -- repeated: the user saw it once.
+      if not clientmod.take_shown_error(client.id, err.message) then
+        vim.notify('planls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
+      end
     else
       local text = M.envelope_text(result)
       local failed = M.envelope_failed(result)
@@ -170,6 +175,16 @@ local function id_at_cursor(client, bufnr, cb)
   end)
 end
 
+-- Reports an error a user command found before sending anything, once the
+-- command has returned: Neovim turns an error message given while a command
+-- run by vim.cmd executes into a Lua error ("Vim:planls: ..."), which the
+-- caller's mapping would print again with a traceback.
+local function report_error(msg)
+  vim.schedule(function()
+    vim.notify(msg, vim.log.levels.ERROR)
+  end)
+end
+
 --- The client for the current buffer: the sidebar's client in the sidebar,
 --- else the one attached to the buffer's project. Reports why there is none.
 local function current_client(bufnr, in_sidebar)
@@ -181,7 +196,7 @@ local function current_client(bufnr, in_sidebar)
     client, msg = clientmod.get(bufnr)
   end
   if not client then
-    vim.notify(msg, vim.log.levels.ERROR)
+    report_error(msg)
   end
   return client
 end
@@ -200,6 +215,8 @@ end
 --- Runs planls.<verb> (complete, defer, start, reopen) on item `id` (a
 --- number or numeric string), or on the item under the cursor when id is
 --- nil: the sidebar's item, else the plan file's item. cb(err, result).
+--- An id the server does not hold is reported once (`#<id> not found`)
+--- before any prompt, and cb is not called.
 function M.item_command(verb, id, cb)
   local bufnr = vim.api.nvim_get_current_buf()
   local sidebar = require('planls.sidebar')
@@ -222,11 +239,22 @@ function M.item_command(verb, id, cb)
   end
   if id ~= nil then
     local n = tonumber(id)
-    if not n or n < 1 or n ~= math.floor(n) then
-      vim.notify('planls: the item id must be a positive number, got ' .. tostring(id), vim.log.levels.ERROR)
+    -- Infinity would pass the other tests and then fail to encode as JSON.
+    if not n or n < 1 or n ~= math.floor(n) or n == math.huge then
+      report_error('planls: the item id must be a positive number, got ' .. tostring(id))
       return
     end
-    return run(n)
+    local function checked(plan)
+      itemcheck.check(client, n, plan, function()
+        run(n)
+      end)
+    end
+    if in_sidebar then
+      -- The sidebar's plan is the one its keys took the id from: checking
+      -- against it prompts in the same turn as the key press.
+      return checked(sidebar.plan())
+    end
+    return with_plan(client, checked)
   end
   id_at_cursor(client, bufnr, function(n, err)
     if not n then

@@ -36,6 +36,31 @@ end
 -- Exposed for nvim-lspconfig users, who pass it in their handlers table.
 M.state_changed_handler = state_changed_handler
 
+-- The last Error-type window/showMessage text per client id. The server
+-- shows some request errors that way as well as answering with them
+-- (docs/PROTOCOL.md "Commands": an item that is gone), and the notification
+-- is written before the answer, so a caller can tell the user already saw it.
+local shown_errors = {}
+
+local function show_message_handler(err, result, ctx, cfg)
+  if type(result) == 'table' and result.type == 1 and type(result.message) == 'string' then
+    shown_errors[ctx.client_id] = result.message
+  end
+  -- Looked up per call so a user's own vim.lsp.handlers entry still applies.
+  return vim.lsp.handlers['window/showMessage'](err, result, ctx, cfg)
+end
+
+--- True when the server of client `client_id` already showed `message` as
+--- an Error window/showMessage and nothing took it since; takes it, so the
+--- same text failing again later is reported unless shown again.
+function M.take_shown_error(client_id, message)
+  if message ~= nil and shown_errors[client_id] == message then
+    shown_errors[client_id] = nil
+    return true
+  end
+  return false
+end
+
 local function settings_value()
   local s = config.options.settings or {}
   if next(s) == nil then
@@ -56,7 +81,10 @@ function M.base_config()
     cmd = o.cmd,
     init_options = { settings = { planls = s } },
     settings = { planls = s },
-    handlers = { ['planls/stateChanged'] = state_changed_handler },
+    handlers = {
+      ['planls/stateChanged'] = state_changed_handler,
+      ['window/showMessage'] = show_message_handler,
+    },
     on_init = function(client)
       -- 0.7 never sends the settings after initialize (lspconfig does it the
       -- same way); later releases may, and a second copy is harmless.
@@ -231,14 +259,18 @@ function M.when_ready(client, fn, timeout_ms)
   vim.defer_fn(poll, step)
 end
 
---- Sends `method` with `params` once the client is ready; cb(err, result).
+--- Sends `method` with `params` once the client is ready; cb(err, result),
+--- never before this returns (a request that could not be sent too), so a
+--- user command reporting from cb has returned by then.
 function M.request(client, method, params, cb)
   M.when_ready(client, function()
     local ok = compat.request(client, method, params, function(err, result)
       cb(err, result)
     end)
     if not ok then
-      cb({ message = 'planls: request ' .. method .. ' could not be sent' }, nil)
+      vim.schedule(function()
+        cb({ message = 'planls: request ' .. method .. ' could not be sent' }, nil)
+      end)
     end
   end)
 end
