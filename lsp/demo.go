@@ -241,7 +241,7 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 		c.printDiags(ds)
 		return errors.New("demo: the approved plan has no open items (no top-level bullets under a work heading?)")
 	}
-	fmt.Fprintf(w, "\nAfter approval: %d open plan items\n", open)
+	fmt.Fprintf(w, "\nAfter approval: %s\n", plural(open, "open plan item"))
 	c.printDiags(ds)
 	var first protocol.Diagnostic
 	for _, d := range ds {
@@ -284,7 +284,7 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nAfter: %d open plan items\n", open-1)
+	fmt.Fprintf(w, "\nAfter: %s\n", plural(open-1, "open plan item"))
 	c.printDiags(ds)
 	if err := c.call("shutdown", nil, nil); err != nil {
 		return err

@@ -83,7 +83,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	}
 	if !v.approved {
 		add(title, protocol.DiagnosticSeverityInformation, codeNotApp, 0,
-			fmt.Sprintf("plan %q is not approved: approve it to track its %s", v.plan.Title, plural(len(v.plan.Items), "item")))
+			notApprovedMsg(v.plan.Title, len(v.plan.Items)))
 		return s.withList(out, v.uri, list)
 	}
 	cfg := s.folderSettings(f)
@@ -169,6 +169,15 @@ func boxCode(code string) any {
 		return codeNotApp
 	}
 	return code
+}
+
+// notApprovedMsg is the plan-not-approved message for a plan titled title
+// with n items.
+func notApprovedMsg(title string, n int) string {
+	if n == 0 {
+		return fmt.Sprintf("plan %q is not approved and has no plan items yet: add a top-level bullet per piece of work", title)
+	}
+	return fmt.Sprintf("plan %q is not approved: approve it to track its %s", title, plural(n, "item"))
 }
 
 // plural is "1 item", "2 items".

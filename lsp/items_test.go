@@ -360,7 +360,7 @@ func TestCodeLensApproveAndReapprove(t *testing.T) {
 func TestNotApprovedMessageCountsItems(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"# One\n- a\n", `plan "One" is not approved: approve it to track its 1 item`},
-		{"# None\n\nprose\n", `plan "None" is not approved: approve it to track its 0 items`},
+		{"# None\n\nprose\n", `plan "None" is not approved and has no plan items yet: add a top-level bullet per piece of work`},
 	} {
 		root, plan := workspace(t, tc.text)
 		e := newEnv(t, envConfig{folders: []string{root}})

@@ -24,6 +24,16 @@ import (
 // shutdown (LSP: the server then exits with code 1).
 var ErrExitWithoutShutdown = errors.New("exit without shutdown")
 
+// ErrClientClosed is returned by Run when the input ends (EOF) before the
+// client sent exit and shutdown; ErrClosedAfterShutdown when it ends after
+// shutdown but before exit. LSP has the server exit with code 1 when exit
+// does not follow shutdown; the messages say what the client did, where the
+// bare read error only said "EOF".
+var (
+	ErrClientClosed        = errors.New("the client closed the connection without shutdown")
+	ErrClosedAfterShutdown = errors.New("the client closed the connection after shutdown without sending exit")
+)
+
 // options tune a session; tests shorten the delays and replace git.
 type options struct {
 	debounce    time.Duration // quiet time after a file event before re-reading
@@ -53,7 +63,9 @@ func defaultOptions() options {
 // Run serves one LSP session over in/out (stdio for `planls serve`) until the
 // client sends exit or in closes. Logs go to logw. It returns nil after a
 // clean shutdown+exit, ErrExitWithoutShutdown after an exit without shutdown,
-// and the read error (e.g. io.EOF wrapped) when in closes first.
+// ErrClientClosed or ErrClosedAfterShutdown when in ends first, and any
+// other read error as it is. Exit and shutdown count once read: input that
+// ends right after them gives the same result as if they had been handled.
 func Run(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer) error {
 	return run(ctx, rwc{in: in, out: out}, logw, defaultOptions())
 }
@@ -72,12 +84,23 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	if opts.onStart != nil {
 		opts.onStart(s)
 	}
-	d := newDispatcher(log, s.handle)
+	var ends endMessages
+	d := newDispatcher(log, func(r *request) (any, error) {
+		if r.method == "exit" {
+			// The dispatcher goes on after exit; a shutdown queued behind
+			// it must not turn this exit into a clean one.
+			ends.exitHandled(s.shutdownSeen())
+		}
+		return s.handle(r)
+	})
 	s.laterChange = d.queuedChange
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); d.run() }()
-	jc.Go(ctx, d.onMessage)
+	jc.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		ends.note(req.Method())
+		return d.onMessage(ctx, reply, req)
+	})
 	select {
 	case <-jc.Done():
 	case <-ctx.Done():
@@ -90,16 +113,77 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	s.close()
 	select {
 	case <-s.exited:
-		if s.shutdownSeen() {
+		if ends.cleanExit() {
 			return nil
 		}
 		return ErrExitWithoutShutdown
 	default:
 	}
 	if err := jc.Err(); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			// A client that writes shutdown and exit and closes its end at
+			// once can see its input end before the queue reaches them; what
+			// it sent decides the outcome, as if they had run.
+			exitRead, shutdownFirst, shutdownRead := ends.get()
+			switch {
+			case exitRead && shutdownFirst:
+				return nil
+			case exitRead:
+				return ErrExitWithoutShutdown
+			case shutdownRead || s.shutdownSeen():
+				return ErrClosedAfterShutdown
+			}
+			return ErrClientClosed
+		}
 		return err
 	}
 	return ctx.Err()
+}
+
+// endMessages records the shutdown request and exit notification as the
+// read loop receives them, and whether shutdown had succeeded when the
+// first exit ran.
+type endMessages struct {
+	mu             sync.Mutex
+	shutdown       bool // a shutdown request was read
+	exit           bool // an exit notification was read
+	shutdownFirst  bool // ... after a shutdown request
+	handled        bool // an exit notification ran
+	shutdownAtExit bool // ... after a successful shutdown
+}
+
+func (e *endMessages) exitHandled(shutdown bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.handled {
+		e.handled, e.shutdownAtExit = true, shutdown
+	}
+}
+
+// cleanExit reports whether the exit that ran followed a shutdown.
+func (e *endMessages) cleanExit() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.shutdownAtExit
+}
+
+func (e *endMessages) note(method string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	switch method {
+	case "shutdown":
+		e.shutdown = true
+	case "exit":
+		if !e.exit {
+			e.exit, e.shutdownFirst = true, e.shutdown
+		}
+	}
+}
+
+func (e *endMessages) get() (exit, shutdownFirst, shutdown bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.exit, e.shutdownFirst, e.shutdown
 }
 
 // closeConn closes the connection and waits briefly for its read loop. Closing

@@ -50,10 +50,6 @@ type readResult struct {
 // reads the transport; Read hands messages on, holding tools/call requests
 // back while one is being served and the input's end while replies are owed.
 // Only the jsonrpc2 read loop calls Read.
-//
-// The wrapper hides the line transport's unexported session hook, which
-// only gates JSON-RPC batches by protocol version; batches are therefore
-// accepted on every version, which no client is hurt by.
 type drainConn struct {
 	sdk.Connection
 	pumpOnce  sync.Once

@@ -30,7 +30,9 @@ type Options struct {
 // written to out; logs go to logw.
 //
 // It answers every request read before in closed, then returns nil; an
-// error means the transport failed or ctx ended. Run does not touch
+// error means the transport failed or ctx ended. A line that is not a
+// JSON-RPC message gets a JSON-RPC error reply and a warning on logw, and
+// the session goes on (see lineTransport). Run does not touch
 // os.Stdout: a caller serving on stdout must keep other writers off it.
 func Run(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer, opts Options) error {
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -39,7 +41,7 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer, opts 
 	if !ok {
 		rc = io.NopCloser(in)
 	}
-	err := s.Run(ctx, drainTransport{&sdk.IOTransport{Reader: rc, Writer: nopWriteCloser{out}}})
+	err := s.Run(ctx, drainTransport{lineTransport{in: rc, out: out, log: log}})
 	if err == nil || errors.Is(err, io.EOF) {
 		return nil
 	}
@@ -85,12 +87,6 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 	}, h.call)
 	return s
 }
-
-// nopWriteCloser keeps the transport from closing the caller's writer
-// (stdout outlives the session).
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // warnOnly drops records below Warn.
 type warnOnly struct{ slog.Handler }

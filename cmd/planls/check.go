@@ -9,12 +9,13 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// newCheckCmd is `planls check`: the open plan items, for CI and stop hooks.
+// newCheckCmd is `planls check`: the open plan items and the plan drift, for
+// CI and stop hooks.
 func newCheckCmd() *cobra.Command {
 	var format, hook string
 	cmd := &cobra.Command{
 		Use:   "check [--format text|json|sarif|github] [--hook claude]",
-		Short: "List open plan items; exit 1 while any is open",
+		Short: "List open plan items and plan drift; exit 1 while any is found",
 		Long: `List every open (pending or in_progress) plan item where it stands in the plan file now:
 
   PLAN.md:LINE:COL: open plan item #N (pending): subject
@@ -24,19 +25,29 @@ only a hand edit of state.json can do) counts as open too:
 
   PLAN.md:LINE:COL: plan item #N is completed without evidence (state.json edited by hand?): subject
 
-LINE and COL are 1-based (COL counts bytes, at the list marker); the path is relative to the working
-directory (to the root in sarif and github output). Exit 0 when no plan item is open, 1 while any is,
-2 on error (no plan approved, unreadable state).
+A plan file that says more than, or other than, what was approved owes an approval (rule plan-drift),
+one finding per bullet new or changed since approval, as planls status shows them:
 
-Formats: text (above), json, sarif (SARIF 2.1.0, rules open-item and closed-without-proof),
-github (workflow commands: ::notice file=...,line=...,col=...::... for open items, ::warning with
-title=closed-without-proof for items closed without proof).
+  PLAN.md:LINE:COL: not in the approved plan (re-approve with planls approve): subject
+  PLAN.md:LINE:COL: plan item #N changed since approval (re-approve with planls approve): subject
+
+An approved item no longer in the file adds no drift finding (while open it is reported as open).
+
+LINE and COL are 1-based (COL counts bytes, at the list marker); the path is relative to the working
+directory (to the root in sarif and github output). Exit 0 when nothing is found, 1 while any finding
+is, 2 on error (no plan approved, unreadable state).
+
+Formats: text (above), json ({"plan":...,"open":[...],"drift":[...]}, each finding with its rule),
+sarif (SARIF 2.1.0, rules open-item, closed-without-proof and plan-drift), github (workflow commands:
+::notice file=...,line=...,col=...::... for open items, ::warning with title=closed-without-proof or
+title=plan-drift for the others).
 
 --hook claude runs as a Claude Code Stop hook: it reads the hook's JSON on stdin (input that is not
 JSON counts as {}: the working directory) and, unless stop_hook_active is true, prints
 {"decision":"block","reason":...} while plan items are open or closed without proof (the plan
-reminder, then those items) and when the project's state cannot be read. It always exits 0 and prints
-nothing otherwise, also outside a project and before any plan is approved.`,
+reminder, then those items), while the plan file has drifted (the reason tells the agent to ask the
+user to re-approve, never to approve itself) and when the project's state cannot be read. It always
+exits 0 and prints nothing otherwise, also outside a project and before any plan is approved.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("hook") {
@@ -79,7 +90,7 @@ nothing otherwise, also outside a project and before any plan is approved.`,
 			if err != nil {
 				return fail(err)
 			}
-			if len(rep.items) > 0 {
+			if rep.failing() {
 				return silentExit(exitRejected)
 			}
 			return nil
@@ -90,15 +101,21 @@ nothing otherwise, also outside a project and before any plan is approved.`,
 	return cmd
 }
 
-// checkReport is the open items with the paths each format shows.
+// checkReport is the findings (open items, items closed without proof,
+// drift) with the paths each format shows.
 type checkReport struct {
 	planTitle string
 	planID    string
 	display   string // plan path relative to the working directory (or root)
 	rootRel   string // plan path relative to the root, slash-separated
 	items     []openItem
-	missing   bool // the plan file does not exist
+	drift     []driftItem // bullets new or changed since approval, in file order
+	missing   bool        // the plan file does not exist
 }
+
+// failing reports whether check exits 1: a plan item is open (or closed
+// without proof), or the plan file says something the user did not approve.
+func (r *checkReport) failing() bool { return len(r.items) > 0 || len(r.drift) > 0 }
 
 func newCheckReport(v *planView) *checkReport {
 	rel, err := filepath.Rel(v.root, v.abs)
@@ -111,6 +128,7 @@ func newCheckReport(v *planView) *checkReport {
 		display:   displayPath(v.abs, v.root),
 		rootRel:   filepath.ToSlash(rel),
 		items:     append(v.openItems(), v.unprovenItems()...),
+		drift:     v.driftItems(),
 		missing:   !v.exists,
 	}
 }
@@ -119,6 +137,7 @@ func newCheckReport(v *planView) *checkReport {
 const (
 	ruleOpenItem = "open-item"
 	ruleUnproven = "closed-without-proof"
+	ruleDrift    = "plan-drift"
 )
 
 // rule is the id of the finding o is.

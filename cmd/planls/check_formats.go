@@ -6,12 +6,17 @@ import (
 	"strings"
 )
 
-// writeText prints one `PATH:LINE:COL: message` line per open item, the
+// writeText prints one `PATH:LINE:COL: message` line per finding, the
 // format editors' and CI's error parsers read.
 func (r *checkReport) writeText(w io.Writer) error {
 	for _, o := range r.items {
 		line, col, gone := o.position()
 		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s%s\n", r.display, line, col, o.message(), r.suffix(gone)); err != nil {
+			return err
+		}
+	}
+	for _, d := range r.drift {
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", r.display, d.Line, d.Col, d.message()); err != nil {
 			return err
 		}
 	}
@@ -30,13 +35,27 @@ type jsonItem struct {
 	Rule    string `json:"rule"` // open-item, or closed-without-proof (counted as open)
 }
 
+// jsonDrift is one bullet new or changed since approval in
+// `check --format json`.
+type jsonDrift struct {
+	Kind    string `json:"kind"`         // new or changed
+	ID      int    `json:"id,omitempty"` // the approved item a changed bullet replaces
+	Subject string `json:"subject"`      // the bullet's text now
+	Path    string `json:"path"`         // relative to the root, slash-separated
+	Line    int    `json:"line"`         // 1-based
+	Column  int    `json:"column"`       // 1-based, bytes
+	Message string `json:"message"`
+	Rule    string `json:"rule"` // plan-drift
+}
+
 type jsonCheck struct {
 	Plan struct {
 		ID    string `json:"id"`
 		Title string `json:"title"`
 		Path  string `json:"path"`
 	} `json:"plan"`
-	Open []jsonItem `json:"open"`
+	Open  []jsonItem  `json:"open"`
+	Drift []jsonDrift `json:"drift"`
 }
 
 func (r *checkReport) jsonReport() jsonCheck {
@@ -46,6 +65,11 @@ func (r *checkReport) jsonReport() jsonCheck {
 	for _, o := range r.items {
 		out.Open = append(out.Open, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
 			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()})
+	}
+	out.Drift = []jsonDrift{}
+	for _, d := range r.drift {
+		out.Drift = append(out.Drift, jsonDrift{Kind: d.kind(), ID: d.TaskID, Subject: d.Subject,
+			Path: r.rootRel, Line: d.Line, Column: d.Col, Message: d.message(), Rule: ruleDrift})
 	}
 	return out
 }
@@ -143,6 +167,12 @@ func (r *checkReport) sarif() sarifLog {
 				ShortDescription:     sarifText{"Plan item closed without proof"},
 				FullDescription:      sarifText{"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."},
 				DefaultConfiguration: sarifConfig{Level: "warning"},
+			}, {
+				ID:                   ruleDrift,
+				Name:                 "PlanDrift",
+				ShortDescription:     sarifText{"Plan changed since approval"},
+				FullDescription:      sarifText{"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."},
+				DefaultConfiguration: sarifConfig{Level: "warning"},
 			}},
 		}},
 		ColumnKind: "unicodeCodePoints",
@@ -163,10 +193,21 @@ func (r *checkReport) sarif() sarifLog {
 			}}},
 		})
 	}
+	for _, d := range r.drift {
+		run.Results = append(run.Results, sarifResult{
+			RuleID: ruleDrift, RuleIndex: 2, Level: "warning",
+			Message: sarifText{d.message()},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
+				Region:           sarifRegion{StartLine: d.Line, StartColumn: d.Col},
+			}}},
+		})
+	}
 	return sarifLog{Version: sarifVersion, Schema: sarifSchema, Runs: []sarifRun{run}}
 }
 
-// writeGitHub prints GitHub Actions workflow commands (::notice).
+// writeGitHub prints GitHub Actions workflow commands: ::notice for open
+// items, ::warning titled with the rule for the other findings.
 func (r *checkReport) writeGitHub(w io.Writer) error {
 	for _, o := range r.items {
 		line, col, gone := o.position()
@@ -176,6 +217,12 @@ func (r *checkReport) writeGitHub(w io.Writer) error {
 		}
 		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n",
 			cmd, ghProperty(r.rootRel), line, col, extra, ghData(o.message()+r.suffix(gone))); err != nil {
+			return err
+		}
+	}
+	for _, d := range r.drift {
+		if _, err := fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d,title=%s::%s\n",
+			ghProperty(r.rootRel), d.Line, d.Col, ruleDrift, ghData(d.message())); err != nil {
 			return err
 		}
 	}

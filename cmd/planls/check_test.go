@@ -17,6 +17,10 @@ func testReport() *checkReport {
 			{Task: core.Task{ID: 5, Status: core.InProgress, Subject: "gone"}},
 			{Task: core.Task{ID: 6, Status: core.Deferred, Subject: "later"}, Line: 9, Col: 3, Unproven: true},
 		},
+		drift: []driftItem{
+			{Kind: core.Changed, TaskID: 3, Subject: "Add `y`", Line: 7, Col: 1},
+			{Kind: core.New, Subject: "Ship it, 50%", Line: 12, Col: 1},
+		},
 	}
 }
 
@@ -63,6 +67,19 @@ func TestSARIF(t *testing.T) {
        },
        "fullDescription": {
         "text": "A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."
+       },
+       "defaultConfiguration": {
+        "level": "warning"
+       }
+      },
+      {
+       "id": "plan-drift",
+       "name": "PlanDrift",
+       "shortDescription": {
+        "text": "Plan changed since approval"
+       },
+       "fullDescription": {
+        "text": "A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."
        },
        "defaultConfiguration": {
         "level": "warning"
@@ -138,6 +155,50 @@ func TestSARIF(t *testing.T) {
        }
       }
      ]
+    },
+    {
+     "ruleId": "plan-drift",
+     "ruleIndex": 2,
+     "level": "warning",
+     "message": {
+      "text": "plan item #3 changed since approval (re-approve with planls approve): Add ` + "`y`" + `"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 7,
+         "startColumn": 1
+        }
+       }
+      }
+     ]
+    },
+    {
+     "ruleId": "plan-drift",
+     "ruleIndex": 2,
+     "level": "warning",
+     "message": {
+      "text": "not in the approved plan (re-approve with planls approve): Ship it, 50%"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 12,
+         "startColumn": 1
+        }
+       }
+      }
+     ]
     }
    ]
   }
@@ -160,13 +221,17 @@ func TestTextAndGitHubFormats(t *testing.T) {
 	}
 	wantText := "docs/PLAN.md:7:1: open plan item #3 (pending): Add `x`, then 100%\n" +
 		"docs/PLAN.md:1:1: open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n" +
-		"docs/PLAN.md:9:3: plan item #6 is deferred without a reason (state.json edited by hand?): later\n"
+		"docs/PLAN.md:9:3: plan item #6 is deferred without a reason (state.json edited by hand?): later\n" +
+		"docs/PLAN.md:7:1: plan item #3 changed since approval (re-approve with planls approve): Add `y`\n" +
+		"docs/PLAN.md:12:1: not in the approved plan (re-approve with planls approve): Ship it, 50%\n"
 	if text.String() != wantText {
 		t.Errorf("text:\n%s", text.String())
 	}
 	wantGH := "::notice file=docs/PLAN.md,line=7,col=1::open plan item #3 (pending): Add `x`, then 100%25\n" +
 		"::notice file=docs/PLAN.md,line=1,col=1::open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n" +
-		"::warning file=docs/PLAN.md,line=9,col=3,title=closed-without-proof::plan item #6 is deferred without a reason (state.json edited by hand?): later\n"
+		"::warning file=docs/PLAN.md,line=9,col=3,title=closed-without-proof::plan item #6 is deferred without a reason (state.json edited by hand?): later\n" +
+		"::warning file=docs/PLAN.md,line=7,col=1,title=plan-drift::plan item #3 changed since approval (re-approve with planls approve): Add `y`\n" +
+		"::warning file=docs/PLAN.md,line=12,col=1,title=plan-drift::not in the approved plan (re-approve with planls approve): Ship it, 50%25\n"
 	if gh.String() != wantGH {
 		t.Errorf("github:\n%s", gh.String())
 	}

@@ -8,7 +8,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/lsp"
+	"github.com/planls/planls/planparse"
 )
+
+// demoName is how the demo's messages name its plan.
+func demoName(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return "the built-in example plan"
+}
 
 // demoPlan is examples/basic/PLAN.md, embedded so `planls demo` works from
 // any directory (go:embed cannot reach ../../examples, so the copy lives here
@@ -35,6 +44,11 @@ func newDemoCmd() *cobra.Command {
 					return fmt.Errorf("demo: %w", err)
 				}
 				plan = b
+			}
+			// Refuse before the session: its first diagnostic would offer to
+			// "track its 0 items", and approving such a plan tracks nothing.
+			if len(planparse.Parse(plan).Items) == 0 {
+				return fmt.Errorf("demo: %s has no plan items (top-level bullets under a heading), so there is nothing to approve or track", demoName(args))
 			}
 			exe, err := os.Executable()
 			if err != nil {

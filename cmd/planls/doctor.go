@@ -47,6 +47,11 @@ unusable or a repair was refused.`,
 			}
 			switch {
 			case rep.StateErr != nil:
+				if !rebuild && !moveAside {
+					if r := stateRepair(rep.StateErr); r != "" {
+						fmt.Fprintln(cmd.ErrOrStderr(), "hint: "+r)
+					}
+				}
 				return silentExit(exitError)
 			case !rep.OK():
 				return silentExit(exitRejected)

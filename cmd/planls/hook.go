@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -58,7 +59,21 @@ func runClaudeHook(cmd *cobra.Command) error {
 		fmt.Fprintln(errw, "planls:", err)
 		return blockStop(cmd, stateUnreadableReason(err))
 	}
-	reason := hookReason(st)
+	var drift []driftItem
+	planName := defaultPlan
+	if st.Plan != nil {
+		v, err := loadPlanView(root, st)
+		if err != nil {
+			// The open items still block; only the drift is unknown.
+			fmt.Fprintln(errw, "planls:", err)
+		} else {
+			drift = v.driftItems()
+			if rel, err := filepath.Rel(root, v.abs); err == nil {
+				planName = filepath.ToSlash(rel)
+			}
+		}
+	}
+	reason := hookReason(st, planName, drift)
 	if reason == "" {
 		return nil
 	}
@@ -72,28 +87,51 @@ func stateUnreadableReason(err error) string {
 }
 
 // hookReason is core.Reminder's text followed by the plan items closed
-// without their proof, or "" when neither applies.
-func hookReason(st *core.State) string {
+// without their proof and by the bullets of planName (the plan file,
+// relative to the root) new or changed since approval, or "" when none
+// applies.
+func hookReason(st *core.State, planName string, drift []driftItem) string {
 	var lines []string
 	for _, t := range st.Tasks {
 		if t.Source == "plan" && closedWithoutProof(t) {
 			lines = append(lines, fmt.Sprintf("- #%d %s (%s)", t.ID, term(t.Subject), missingProof(t)))
 		}
 	}
-	reason := core.Reminder(st)
-	if len(lines) == 0 {
-		return reason
+	var parts []string
+	if r := core.Reminder(st); r != "" {
+		parts = append(parts, strings.TrimRight(r, "\n"))
 	}
+	if len(lines) > 0 {
+		parts = append(parts, "Plan items closed without proof (state.json edited by hand?); they count as open. "+
+			"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n"+
+			strings.Join(lines, "\n"))
+	}
+	if len(drift) > 0 {
+		parts = append(parts, driftReason(planName, drift))
+	}
+	reason := strings.Join(parts, "\n\n")
+	if len(lines) > 0 || len(drift) > 0 {
+		// The lists end with a newline, as core.Reminder's list does not.
+		reason += "\n"
+	}
+	return reason
+}
+
+// driftReason tells the agent the plan file says more than, or other than,
+// what the user approved. Approval is the user's decision, so the agent is
+// told to ask for it and never to approve the plan itself.
+func driftReason(planName string, drift []driftItem) string {
 	var b strings.Builder
-	if reason != "" {
-		b.WriteString(strings.TrimRight(reason, "\n"))
-		b.WriteString("\n\n")
+	fmt.Fprintf(&b, "%s has changed since the user approved it, so the work is not done against an approved plan. "+
+		"Do not approve the plan yourself: tell the user what changed and ask them to review %s and re-approve it:\n", planName, planName)
+	for _, d := range drift {
+		if d.Kind == core.New {
+			fmt.Fprintf(&b, "- line %d: not in the approved plan: %s\n", d.Line, term(d.Subject))
+		} else {
+			fmt.Fprintf(&b, "- line %d: plan item #%d changed since approval: %s\n", d.Line, d.TaskID, term(d.Subject))
+		}
 	}
-	b.WriteString("Plan items closed without proof (state.json edited by hand?); they count as open. " +
-		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n")
-	b.WriteString(strings.Join(lines, "\n"))
-	b.WriteString("\n")
-	return b.String()
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // blockStop prints the Stop hook's block decision.

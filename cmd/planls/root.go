@@ -50,7 +50,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	failed, err := root.ExecuteC()
 	if err == nil {
 		return exitOK
 	}
@@ -58,13 +58,16 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			fmt.Fprintln(stderr, "Error:", ee.err)
+			printHints(stderr, stateHint(ee.err))
 		}
 		return ee.code
 	}
 	// Every RunE failure is an exitErr (wrapRunE), so anything else is a bad
 	// command line found by cobra (unknown command or flag, argument count).
+	// failed is the command whose flags or arguments were wrong (the root
+	// when cobra found no command), so the hint names the help that helps.
 	fmt.Fprintln(stderr, "Error:", err)
-	fmt.Fprintln(stderr, "Run 'planls --help' for usage.")
+	fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", failed.CommandPath())
 	return exitError
 }
 

@@ -73,14 +73,11 @@ func printDrift(out io.Writer, v *planView) {
 		byID[t.ID] = t
 	}
 	var lines []string
-	for _, m := range v.matches {
-		it := v.plan.Items[m.Item]
-		line, _ := byteLineCol(v.src, it.Line.Start)
-		switch m.Kind {
-		case core.Changed:
-			lines = append(lines, fmt.Sprintf("  #%d changed (line %d): %s", m.TaskID, line, term(it.Subject)))
-		case core.New:
-			lines = append(lines, fmt.Sprintf("  new (line %d): %s", line, term(it.Subject)))
+	for _, d := range v.driftItems() {
+		if d.Kind == core.New {
+			lines = append(lines, fmt.Sprintf("  new (line %d): %s", d.Line, term(d.Subject)))
+		} else {
+			lines = append(lines, fmt.Sprintf("  #%d changed (line %d): %s", d.TaskID, d.Line, term(d.Subject)))
 		}
 	}
 	for _, id := range v.missing {

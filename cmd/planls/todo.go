@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,14 +27,18 @@ tool's text; --json prints the whole envelope ({"content":[...],"details":{...}}
 --params takes the tool's raw JSON params (an action with its fields, or {"ops":[...]});
 --params - reads them from stdin.
 
-A rejected call prints "Error: <message>" on stderr and exits 1.`,
+A rejected call prints "Error: <message>" on stderr and exits 1 (with a "hint: ..." line when a
+flag would fix it). A missing or malformed id (or create's subject) is a usage error: exit 2, before
+the tool runs.`,
 		Example: `  planls todo create "Write the parser"
   planls todo update 3 --status completed --evidence "go test ./...: ok"
   planls todo complete 3 --evidence "go test ./...: ok"
   planls todo defer 4 --reason "needs a design call"
   planls todo list --include-deleted
   planls todo --params '{"ops":[{"action":"update","id":1,"status":"in_progress"}]}'`,
-		Args: cobra.NoArgs,
+		Args: unknownSubcommand,
+		// cobra's default distance, which only its root-level lookup sets.
+		SuggestionsMinimumDistance: 2,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("params") {
 				return usagef("todo needs an action (create, update, list, get, delete, clear, complete, delete_all, restore, start, defer, reopen) or --params")
@@ -45,6 +50,9 @@ A rejected call prints "Error: <message>" on stderr and exits 1.`,
 					return failf("read params from stdin: %v", err)
 				}
 				src = b
+				if len(bytes.TrimSpace(src)) == 0 {
+					return usageFor(cmd, "--params -: stdin was empty")
+				}
 			} else {
 				src = []byte(raw)
 			}
@@ -150,6 +158,9 @@ func (a todoAction) params(cmd *cobra.Command, argv []string) (map[string]any, e
 	if err := applyPositional(p, a.pos, argv); err != nil {
 		return nil, err
 	}
+	if err := a.requirePositional(cmd, p); err != nil {
+		return nil, err
+	}
 	if a.status != "" {
 		p["status"] = string(a.status)
 	}
@@ -216,8 +227,9 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 
 // printResult prints a tool result the way every CLI command does: with
 // --json the envelope on stdout, else its text (a rejection's `Error: …` on
-// stderr, exit 1); notices always on stderr. quiet replaces an empty text of
-// a result that changed nothing.
+// stderr, exit 1, then the CLI's hints); notices on stderr, except a
+// deferral notice the text already says (not with --json). quiet replaces an
+// empty text of a result that changed nothing.
 func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 	asJSON, _ := cmd.Flags().GetBool("json")
 	if asJSON {
@@ -225,12 +237,18 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 			return fail(err)
 		}
 	}
+	errw := cmd.ErrOrStderr()
 	for _, n := range res.Notices {
-		fmt.Fprintf(cmd.ErrOrStderr(), "%s: %s\n", n.Level, n.Text)
+		// A person already reads the deferral in the text's seed line.
+		if !asJSON && redundantNotice(res.Envelope.Text(), n) {
+			continue
+		}
+		fmt.Fprintf(errw, "%s: %s\n", n.Level, n.Text)
 	}
 	if res.Envelope.IsError() {
 		if !asJSON {
-			fmt.Fprintln(cmd.ErrOrStderr(), res.Envelope.Text())
+			fmt.Fprintln(errw, res.Envelope.Text())
+			printHints(errw, resultHints(cmd, res)...)
 		}
 		return silentExit(exitRejected)
 	}
@@ -240,6 +258,7 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 			text = quiet
 		}
 		fmt.Fprintln(cmd.OutOrStdout(), text)
+		printHints(errw, resultHints(cmd, res)...)
 	}
 	return nil
 }

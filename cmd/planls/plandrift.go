@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/planls/planls/core"
+)
+
+// driftItem is a bullet of the plan file that the approved plan does not
+// hold as it is now: New (not approved at all) or Changed (its text differs
+// from the approved item TaskID). Line and Col are 1-based, Col in bytes,
+// at the list marker.
+type driftItem struct {
+	Kind    core.DriftKind
+	TaskID  int // the approved item it replaces; 0 when Kind is core.New
+	Subject string
+	Line    int
+	Col     int
+}
+
+// driftItems are the new and changed bullets of the plan file in file
+// order, as core.MatchPlan pairs them (the pairing `status` and the
+// language server's plan-drift diagnostic use). Approved items missing from
+// the file are not drift items: an open one is already an open finding, and
+// a closed one owes nothing.
+func (v *planView) driftItems() []driftItem {
+	if v.plan == nil {
+		return nil
+	}
+	var out []driftItem
+	for _, m := range v.matches {
+		if m.Kind != core.New && m.Kind != core.Changed {
+			continue
+		}
+		if m.Item < 0 || m.Item >= len(v.plan.Items) {
+			continue
+		}
+		it := v.plan.Items[m.Item]
+		line, col := v.lines.lineCol(it.Line.Start)
+		out = append(out, driftItem{Kind: m.Kind, TaskID: m.TaskID, Subject: it.Subject, Line: line, Col: col})
+	}
+	return out
+}
+
+// reapprove is the advice every drift message carries: only an approval
+// (the user's act) makes the new text the plan.
+const reapprove = "(re-approve with planls approve)"
+
+// message is the finding's text in every check format.
+func (d driftItem) message() string {
+	if d.Kind == core.New {
+		return fmt.Sprintf("not in the approved plan %s: %s", reapprove, term(d.Subject))
+	}
+	return fmt.Sprintf("plan item #%d changed since approval %s: %s", d.TaskID, reapprove, term(d.Subject))
+}
+
+// kind names d.Kind in json output.
+func (d driftItem) kind() string {
+	if d.Kind == core.New {
+		return "new"
+	}
+	return "changed"
+}
