@@ -7,12 +7,8 @@ local itemcheck = require('planls.itemcheck')
 
 local M = {}
 
-local function val(v)
-  if v == vim.NIL then
-    return nil
-  end
-  return v
-end
+-- JSON null (vim.NIL) read as an absent field.
+local val = require('planls.render').val
 
 --- The text of a `todo` envelope ({content = {{type, text}}, details}), or ''.
 function M.envelope_text(result)

@@ -7,12 +7,8 @@ local clientmod = require('planls.client')
 
 local M = {}
 
-local function val(v)
-  if v == vim.NIL then
-    return nil
-  end
-  return v
-end
+-- JSON null (vim.NIL) read as an absent field.
+local val = require('planls.render').val
 
 local function tables(v)
   return require('planls.render').tables(v)

@@ -13,6 +13,7 @@ local function val(v)
   end
   return v
 end
+M.val = val
 
 local function str(v)
   v = val(v)
