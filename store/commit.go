@@ -16,9 +16,20 @@ import (
 func (s *Store) read() (*core.State, error) {
 	data, err := os.ReadFile(s.StatePath())
 	if errors.Is(err, os.ErrNotExist) {
+		if testHookStateMissing != nil {
+			testHookStateMissing()
+		}
 		// Starting over from the empty state would reuse ids and fork the
 		// journal; the journal is the way back (field trial issue 3).
 		if n := s.journalChanges(); n > 0 {
+			// A writer renames state.json into place before it appends its
+			// journal line, and no writer ever removes state.json. So entries
+			// seen now mean the file existed by now: a first commit that landed
+			// between our two reads shows up on a second read, and only a file
+			// that is still missing was lost.
+			if data, err := os.ReadFile(s.StatePath()); err == nil {
+				return s.cache.decode(s.StatePath(), data)
+			}
 			return nil, &StateError{Path: s.StatePath(), Msg: fmt.Sprintf("%s is missing but %s has %s: run planls doctor --rebuild", StateName, JournalName, countNoun(n, "change"))}
 		}
 		return core.Empty(), nil
@@ -28,6 +39,10 @@ func (s *Store) read() (*core.State, error) {
 	}
 	return s.cache.decode(s.StatePath(), data)
 }
+
+// testHookStateMissing, when set by a test, runs right after read finds no
+// state file: where another process's first commit can land.
+var testHookStateMissing func()
 
 // journalChanges counts the usable journal entries; 0 when there is no
 // journal or it cannot be read (then there is nothing to rebuild from).

@@ -34,12 +34,14 @@ func TestMain(m *testing.M) {
 		// Commit creates until killed.
 		s := Open(os.Getenv("PLANLS_HELPER_ROOT"), fmt.Sprintf("writer-%d", os.Getpid()))
 		s.LockTimeout = time.Minute
-		for i := 0; ; i++ {
+		parent := os.Getppid()
+		for i := 0; os.Getppid() == parent; i++ { // a test that died leaves no writer behind
 			if _, err := s.update("call", params(`{"action":"create"}`), fakeCreate(fmt.Sprintf("p%d-%d", os.Getpid(), i))); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(3)
 			}
 		}
+		os.Exit(0)
 	}
 }
 
@@ -56,6 +58,12 @@ func helper(t *testing.T, mode, root string, extraEnv ...string) *exec.Cmd {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A failing test returns before its own kill; the helpers must not
+	// outlive it (they write into its temp dir, which is removed after this).
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
 	return cmd
 }
 
