@@ -13,7 +13,7 @@ import (
 
 // repairHint ends every message about a damaged state file: the file is never
 // rewritten by planls, so the person needs to know their two ways out.
-const repairHint = "restore it (git checkout " + DirName + "/" + StateName + ") or rebuild it from the journal (planls doctor --rebuild --move-aside)"
+const repairHint = "rebuild it from the journal (planls doctor --rebuild --move-aside keeps the bad file as " + StateName + ".corrupt-<time>), or restore a committed copy (git checkout " + DirName + "/" + StateName + ")"
 
 // decodeState turns the bytes of a state file into a State, or explains
 // precisely why it cannot: the encoding, merge-conflict markers, emptiness,

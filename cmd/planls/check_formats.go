@@ -1,22 +1,36 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
 // writeText prints one `PATH:LINE:COL: message` line per finding, the
 // format editors' and CI's error parsers read.
 func (r *checkReport) writeText(w io.Writer) error {
+	// One list in file order, as a compiler prints its errors: open items
+	// and drift interleave by position; items no longer in the file last.
+	type finding struct {
+		gone      bool
+		line, col int
+		text      string
+	}
+	var all []finding
 	for _, o := range r.items {
 		line, col, gone := o.position()
-		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s%s\n", r.display, line, col, o.message(), r.suffix(gone)); err != nil {
-			return err
-		}
+		all = append(all, finding{gone, line, col, o.message() + r.suffix(gone)})
 	}
 	for _, d := range r.drift {
-		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", r.display, d.Line, d.Col, d.message()); err != nil {
+		all = append(all, finding{false, d.Line, d.Col, d.message()})
+	}
+	slices.SortStableFunc(all, func(a, b finding) int {
+		return cmp.Or(compareBool(a.gone, b.gone), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+	})
+	for _, f := range all {
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", r.display, f.line, f.col, f.text); err != nil {
 			return err
 		}
 	}
@@ -237,4 +251,15 @@ func ghData(s string) string {
 // ghProperty escapes a workflow command's property value (escapeProperty).
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }

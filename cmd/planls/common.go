@@ -24,9 +24,10 @@ func failf(format string, a ...any) error {
 // fail wraps err as an exit-2 error.
 func fail(err error) error { return &exitErr{code: exitError, err: err} }
 
-// usagef is a command-line mistake found by a command itself (exit 2).
+// usagef is a command-line mistake found by a command itself (exit 2); the
+// error output then points at that command's --help.
 func usagef(format string, a ...any) error {
-	return &exitErr{code: exitError, err: fmt.Errorf(format+"\nRun 'planls --help' for usage.", a...)}
+	return &exitErr{code: exitError, err: fmt.Errorf(format, a...), usage: true}
 }
 
 // findRoot resolves the workspace root from --root, $PLANLS_ROOT and the

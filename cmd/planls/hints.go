@@ -44,8 +44,11 @@ func stateRepair(err error) string {
 }
 
 // stateHint is the hint line of a command that failed on err, "" unless err
-// is a *store.StateError.
+// is a *store.StateError whose message does not already name the repair.
 func stateHint(err error) string {
+	if strings.Contains(err.Error(), "planls doctor") {
+		return "" // the error already says how to repair it
+	}
 	if r := stateRepair(err); r != "" {
 		return "hint: run planls doctor to see what is wrong; " + r
 	}

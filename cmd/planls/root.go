@@ -19,8 +19,9 @@ const (
 // exitErr carries an exit code through cobra. A nil err means the message
 // was already printed.
 type exitErr struct {
-	code int
-	err  error
+	code  int
+	err   error
+	usage bool // a command-line mistake: point at the failing command's --help
 }
 
 func (e *exitErr) Error() string {
@@ -58,6 +59,9 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			fmt.Fprintln(stderr, "Error:", ee.err)
+			if ee.usage {
+				fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", failed.CommandPath())
+			}
 			printHints(stderr, stateHint(ee.err))
 		}
 		return ee.code

@@ -51,7 +51,7 @@ the tool runs.`,
 				}
 				src = b
 				if len(bytes.TrimSpace(src)) == 0 {
-					return usageFor(cmd, "--params -: stdin was empty")
+					return usagef("--params -: stdin was empty")
 				}
 			} else {
 				src = []byte(raw)

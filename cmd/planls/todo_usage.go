@@ -7,12 +7,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// usageFor is a command-line mistake found by cmd itself (exit 2), pointing
-// at cmd's own help.
-func usageFor(cmd *cobra.Command, format string, a ...any) error {
-	return &exitErr{code: exitError, err: fmt.Errorf(format+"\nRun '%s --help' for usage.", append(a, cmd.CommandPath())...)}
-}
-
 // unknownSubcommand is the Args of a command whose arguments can only be
 // subcommands: a stray word is reported like cobra reports one at the root,
 // with its "Did you mean this?" suggestions (cobra gives those only at the
@@ -25,7 +19,7 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 	if sugg := cmd.SuggestionsFor(args[0]); len(sugg) > 0 {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(sugg, "\n\t") + "\n"
 	}
-	return usageFor(cmd, "%s", msg)
+	return usagef("%s", msg)
 }
 
 // requirePositional makes the id (or create's subject) a usage error when
@@ -36,11 +30,11 @@ func (a todoAction) requirePositional(cmd *cobra.Command, p map[string]any) erro
 	switch a.pos {
 	case argsID:
 		if _, ok := p["id"]; !ok {
-			return usageFor(cmd, "%s needs a task id: %s <id>", cmd.CommandPath(), cmd.CommandPath())
+			return usagef("%s needs a task id: %s <id>", cmd.CommandPath(), cmd.CommandPath())
 		}
 	case argsSubject:
 		if _, ok := p["subject"]; !ok {
-			return usageFor(cmd, "%s needs a subject: %s <subject...>", cmd.CommandPath(), cmd.CommandPath())
+			return usagef("%s needs a subject: %s <subject...>", cmd.CommandPath(), cmd.CommandPath())
 		}
 	}
 	return nil
