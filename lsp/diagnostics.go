@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"crypto/sha256"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -53,8 +53,19 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	if v.path == "" {
 		return out
 	}
+	// Sized for a second diagnostic on every ticked item (checked but not
+	// completed): growing a 10k-entry list copies it.
 	n := len(v.items) + len(v.plan.Problems) + 2
-	list := make([]protocol.Diagnostic, 0, n)
+	for i := range v.items {
+		if it := v.items[i].item; it != nil && it.Checkbox == planparse.Checked {
+			n++
+		}
+	}
+	list := f.diagSpare[:0]
+	f.diagSpare = nil
+	if cap(list) < n {
+		list = make([]protocol.Diagnostic, 0, n)
+	}
 	// One allocation for every data object: boxing each diagData into the
 	// interface field cost 10k allocations per keystroke on a large plan.
 	datas := make([]diagData, 0, n)
@@ -115,11 +126,10 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 			d.RelatedInformation = v.related(blockers)
 		} else {
 			switch t.Status {
-			// Concatenation, not Sprintf: these run once per item per keystroke.
 			case core.Pending:
-				add(r, sev, codeOpen, t.ID, "open plan item #"+strconv.Itoa(t.ID)+" (pending): "+t.Subject)
+				add(r, sev, codeOpen, t.ID, f.msgs.message(v.state, t))
 			case core.InProgress:
-				add(r, sev, codeInProgress, t.ID, "plan item #"+strconv.Itoa(t.ID)+" in progress: "+t.Subject)
+				add(r, sev, codeInProgress, t.ID, f.msgs.message(v.state, t))
 			case core.Completed, core.Deferred:
 				if msg := noProof(t); msg != "" {
 					// Only a hand edit of state.json closes an item without
@@ -209,7 +219,7 @@ func (v *view) titleRange() protocol.Range {
 func (v *view) openBlockers(t *core.Task) []int {
 	var ids []int
 	for _, id := range t.BlockedBy {
-		if isOpen(v.tasks[id]) {
+		if isOpen(v.task(id)) {
 			ids = append(ids, id)
 		}
 	}
@@ -221,7 +231,7 @@ func (v *view) openBlockers(t *core.Task) []int {
 func (v *view) related(ids []int) []protocol.DiagnosticRelatedInformation {
 	var out []protocol.DiagnosticRelatedInformation
 	for _, id := range ids {
-		t := v.tasks[id]
+		t := v.task(id)
 		r := v.titleRange()
 		if vi := v.itemByID(id); vi != nil && vi.item != nil {
 			r = v.m.rng(vi.item.Line.Start, vi.item.Line.End)
@@ -273,25 +283,36 @@ func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
 
 // publish sends the diagnostics that differ from what each URI last got and
 // clears, with an empty list, URIs this folder no longer reports on (B30).
-// Each message is encoded once, in place: the list's bytes inside it are
-// the dedupe hash's input, and the whole is written as one frame (jsonrpc2's
-// Notify would re-encode a possibly megabyte-sized list twice).
+// Each message is encoded once, in place, and written as one frame
+// (jsonrpc2's Notify would re-encode a possibly megabyte-sized list twice).
+// The list's bytes inside it are kept to compare with the next list: equal
+// bytes are the dedupe, exactly, and cost less than hashing them did. The
+// buffer they replace is reused for the next encoding, so a keystroke in a
+// large plan allocates no megabyte-sized message.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	for uri, list := range diags {
-		msg := s.publishHead(make([]byte, 0, 256*len(list)+256), uri)
+		buf := s.pubSpare[:0]
+		s.pubSpare = nil
+		if want := 256*len(list) + 256; cap(buf) < want {
+			buf = make([]byte, 0, want)
+		}
+		msg := s.publishHead(buf, uri)
 		start := len(msg)
-		msg, err := appendDiagnostics(msg, list)
+		msg, err := appendDiagnosticsWith(msg, list, &f.tails)
 		if err != nil {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue
 		}
-		sum := sha256.Sum256(msg[start:])
-		h := string(sum[:])
-		if s.published[uri] == h {
+		prev, seen := s.published[uri]
+		if seen && bytes.Equal(prev.list(), msg[start:]) {
+			s.pubSpare = msg[:0]
 			continue
 		}
-		s.published[uri] = h
+		s.published[uri] = sentList{msg: msg, start: start, end: len(msg)}
 		s.sendPublish(uri, msg)
+		if prev.msg != nil {
+			s.pubSpare = prev.msg[:0]
+		}
 	}
 	for uri := range f.published {
 		if _, ok := diags[uri]; !ok {
@@ -304,6 +325,15 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 		f.published[uri] = true
 	}
 }
+
+// sentList is the last publishDiagnostics message sent for a URI: the
+// diagnostics array is msg[start:end] (sendPublish appended to msg after).
+type sentList struct {
+	msg        []byte
+	start, end int
+}
+
+func (l sentList) list() []byte { return l.msg[l.start:l.end] }
 
 // publishHead appends the start of a textDocument/publishDiagnostics
 // message for uri, up to the diagnostics array, with the open buffer's

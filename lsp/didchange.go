@@ -45,6 +45,9 @@ func decodeDidChangeJSON(raw json.RawMessage) (changeParams, error) {
 }
 
 func scanDidChange(raw []byte) (cp changeParams, ok bool) {
+	if cp, ok := scanCompactChange(raw); ok {
+		return cp, true
+	}
 	var doc, changes []byte
 	ok = members(raw, func(key, val []byte) bool {
 		switch string(key) {
@@ -72,6 +75,13 @@ func scanDidChange(raw []byte) (cp changeParams, ok bool) {
 	}
 	if json.Unmarshal(doc, &td) != nil {
 		return cp, false
+	}
+	if q, one := soleText(changes); one {
+		if cp.text, ok = unquoteText(q); ok {
+			cp.uri, cp.version, cp.changes = td.URI, td.Version, 1
+			return cp, true
+		}
+		cp.text = nil
 	}
 	var last []byte
 	ok = elements(changes, func(val []byte) bool {
@@ -104,6 +114,51 @@ func scanDidChange(raw []byte) (cp changeParams, ok bool) {
 	return cp, true
 }
 
+// scanCompactChange reads params spelled exactly as a full-sync client
+// (and encoding/json) writes them, {"textDocument":{...},"contentChanges":
+// [{"text":"..."}]}, passing over the text only to unquote it: the text is
+// the whole message, and each scan of it costs. The shape is proved as it
+// is read (json.Unmarshal validates the document, unquoteText that the
+// text is one string literal); ok is false for any other spelling.
+func scanCompactChange(raw []byte) (cp changeParams, ok bool) {
+	const docKey, changesKey = `{"textDocument":`, `,"contentChanges":`
+	if !bytes.HasPrefix(raw, []byte(docKey)) || len(raw) <= len(docKey) || raw[len(docKey)] != '{' || raw[len(raw)-1] != '}' {
+		return cp, false
+	}
+	end := skipValue(raw, len(docKey))
+	if end < 0 || !bytes.HasPrefix(raw[end:], []byte(changesKey)) {
+		return cp, false
+	}
+	q, one := soleText(raw[end+len(changesKey) : len(raw)-1])
+	if !one {
+		return cp, false
+	}
+	var td struct {
+		URI     string `json:"uri"`
+		Version int32  `json:"version"`
+	}
+	if json.Unmarshal(raw[len(docKey):end], &td) != nil {
+		return cp, false
+	}
+	if cp.text, ok = unquoteText(q); !ok {
+		return changeParams{}, false
+	}
+	cp.uri, cp.version, cp.changes = td.URI, td.Version, 1
+	return cp, true
+}
+
+// soleText returns the string literal of contentChanges written exactly as
+// [{"text":"..."}], the one change a full-sync client sends, without a scan
+// of its own: unquoteText then refuses a literal that is not one string.
+// one is false for any other spelling, which elements reads.
+func soleText(changes []byte) (q []byte, one bool) {
+	const head, tail = `[{"text":"`, `"}]`
+	if len(changes) < len(head)+len(tail) || string(changes[:len(head)]) != head || string(changes[len(changes)-len(tail):]) != tail {
+		return nil, false
+	}
+	return changes[len(head)-1 : len(changes)-len(tail)+1], true
+}
+
 // changeTarget reads the uri and version of didChange params without
 // decoding (or scanning past) the text: the dispatcher asks it of every
 // queued change while typing in a large plan. ok is false when they cannot
@@ -128,30 +183,26 @@ func changeTarget(raw []byte) (uri string, version int32, ok bool) {
 }
 
 // unquoteText unquotes a JSON string literal (quotes included). ok is false
-// for raw control characters, invalid UTF-8 and \u escapes of lone
-// surrogates, which encoding/json replaces with U+FFFD.
+// for raw control characters, invalid UTF-8, \u escapes of lone surrogates
+// (which encoding/json replaces with U+FFFD) and a '"' not escaped (q is
+// then not one literal).
 func unquoteText(q []byte) ([]byte, bool) {
 	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
 		return nil, false
 	}
 	s := q[1 : len(q)-1]
-	for _, c := range s {
-		if c < 0x20 {
-			return nil, false
-		}
-	}
 	if !utf8.Valid(s) {
 		return nil, false
 	}
 	out := make([]byte, 0, len(s))
 	for len(s) > 0 {
-		i := bytes.IndexByte(s, '\\')
+		i := indexUnquoteStop(s)
 		if i < 0 {
 			out = append(out, s...)
 			break
 		}
 		out = append(out, s[:i]...)
-		if i+1 >= len(s) {
+		if s[i] != '\\' || i+1 >= len(s) {
 			return nil, false
 		}
 		switch c := s[i+1]; c {

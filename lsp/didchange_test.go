@@ -45,6 +45,13 @@ func TestDecodeDidChange(t *testing.T) {
 		{"text not a string", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":1}]}`, false},
 		{"extra member", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"x"}],"x":1}`, false},
 		{"duplicate text", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"x","text":"y"}]}`, false},
+		{"two changes, compact", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"a"},{"text":"b"}]}`, true},
+		{"text holding the tail", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"a\"}],\"z\":[{\"a\":\"b\"}]"}]}`, true},
+		{"member after the changes", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"x"}],"z":[{"a":"b"}]}`, false},
+		{"second member in the change", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"a","x":"b"}]}`, false},
+		{"quote in the uri", `{"textDocument":{"uri":"file:///p\"}","version":2},"contentChanges":[{"text":"x"}]}`, true},
+		{"document not an object", `{"textDocument":"x","contentChanges":[{"text":"x"}]}`, false},
+		{"trailing space", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"x"}]} `, true},
 		{"not an object", `[1]`, false},
 		{"null", `null`, false},
 		{"truncated", `{"textDocument":{"uri":"file:///p","version":2},"contentChanges":[{"text":"x"}`, false},
@@ -78,6 +85,25 @@ func BenchmarkDecodeDidChange10k(b *testing.B) {
 		"contentChanges": []any{map[string]any{"text": string(plangen.Generate(10000, 1))}},
 	})
 	b.SetBytes(int64(len(raw)))
+	for i := 0; i < b.N; i++ {
+		if _, err := decodeDidChange(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeDidChange10kCompact decodes the same params in the
+// spelling of a full-sync client (members in protocol order, no spaces),
+// which scanCompactChange reads.
+func BenchmarkDecodeDidChange10kCompact(b *testing.B) {
+	text, _ := json.Marshal(string(plangen.Generate(10000, 1)))
+	raw := append([]byte(`{"textDocument":{"uri":"file:///p/PLAN.md","version":3},"contentChanges":[{"text":`), text...)
+	raw = append(raw, "}]}"...)
+	if _, ok := scanCompactChange(raw); !ok {
+		b.Fatal("not read as compact")
+	}
+	b.SetBytes(int64(len(raw)))
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := decodeDidChange(raw); err != nil {
 			b.Fatal(err)

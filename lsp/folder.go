@@ -29,6 +29,7 @@ type folder struct {
 	state    *core.State        // last good state (Empty when the file is missing)
 	stateErr error              // the state file cannot be used (after retries)
 	tasks    map[int]*core.Task // taskIndex's cache, of tasksOf
+	taskIDs  []*core.Task       // tasks by id, for ids below its length
 	tasksOf  *core.State
 	tasksLen int
 	stateSum [32]byte
@@ -52,6 +53,9 @@ type folder struct {
 	published    map[string]bool                  // URIs this folder last published to
 	lensSum      uint64                           // lensSum of the view the client last saw
 	lensSumOK    bool
+	msgs         statusMsgs            // of state's tasks, for diagnostics
+	tails        tailCache             // of the diagnostics last published
+	diagSpare    []protocol.Diagnostic // a dead list diagnostics may reuse
 
 	pulled    settingsPatch // keys workspace/configuration set for this folder
 	pulledSeq uint64        // request number of the last answer applied (0: none)
@@ -84,9 +88,17 @@ func (f *folder) stopTimers() {
 func (f *folder) taskIndex() map[int]*core.Task {
 	if f.tasksOf != f.state || f.tasksLen != len(f.state.Tasks) {
 		f.tasks = make(map[int]*core.Task, len(f.state.Tasks))
+		f.taskIDs = make([]*core.Task, 2*len(f.state.Tasks)+64)
 		for i := range f.state.Tasks {
 			t := &f.state.Tasks[i]
 			f.tasks[t.ID] = t
+		}
+		// The same index, dense, for the ids that fit: a keystroke looks up
+		// every item's task, and a slice in id order beats a 10k-entry map.
+		for id, t := range f.tasks {
+			if id > 0 && id < len(f.taskIDs) {
+				f.taskIDs[id] = t
+			}
 		}
 		f.tasksOf, f.tasksLen = f.state, len(f.state.Tasks)
 	}
@@ -214,6 +226,13 @@ func (s *server) refresh(f *folder, force bool) {
 
 // recompute rebuilds the view and publishes its diagnostics (caller holds mu).
 func (s *server) recompute(f *folder) {
+	prev := f.diags
+	if f.view != nil {
+		// The plan's list of the last view is garbage from here (code
+		// actions read f.diags, under mu, by value): the next one is built
+		// in it, which saves a megabyte per keystroke in a 10k-item plan.
+		f.diagSpare = prev[f.view.uri]
+	}
 	f.view = s.buildView(f)
 	f.diags = s.diagnostics(f, f.view)
 	s.publish(f, f.diags)
@@ -234,7 +253,17 @@ func (s *server) scheduleScavenge() {
 	if s.scavenge != nil {
 		s.scavenge.Stop()
 	}
-	s.scavenge = time.AfterFunc(300*time.Millisecond, debug.FreeOSMemory)
+	s.scavenge = time.AfterFunc(300*time.Millisecond, func() {
+		// The spare publish buffer (megabytes for a large plan) only saves
+		// garbage while the user types: idle, it goes back too.
+		s.mu.Lock()
+		s.pubSpare = nil
+		for _, f := range s.folders {
+			f.diagSpare = nil
+		}
+		s.mu.Unlock()
+		debug.FreeOSMemory()
+	})
 }
 
 type stateChangedParams struct {

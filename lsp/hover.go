@@ -76,7 +76,7 @@ func hoverText(v *view, vi *viewItem) string {
 func refs(v *view, ids []int) string {
 	parts := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if t := v.tasks[id]; t != nil {
+		if t := v.task(id); t != nil {
 			parts = append(parts, fmt.Sprintf("#%d %s (%s)", id, t.Subject, t.Status))
 		} else {
 			parts = append(parts, fmt.Sprintf("#%d (missing)", id))

@@ -43,9 +43,10 @@ type server struct {
 	folders   []*folder
 	docs      map[string]*document // by path key
 	watcher   *fsWatcher
-	clientFS  bool              // the client watches files for us (dynamic registration)
-	published map[string]string // URI → SHA-256 (raw bytes) of the last diagnostics list sent
-	scavenge  *time.Timer       // returns idle heap to the OS after big parses
+	clientFS  bool                // the client watches files for us (dynamic registration)
+	published map[string]sentList // URI → the message last sent
+	pubSpare  []byte              // a buffer publish may encode into (see publish)
+	scavenge  *time.Timer         // returns idle heap to the OS after big parses
 	lenses    lensRefresh
 	pulls     configPulls
 
@@ -67,7 +68,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, log *slog.Logger, opts o
 		exited:    make(chan struct{}),
 		settings:  defaultSettings(),
 		docs:      map[string]*document{},
-		published: map[string]string{},
+		published: map[string]sentList{},
 	}
 }
 

@@ -25,8 +25,9 @@ type view struct {
 	approved        bool // the folder has an approved plan
 	needsReapproval bool // the file's content differs from the approved plan
 	items           []viewItem
-	tasks           map[int]*core.Task
-	byID            map[int]int // task id → index in items; see itemByID
+	tasks           map[int]*core.Task // read through task
+	taskIDs         []*core.Task       // the same by id, for ids below its length
+	byID            map[int]int        // task id → index in items; see itemByID
 }
 
 // viewItem is one plan item of the file (or an approved item missing from it).
@@ -39,7 +40,8 @@ type viewItem struct {
 // buildView parses the plan (the open buffer wins over disk) and matches it
 // to the state (caller holds mu).
 func (s *server) buildView(f *folder) *view {
-	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: f.taskIndex()}
+	tasks := f.taskIndex() // before reading f.taskIDs, which it rebuilds
+	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: tasks, taskIDs: f.taskIDs}
 	if f.planPath == "" {
 		v.m = newMapper(nil, s.enc)
 		v.plan = &planparse.Plan{Title: "plan"}
@@ -72,7 +74,7 @@ func (s *server) buildView(f *folder) *view {
 	for i := range v.plan.Items {
 		vi := viewItem{item: &v.plan.Items[i], drift: "new"}
 		if m := byItem[i]; m != nil {
-			vi.task = v.tasks[m.TaskID]
+			vi.task = v.task(m.TaskID)
 			switch {
 			case m.Kind == core.Same && vi.task != nil:
 				vi.drift = "same"
@@ -83,7 +85,7 @@ func (s *server) buildView(f *folder) *view {
 		v.items = append(v.items, vi)
 	}
 	for _, id := range missing {
-		if t := v.tasks[id]; t != nil {
+		if t := v.task(id); t != nil {
 			v.items = append(v.items, viewItem{task: t, drift: "missing"})
 		}
 	}
@@ -152,6 +154,14 @@ func (v *view) itemByID(id int) *viewItem {
 		return &v.items[i]
 	}
 	return nil
+}
+
+// task returns the task of id in the view's state, or nil.
+func (v *view) task(id int) *core.Task {
+	if id > 0 && id < len(v.taskIDs) {
+		return v.taskIDs[id]
+	}
+	return v.tasks[id]
 }
 
 // open reports whether a task is pending or in progress.

@@ -164,10 +164,11 @@ func (a *assembler) list(ev *event, off int) {
 			a.plan.Problems = append(a.plan.Problems, Problem{Code: CodeEmptyItem, Message: emptyItemMessage, Range: shift(e.item.Line, off)})
 			continue
 		}
-		it := e.item
+		// Completed in place: an Item is large, and a plan has 10k of them.
+		a.plan.Items = append(a.plan.Items, e.item)
+		it := &a.plan.Items[len(a.plan.Items)-1]
 		it.Group, it.Scope = a.group(), a.scope()
 		it.Block, it.Line, it.SubjectRange = shift(it.Block, off), shift(it.Line, off), shift(it.SubjectRange, off)
-		a.plan.Items = append(a.plan.Items, it)
 		a.sec.hasItems = true
 	}
 }

@@ -53,6 +53,7 @@ type entry struct {
 // clean (see endsClean).
 type extract struct {
 	key        string // the parsed bytes, when kept by a Cache
+	gen        uint64 // the Cache call that last used it
 	items      int    // entries in all events
 	events     []event
 	title      string

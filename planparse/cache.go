@@ -33,7 +33,8 @@ import (
 type Cache struct {
 	mu     sync.Mutex
 	chunks map[string]*extract
-	items  int // items of the latest plan, to size the next one
+	gen    uint64 // number of the latest call: chunks it used carry it
+	items  int    // items of the latest plan, to size the next one
 	stats  cacheStats
 }
 
@@ -52,7 +53,7 @@ func (c *Cache) Parse(src []byte) *Plan {
 	defer c.mu.Unlock()
 	c.stats = cacheStats{}
 	bounds := cutPoints(src)
-	used := make(map[string]*extract, len(c.chunks))
+	c.gen++
 	a := newAssembler()
 	if c.items > 0 {
 		a.plan.Items = make([]Item, 0, c.items+c.items/8) // edits rarely add many
@@ -60,7 +61,7 @@ func (c *Cache) Parse(src []byte) *Plan {
 	for i := 0; i+1 < len(bounds); {
 		j, step := i+1, 1
 		for {
-			x := c.extract(src[bounds[i]:bounds[j]], used)
+			x := c.extract(src[bounds[i]:bounds[j]])
 			if x.clean || j == len(bounds)-1 {
 				a.add(x, bounds[i])
 				break
@@ -73,28 +74,31 @@ func (c *Cache) Parse(src []byte) *Plan {
 		}
 		i = j
 	}
-	c.chunks = used
+	for k, x := range c.chunks {
+		if x.gen != c.gen {
+			delete(c.chunks, k)
+		}
+	}
 	p := a.finish()
 	c.items = len(p.Items)
 	return p
 }
 
 // extract returns the events of one chunk, parsed as a document of its own,
-// from the cache when its bytes were seen by the previous call.
-func (c *Cache) extract(chunk []byte, used map[string]*extract) *extract {
-	if x, ok := used[string(chunk)]; ok {
-		c.stats.reused++
-		return x
-	}
+// from the cache when its bytes were seen by the previous call or earlier
+// in this one, and marks it used by this call. One map lookup per chunk:
+// each hashes the chunk's bytes, and the chunks are the whole document.
+func (c *Cache) extract(chunk []byte) *extract {
 	if x, ok := c.chunks[string(chunk)]; ok {
 		c.stats.reused++
-		used[x.key] = x // the stored key: no copy of the chunk per call
+		x.gen = c.gen
 		return x
 	}
 	c.stats.parsed++
 	x := extractWith(chunk, true)
 	x.key = string(chunk)
-	used[x.key] = x
+	x.gen = c.gen
+	c.chunks[x.key] = x
 	return x
 }
 
@@ -168,6 +172,20 @@ var bom = []byte("\xEF\xBB\xBF")
 // line start other than 0.
 func cutPointsRaw(src []byte) []int {
 	out := []int{0}
+	if bytes.IndexByte(src, '\r') < 0 {
+		// Only LF: the vectorised search for "\n#" skips the lines (most
+		// of them) that no heading follows.
+		for i := 0; ; {
+			n := bytes.Index(src[i:], []byte("\n#"))
+			if n < 0 {
+				return append(out, len(src))
+			}
+			i += n + 1
+			if isATXLine(lineAtRaw(src, i)) {
+				out = append(out, i)
+			}
+		}
+	}
 	for i := 0; i < len(src); i++ {
 		c := src[i]
 		if c != '\n' && c != '\r' {

@@ -54,6 +54,10 @@ func duplicateProblems(items []Item) []Problem {
 	for i := range items {
 		bySubject[items[i].Subject]++
 	}
+	if len(bySubject) == len(items) {
+		// The usual plan, re-checked on every keystroke: no subject twice.
+		return nil
+	}
 	keys := make([]key, len(items))
 	var count map[key]int
 	for i := range items {
