@@ -3,7 +3,8 @@ package main
 import "sort"
 
 // lineIndex maps byte offsets of one file to 1-based lines and byte
-// columns, with the line ends of byteLineCol (LF, CRLF, a lone CR), in
+// columns, where LF, CRLF and a lone CR each end a line (planls-rules.md
+// rule 8), in
 // O(log lines) per lookup: check places every finding of a plan with
 // thousands of items, and a scan from the start per item made that
 // quadratic in the file size.
@@ -29,8 +30,8 @@ func newLineIndex(src []byte) *lineIndex {
 	return ix
 }
 
-// lineCol is byteLineCol(src, off) for the indexed src: off is a 0-based
-// byte offset, clamped to the file; line and col are 1-based.
+// lineCol places off, a 0-based byte offset clamped to the file, at a
+// 1-based line and 1-based byte column of the indexed src.
 func (ix *lineIndex) lineCol(off int) (line, col int) {
 	off = max(0, min(off, ix.size))
 	// The last line start at or before off. A CR of a CRLF does not end the

@@ -19,3 +19,23 @@ func TestLineIndexMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// byteLineCol is the reference the index is checked against: a scan from
+// the start converting a 0-based byte offset into a 1-based line and 1-based
+// byte column. LF, CRLF and a lone CR each end a line (planls-rules.md rule 8).
+func byteLineCol(src []byte, off int) (line, col int) {
+	off = max(0, min(off, len(src)))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			line, start = line+1, i+1
+		}
+	}
+	return line, off - start + 1
+}
