@@ -13,7 +13,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
-	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
 )
 
@@ -39,9 +38,6 @@ type folder struct {
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
 	planSum  [32]byte
-	// parser re-parses only the changed parts of the plan between views:
-	// one keystroke in a 10k-item plan must not cost a whole parse.
-	parser *planparse.Cache
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
@@ -66,7 +62,6 @@ func newFolder(root, uri string) *folder {
 		root: root, key: keyOf(root), uri: uri,
 		store:     store.Open(root, "lsp"),
 		state:     core.Empty(),
-		parser:    planparse.NewCache(),
 		published: map[string]bool{},
 	}
 }

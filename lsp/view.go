@@ -52,7 +52,7 @@ func (s *server) buildView(f *folder) *view {
 		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
 	}
 	v.m = newMapper(v.text, s.enc)
-	v.plan = f.parser.Parse(v.text)
+	v.plan = planparse.Parse(v.text)
 	v.approved = f.state.Plan != nil
 	if !v.approved {
 		v.items = make([]viewItem, 0, len(v.plan.Items))
