@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -192,13 +193,15 @@ func (s *server) resolvePlan(f *folder) string {
 		}
 	}
 	for _, g := range s.folderSettings(f).PlanFiles {
-		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
+		// Matched under the root, not on root+pattern: a root such as
+		// "client [acme]" is a path, not a pattern.
+		matches, err := fs.Glob(os.DirFS(f.root), path.Clean(g))
 		if err != nil {
 			continue
 		}
 		for _, m := range matches {
-			if isFile(m) {
-				return m
+			if p := filepath.Join(f.root, filepath.FromSlash(m)); isFile(p) {
+				return p
 			}
 		}
 	}
