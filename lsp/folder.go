@@ -49,6 +49,8 @@ type folder struct {
 	pending      bool      // a debounced reload is scheduled
 	pendingSince time.Time // first event of the pending burst
 	retry        *time.Timer
+	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
+	settleUntil  time.Time   // end of that window (zero: none)
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
@@ -80,6 +82,9 @@ func (f *folder) stopTimers() {
 	}
 	if f.retry != nil {
 		f.retry.Stop()
+	}
+	if f.settle != nil {
+		f.settle.Stop()
 	}
 }
 
@@ -120,6 +125,12 @@ func (s *server) readDisk(f *folder) bool {
 			s.log.Warn("plan file unreadable", "path", path, "err", err)
 		}
 		data = nil
+	}
+	if s.holdPlan(f, path, data) {
+		if changed {
+			f.revision++
+		}
+		return changed
 	}
 	sum := sha256.Sum256(data)
 	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {

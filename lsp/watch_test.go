@@ -457,3 +457,55 @@ func waitWatched(t *testing.T, e *env, dirs ...string) {
 		e.barrier()
 	}
 }
+
+// Issue 11 item 5: a save that renames PLAN.md away and writes a new file a
+// little later (empty at first) is no change at all when the bytes come back
+// the same: no empty list, no "plan missing", no item reported missing in
+// between, no planls/stateChanged.
+func TestPlanReplacedBySaveSettles(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	plan := filepath.Join(root, "PLAN.md")
+	text, err := os.ReadFile(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	seen, notes := len(e.pubs), len(e.notes)
+	e.mu.Unlock()
+	if err := os.Rename(plan, plan+"~"); err != nil {
+		t.Fatal(err)
+	}
+	// The editor's gaps (input timing, not a wait for the server): far
+	// longer than the debounce, within the settle window.
+	time.Sleep(120 * time.Millisecond)
+	writeFile(t, plan, "")
+	time.Sleep(60 * time.Millisecond)
+	writeFile(t, plan, string(text))
+	if err := os.Remove(plan + "~"); err != nil {
+		t.Fatal(err)
+	}
+	// A later real change shows the server has read past the save.
+	cli(t, root, `{"action":"update","id":2,"status":"in_progress"}`)
+	e.waitDiags(u, "the CLI change after the save", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.barrier()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, p := range e.pubs[seen:] {
+		if string(p.URI) != u {
+			t.Errorf("publish for %s during the save", p.URI)
+			continue
+		}
+		if n := countCode(p.Diagnostics, codeOpen) + countCode(p.Diagnostics, codeInProgress); n != 7 {
+			t.Errorf("a publish during the save shows %d open items, want 7: %s", n, codes(p.Diagnostics))
+		}
+	}
+	changes := 0
+	for _, n := range e.notes[notes:] {
+		if n.method == "planls/stateChanged" {
+			changes++
+		}
+	}
+	if changes != 1 {
+		t.Errorf("%d planls/stateChanged for the save and one CLI change, want 1 (the CLI's)", changes)
+	}
+}
