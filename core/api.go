@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/planls/planls/planparse"
@@ -33,8 +34,17 @@ func Approve(st *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	return approve(st, plan, src, path, opts)
 }
 
-// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex.
+// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex of
+// its bytes after a leading UTF-8 BOM, so the file saved with a BOM and an
+// editor's buffer of it (which drops the BOM) are the same plan.
 func PlanID(src []byte) string { return planID(src) }
+
+// PlanMatches reports whether src is the plan approved as id. It also
+// accepts the id of the bytes with their BOM, as planls computed it before
+// ignoring the BOM, so a plan approved then needs no second approval.
+func PlanMatches(src []byte, id string) bool {
+	return planID(src) == id || (bytes.HasPrefix(src, utf8BOM) && rawPlanID(src) == id)
+}
 
 // DriftKind says how a bullet of the current PLAN.md relates to the approved plan.
 type DriftKind int

@@ -335,5 +335,10 @@ func (s *server) scheduleRetry(f *folder) {
 	})
 }
 
-// sameBytes reports whether an open buffer matches the plan on disk.
-func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }
+// sameText reports whether an open buffer matches the plan on disk. A
+// leading UTF-8 BOM does not count: editors keep it out of the buffer they
+// send (issue 11 item 7).
+func sameText(a, b []byte) bool {
+	bom := []byte("\xEF\xBB\xBF")
+	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))
+}
