@@ -56,9 +56,13 @@ func TestMergeRules(t *testing.T) {
 		conflict     bool
 	}{
 		{
-			name:   "different items completed",
-			ours:   func(t *testing.T, s *State) *State { return at(t, s, 2, `{"action":"update","id":1,"status":"completed","evidence":"ours: go test"}`) },
-			theirs: func(t *testing.T, s *State) *State { return at(t, s, 3, `{"action":"update","id":2,"status":"completed","evidence":"theirs: ran beta"}`) },
+			name: "different items completed",
+			ours: func(t *testing.T, s *State) *State {
+				return at(t, s, 2, `{"action":"update","id":1,"status":"completed","evidence":"ours: go test"}`)
+			},
+			theirs: func(t *testing.T, s *State) *State {
+				return at(t, s, 3, `{"action":"update","id":2,"status":"completed","evidence":"theirs: ran beta"}`)
+			},
 			check: func(t *testing.T, r MergeResult) {
 				if a, b := taskOf(t, r.State, 1), taskOf(t, r.State, 2); a.Evidence != "ours: go test" || b.Evidence != "theirs: ran beta" || a.Status != Completed || b.Status != Completed {
 					t.Errorf("completions: %+v %+v", a, b)
@@ -66,9 +70,13 @@ func TestMergeRules(t *testing.T) {
 			},
 		},
 		{
-			name:   "same item completed with different evidence",
-			ours:   func(t *testing.T, s *State) *State { return at(t, s, 2, `{"action":"update","id":1,"status":"completed","evidence":"b: CI run 7"}`) },
-			theirs: func(t *testing.T, s *State) *State { return at(t, s, 3, `{"action":"update","id":1,"status":"completed","evidence":"a: local run"}`) },
+			name: "same item completed with different evidence",
+			ours: func(t *testing.T, s *State) *State {
+				return at(t, s, 2, `{"action":"update","id":1,"status":"completed","evidence":"b: CI run 7"}`)
+			},
+			theirs: func(t *testing.T, s *State) *State {
+				return at(t, s, 3, `{"action":"update","id":1,"status":"completed","evidence":"a: local run"}`)
+			},
 			check: func(t *testing.T, r MergeResult) {
 				if k := taskOf(t, r.State, 1); k.Evidence != "a: local run; b: CI run 7" || k.Status != Completed {
 					t.Errorf("#1: %+v", k)
@@ -77,9 +85,13 @@ func TestMergeRules(t *testing.T) {
 			notes: []string{`#1 "Add the Widget" was completed on both branches with different evidence; both kept: a: local run; b: CI run 7`},
 		},
 		{
-			name:   "completed on one side, deferred on the other",
-			ours:   func(t *testing.T, s *State) *State { return at(t, s, 2, `{"action":"update","id":3,"status":"deferred","reason":"no CI yet"}`) },
-			theirs: func(t *testing.T, s *State) *State { return at(t, s, 3, `{"action":"update","id":3,"status":"completed","evidence":"make test ok"}`) },
+			name: "completed on one side, deferred on the other",
+			ours: func(t *testing.T, s *State) *State {
+				return at(t, s, 2, `{"action":"update","id":3,"status":"deferred","reason":"no CI yet"}`)
+			},
+			theirs: func(t *testing.T, s *State) *State {
+				return at(t, s, 3, `{"action":"update","id":3,"status":"completed","evidence":"make test ok"}`)
+			},
 			check: func(t *testing.T, r MergeResult) {
 				if k := taskOf(t, r.State, 3); k.Status != Completed || k.Evidence != "make test ok" || k.Reason != "no CI yet" {
 					t.Errorf("#3: %+v", k)
@@ -118,9 +130,11 @@ func TestMergeRules(t *testing.T) {
 			notes: []string{`#5 "ours new" was created on both branches: theirs's is now #7 (every blockedBy on it rewritten)`},
 		},
 		{
-			name:   "stale branch completes an item a re-approval removed",
-			ours:   func(t *testing.T, s *State) *State { return approveAt(t, s, planBMarkdown) },
-			theirs: func(t *testing.T, s *State) *State { return at(t, s, 6, `{"action":"update","id":2,"status":"completed","evidence":"beta wired"}`) },
+			name: "stale branch completes an item a re-approval removed",
+			ours: func(t *testing.T, s *State) *State { return approveAt(t, s, planBMarkdown) },
+			theirs: func(t *testing.T, s *State) *State {
+				return at(t, s, 6, `{"action":"update","id":2,"status":"completed","evidence":"beta wired"}`)
+			},
 			check: func(t *testing.T, r MergeResult) {
 				if k := taskOf(t, r.State, 2); k.Status != Deleted || k.Evidence != "beta wired" || k.DeletedFrom != "" {
 					t.Errorf("#2: %+v", k)
@@ -132,9 +146,11 @@ func TestMergeRules(t *testing.T) {
 			notes: []string{`#2 "Wire beta" was completed on theirs, but the plan approved on ours removed it: it stays removed (not reopened), its evidence kept in the tombstone and the journal`},
 		},
 		{
-			name:   "deleted on one side, completed on the other",
-			ours:   func(t *testing.T, s *State) *State { return at(t, s, 2, `{"action":"delete","id":4}`) },
-			theirs: func(t *testing.T, s *State) *State { return at(t, s, 3, `{"action":"update","id":4,"status":"completed","evidence":"done"}`) },
+			name: "deleted on one side, completed on the other",
+			ours: func(t *testing.T, s *State) *State { return at(t, s, 2, `{"action":"delete","id":4}`) },
+			theirs: func(t *testing.T, s *State) *State {
+				return at(t, s, 3, `{"action":"update","id":4,"status":"completed","evidence":"done"}`)
+			},
 			check: func(t *testing.T, r MergeResult) {
 				if k := taskOf(t, r.State, 4); k.Status != Deleted || k.Evidence != "done" || k.DeletedFrom != Completed {
 					t.Errorf("#4: %+v", k)
@@ -143,9 +159,13 @@ func TestMergeRules(t *testing.T) {
 			notes: []string{`#4 "agent todo" was deleted on ours and set completed on theirs: it stays deleted (restore brings back completed)`},
 		},
 		{
-			name:   "one side edits a field, the other closes",
-			ours:   func(t *testing.T, s *State) *State { return at(t, s, 2, `{"action":"update","id":4,"owner":"ann","note":"n1"}`) },
-			theirs: func(t *testing.T, s *State) *State { return at(t, s, 3, `{"action":"update","id":4,"status":"completed","evidence":"done","note":"n2"}`) },
+			name: "one side edits a field, the other closes",
+			ours: func(t *testing.T, s *State) *State {
+				return at(t, s, 2, `{"action":"update","id":4,"owner":"ann","note":"n1"}`)
+			},
+			theirs: func(t *testing.T, s *State) *State {
+				return at(t, s, 3, `{"action":"update","id":4,"status":"completed","evidence":"done","note":"n2"}`)
+			},
 			check: func(t *testing.T, r MergeResult) {
 				k := taskOf(t, r.State, 4)
 				if k.Status != Completed || k.Owner == nil || *k.Owner != "ann" || k.Note != "n1; n2" {
