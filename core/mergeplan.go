@@ -28,7 +28,6 @@ func (m *merger) mergePlan(base, ours, theirs *State, opts MergeOptions, out *St
 	default:
 		conflict = fmt.Sprintf("both branches approved a different plan (ours: %s, theirs: %s) and the merged plan file matches neither; ours's approval is kept for now: approve the merged plan (planls approve) to make its items the plan items",
 			planLabel(op), planLabel(tp))
-		m.note(0, "%s", conflict)
 	}
 	m.undoApproval(base, win, lose, winSide, loseSide, out)
 	return copyPlan(win.Plan), conflict
