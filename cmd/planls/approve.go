@@ -46,7 +46,7 @@ and a note lists the open ones).`,
 				return failf("no plan file %s", displayPath(path, st.Root))
 			}
 			first := firstApproval(st)
-			res, err := st.ApproveWith(path, core.Options{}, store.ApproveOptions{Force: force})
+			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force})
 			if err != nil {
 				return fail(err)
 			}
