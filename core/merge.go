@@ -138,7 +138,7 @@ func (m *merger) collisions(base, ours, theirs *State) map[int]int {
 		if _, old := b[t.ID]; old {
 			continue
 		}
-		if ot, both := o[t.ID]; both && !sameTask(ot, t) {
+		if ot, both := o[t.ID]; both && !sameTask(ot, t) && !samePlanItem(ot, t) {
 			clash = append(clash, t.ID)
 		}
 	}
@@ -150,6 +150,12 @@ func (m *merger) collisions(base, ours, theirs *State) map[int]int {
 		top++
 	}
 	return renum
+}
+
+// samePlanItem reports two plan items of the same text: both branches
+// approved the same plan, and their items are one item, not a collision.
+func samePlanItem(a, b *Task) bool {
+	return a.isPlan() && b.isPlan() && taskKey(a) == taskKey(b)
 }
 
 // remapState is st with every task id in renum replaced, in the tasks'

@@ -198,6 +198,22 @@ func TestMergeRules(t *testing.T) {
 			},
 		},
 		{
+			name: "both approved the same new plan, theirs completed a new item",
+			ours: func(t *testing.T, s *State) *State { return approveAt(t, s, planCMarkdown) },
+			theirs: func(t *testing.T, s *State) *State {
+				s = Approve(s, planC, planCMarkdown, "PLAN.md", Options{Now: testNow.Add(7 * time.Minute)}).State
+				return at(t, s, 8, `{"action":"update","id":5,"status":"completed","evidence":"gamma wired"}`)
+			},
+			check: func(t *testing.T, r MergeResult) {
+				if len(r.Renumbered) != 0 || len(r.State.Tasks) != 5 {
+					t.Errorf("renumbered %v, %d tasks", r.Renumbered, len(r.State.Tasks))
+				}
+				if k := taskOf(t, r.State, 5); k.Status != Completed || k.Evidence != "gamma wired" {
+					t.Errorf("#5 %+v", k)
+				}
+			},
+		},
+		{
 			name:     "both approved, the merged plan file matches neither",
 			ours:     func(t *testing.T, s *State) *State { return approveAt(t, s, planBMarkdown) },
 			theirs:   func(t *testing.T, s *State) *State { return approveAt(t, s, planCMarkdown) },

@@ -13,6 +13,12 @@ import (
 // removed on one side and changed on the other is kept: the change is work.
 func (m *merger) mergeOne(b, o, t *Task) (Task, bool) {
 	switch {
+	case b == nil && o != nil && t != nil && !sameTask(o, t):
+		// The same plan item created by the same approval on both sides:
+		// merged as if both had started from it pending.
+		start := *o
+		start.Status, start.Evidence, start.Reason, start.Note, start.DeletedFrom = Pending, "", "", "", ""
+		return m.mergeTask(&start, o, t), true
 	case b == nil && o != nil:
 		return *o, true // created on ours (theirs's twin was renumbered or is the same task)
 	case b == nil && t != nil:

@@ -119,6 +119,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", countNoun(r.JournalEntries, "entry"), r.JournalRevision))
+	r.Notes = append(r.Notes, lastMergeNotes(entries)...)
 	// Replay starts at the last full snapshot, so damage before it (such as
 	// a fork an older planls made) no longer matters: noted, not a problem.
 	baseLine := 0
@@ -133,6 +134,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.JournalProblems = append(r.JournalProblems, p)
 		r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s", p.Line, p.Msg))
 	}
+	r.Notes = append(r.Notes, branchRepairNote(r.JournalProblems)...)
 	if r.StateErr == nil && !r.Missing && r.JournalEntries > 0 && r.JournalRevision != r.Revision {
 		if w := restoredWarning(r.Revision, r.JournalRevision); w != "" {
 			r.Warnings = append(r.Warnings, w)

@@ -9,6 +9,19 @@ import (
 	"github.com/planls/planls/core"
 )
 
+// mergedAsText ends the journal problems a merge without the driver leaves.
+const mergedAsText = "merged as text, without the planls merge driver"
+
+// branchRepairNote is the repair of such problems, once: nil when none.
+func branchRepairNote(probs []JournalProblem) []string {
+	for _, p := range probs {
+		if strings.HasSuffix(p.Msg, mergedAsText) {
+			return []string{"repair: planls doctor --rebuild --move-aside merges the journal's branches into the state, keeping every side's changes (planls init sets the merge driver up for next time)"}
+		}
+	}
+	return nil
+}
+
 // relJournal is the journal path as users see it in messages.
 func relJournal() string { return DirName + "/" + JournalName }
 
@@ -82,4 +95,22 @@ func (s *Store) journalMerges(r *DoctorReport, jt *journalTree, rebuilt *core.St
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("wrote %s without the conflict markers: both sides' entries, then their merge", relJournal()))
 	return nil
+}
+
+// lastMergeNotes repeats what the latest merge of branches reported (its
+// notes and conflict, such as a stale branch's completion kept only in a
+// tombstone) while no change has followed it, so a person who missed git's
+// output still reads it: "last merge (revision 7): note: ...".
+func lastMergeNotes(entries []JournalEntry) []string {
+	if len(entries) == 0 || entries[len(entries)-1].Kind != kindMerge {
+		return nil
+	}
+	e := entries[len(entries)-1]
+	var out []string
+	for _, l := range strings.Split(e.Result, "\n") {
+		if strings.HasPrefix(l, "note: ") || strings.HasPrefix(l, "conflict: ") {
+			out = append(out, fmt.Sprintf("last merge (revision %d): %s", e.Revision, l))
+		}
+	}
+	return out
 }

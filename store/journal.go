@@ -245,13 +245,13 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 			var e JournalEntry
 			switch uerr := json.Unmarshal(line, &e); {
 			case uerr != nil && isConflictMarker(line):
-				probs = append(probs, JournalProblem{n, "git conflict marker: " + JournalName + " was merged without the planls merge driver; planls doctor --rebuild --move-aside merges both sides (planls init sets the driver up)"})
+				probs = append(probs, JournalProblem{n, "git conflict marker: " + JournalName + " was " + mergedAsText})
 			case uerr != nil && err == io.EOF:
 				probs = append(probs, JournalProblem{n, "last line is cut short (a writer was killed while appending); ignored"})
 			case uerr != nil:
 				probs = append(probs, JournalProblem{n, "not a journal entry: " + uerr.Error()})
 			case e.Revision <= prev && seen[e.Base] && e.Base < e.Revision && lines[e.Revision] != string(bytes.TrimSpace(line)):
-				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d comes again after revision %d: another branch's changes, merged without the planls merge driver; planls doctor --rebuild --move-aside merges the branches (planls init sets the driver up)", e.Revision, prev)})
+				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d comes again after revision %d: another branch's changes, %s", e.Revision, prev, mergedAsText)})
 			case e.Revision <= prev:
 				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d does not follow revision %d; ignored", e.Revision, prev)})
 			default:

@@ -217,6 +217,9 @@ func TestTeamStaleBranchAfterReapproval(t *testing.T) {
 	if !bytes.Contains(journal, []byte(`"evidence":"two is done"`)) || !bytes.Contains(journal, []byte(`was completed on theirs, but the plan approved on ours removed it`)) {
 		t.Errorf("journal lacks the stale completion or its report")
 	}
+	if doc := planls(t, dir, "doctor"); !strings.Contains(doc, `last merge (revision 4): note: #2 "two" was completed on theirs`) {
+		t.Errorf("doctor does not repeat the merge's report:\n%s", doc)
+	}
 	check := planlsCmd(dir, "check")
 	cout, _ := check.Output()
 	if strings.Contains(string(cout), "two") || !strings.Contains(string(cout), "four") {
@@ -352,5 +355,44 @@ func TestInitIsIdempotentAndKeepsAttributes(t *testing.T) {
 	}
 	if out := planls(t, dir, "doctor"); !strings.Contains(out, "merge driver: set up") {
 		t.Errorf("doctor:\n%s", out)
+	}
+}
+
+// Both branches approve a different edit of the plan: git merges PLAN.md
+// into a text neither approved, so the driver keeps ours's approval, marks
+// the state conflicted, and planls approve of the merged file resolves it.
+func TestTeamBothApproveDifferentPlans(t *testing.T) {
+	dir := teamRepo(t)
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(dir, "PLAN.md"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "checkout", "-q", "-b", "a")
+	write(teamPlan + "- four\n")
+	planls(t, dir, "approve")
+	planls(t, dir, "todo", "complete", "4", "--evidence", "four done")
+	commitAll(t, dir, "a")
+	git(t, dir, "checkout", "-q", "-b", "b", "main")
+	write(strings.Replace(teamPlan, "# Ship it", "# Ship it soon", 1))
+	planls(t, dir, "approve")
+	commitAll(t, dir, "b")
+	git(t, dir, "checkout", "-q", "main")
+	mergeBranch(t, dir, "a")
+	out := gitRun(t, dir, true, "merge", "-m", "merge b", "b")
+	if !strings.Contains(out, "both branches approved a different plan") || !strings.Contains(out, "after the merge: planls approve") {
+		t.Fatalf("merge output:\n%s", out)
+	}
+	if st := readState(t, dir); st.Plan == nil || st.Plan.Title != "Ship it" {
+		t.Fatalf("ours's approval not kept: %+v", st.Plan)
+	}
+	if out := planls(t, dir, "approve"); !strings.Contains(out, `Approved plan "Ship it soon"`) {
+		t.Errorf("approve:\n%s", out)
+	}
+	git(t, dir, "add", ".planls")
+	git(t, dir, "commit", "-q", "-m", "merge b")
+	st := checkTeamState(t, dir, map[int]string{4: "four done"})
+	if k := findTask(st, 4); k.Subject != "four" {
+		t.Errorf("#4 %+v", k)
 	}
 }
