@@ -23,7 +23,7 @@ type handler struct {
 
 	// callMu runs one call at a time across this server's sessions, so
 	// they queue here instead of racing for the state lock inside one
-	// process. (Within a session, drainConn already keeps arrival order.)
+	// process. (Within a session, the stdio guard already keeps arrival order.)
 	callMu sync.Mutex
 
 	rootsMu sync.Mutex
