@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -48,6 +49,8 @@ type folder struct {
 	pending      bool      // a debounced reload is scheduled
 	pendingSince time.Time // first event of the pending burst
 	retry        *time.Timer
+	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
+	settleUntil  time.Time   // end of that window (zero: none)
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
@@ -79,6 +82,9 @@ func (f *folder) stopTimers() {
 	}
 	if f.retry != nil {
 		f.retry.Stop()
+	}
+	if f.settle != nil {
+		f.settle.Stop()
 	}
 }
 
@@ -119,6 +125,12 @@ func (s *server) readDisk(f *folder) bool {
 			s.log.Warn("plan file unreadable", "path", path, "err", err)
 		}
 		data = nil
+	}
+	if s.holdPlan(f, path, data) {
+		if changed {
+			f.revision++
+		}
+		return changed
 	}
 	sum := sha256.Sum256(data)
 	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
@@ -192,13 +204,15 @@ func (s *server) resolvePlan(f *folder) string {
 		}
 	}
 	for _, g := range s.folderSettings(f).PlanFiles {
-		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
+		// Matched under the root, not on root+pattern: a root such as
+		// "client [acme]" is a path, not a pattern.
+		matches, err := fs.Glob(os.DirFS(f.root), path.Clean(g))
 		if err != nil {
 			continue
 		}
 		for _, m := range matches {
-			if isFile(m) {
-				return m
+			if p := filepath.Join(f.root, filepath.FromSlash(m)); isFile(p) {
+				return p
 			}
 		}
 	}
@@ -321,5 +335,10 @@ func (s *server) scheduleRetry(f *folder) {
 	})
 }
 
-// sameBytes reports whether an open buffer matches the plan on disk.
-func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }
+// sameText reports whether an open buffer matches the plan on disk. A
+// leading UTF-8 BOM does not count: editors keep it out of the buffer they
+// send (issue 11 item 7).
+func sameText(a, b []byte) bool {
+	bom := []byte("\xEF\xBB\xBF")
+	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))
+}

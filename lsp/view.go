@@ -61,7 +61,7 @@ func (s *server) buildView(f *folder) *view {
 		}
 		return v
 	}
-	v.needsReapproval = core.PlanID(v.text) != f.state.Plan.ID
+	v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
 	matches, missing := core.MatchPlan(f.state, v.plan)
 	// Indexed by item, not a map: this runs on every keystroke.
 	byItem := make([]*core.ItemMatch, len(v.plan.Items))
