@@ -104,14 +104,14 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		t := vi.task
 		if vi.item == nil {
 			add(title, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
-				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, t.Subject))
+				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
 			continue
 		}
 		r := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 		switch vi.drift {
 		case "new":
 			add(r, protocol.DiagnosticSeverityHint, codeDrift, 0,
-				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", vi.item.Subject))
+				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", planparse.Display(vi.item.Subject, vi.item.PlanText)))
 			continue
 		case "changed":
 			add(r, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
@@ -122,7 +122,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		}
 		if blockers := v.openBlockers(t); len(blockers) > 0 && isOpen(t) {
 			d := add(r, sev, codeBlocked, t.ID,
-				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), t.Subject))
+				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), planparse.Display(t.Subject, t.PlanText)))
 			d.RelatedInformation = v.related(blockers)
 		} else {
 			switch t.Status {

@@ -152,7 +152,7 @@ func hookReason(st *core.State, planName string, drift []driftItem) string {
 	var lines []string
 	for _, t := range st.Tasks {
 		if t.Source == "plan" && closedWithoutProof(t) {
-			lines = append(lines, fmt.Sprintf("- #%d %s (%s)", t.ID, term(t.Subject), missingProof(t)))
+			lines = append(lines, fmt.Sprintf("- #%d %s (%s)", t.ID, subjectOf(t), missingProof(t)))
 		}
 	}
 	var parts []string

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
 // driftItem is a bullet of the plan file that the approved plan does not
@@ -37,7 +38,7 @@ func (v *planView) driftItems() []driftItem {
 		}
 		it := v.plan.Items[m.Item]
 		line, col := v.lines.lineCol(it.Line.Start)
-		out = append(out, driftItem{Kind: m.Kind, TaskID: m.TaskID, Subject: it.Subject, Line: line, Col: col})
+		out = append(out, driftItem{Kind: m.Kind, TaskID: m.TaskID, Subject: planparse.Display(it.Subject, it.PlanText), Line: line, Col: col})
 	}
 	return out
 }
