@@ -70,17 +70,8 @@ func TestMergeFilesAgree(t *testing.T) {
 	base, a, b := branchStores(t,
 		[]string{`{"action":"update","id":1,"status":"completed","evidence":"a ok"}`, `{"action":"create","subject":"a new"}`},
 		[]string{`{"action":"update","id":2,"status":"completed","evidence":"b ok"}`, `{"action":"create","subject":"b new"}`, `{"action":"create","subject":"b newer","blockedBy":[3]}`})
-	bs, bj := files(t, base)
+	sm, jm := mergeBoth(t, base, a, b)
 	as, aj := files(t, a)
-	ts, tj := files(t, b)
-	sm, err := MergeStateFiles(relState(), bs, as, ts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jm, err := MergeJournalFiles(bj, aj, tj, nil, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := Open(t.TempDir(), "test")
 	if err := os.MkdirAll(out.Dir(), 0o755); err != nil {
 		t.Fatal(err)
@@ -138,6 +129,23 @@ func TestMergeFilesAgree(t *testing.T) {
 	if !bytes.Equal(x, y) || len(again.Result.Notes) > 0 {
 		t.Errorf("remerge changed tasks: %s\n%s %q", x, y, again.Result.Notes)
 	}
+}
+
+// mergeBoth runs both drivers on the stores' files, as git would.
+func mergeBoth(t *testing.T, base, a, b *Store) (state, journal *MergeOutcome) {
+	t.Helper()
+	bs, bj := files(t, base)
+	as, aj := files(t, a)
+	ts, tj := files(t, b)
+	sm, err := MergeStateFiles(relState(), bs, as, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jm, err := MergeJournalFiles(bj, aj, tj, nil, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sm, jm
 }
 
 // A side with conflict markers cannot be merged: an error, nothing produced.
@@ -261,17 +269,7 @@ func TestMergeDriversAgreeRandom(t *testing.T) {
 			return out
 		}
 		base, a, b := branchStoresLenient(t, pick(1), pick(2))
-		bs, bj := files(t, base)
-		as, aj := files(t, a)
-		ts, tj := files(t, b)
-		sm, err := MergeStateFiles(relState(), bs, as, ts, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		jm, err := MergeJournalFiles(bj, aj, tj, nil, time.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
+		sm, jm := mergeBoth(t, base, a, b)
 		entries, probs, _ := ReadJournal(writeTemp(t, jm.Data))
 		replayed, _ := encodeState(Replay(entries))
 		if len(probs) > 0 || !bytes.Equal(replayed, sm.Data) {
