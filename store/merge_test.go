@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,44 +157,59 @@ func TestMergeStateFilesRefusesConflicted(t *testing.T) {
 	}
 }
 
-// A journal pasted together from two branches (a union merge, or git's
-// conflict block) rebuilds with both branches' changes and a merge entry;
-// before, the second branch's entries were ignored.
+// A journal pasted together from two branches (git's conflict block, or a
+// union resolved by hand) rebuilds with both branches' changes and a merge
+// entry; before, the second branch's entries were ignored.
 func TestRebuildMergesUnionJournal(t *testing.T) {
-	base, a, b := branchStores(t,
-		[]string{`{"action":"update","id":1,"status":"completed","evidence":"a ok"}`},
-		[]string{`{"action":"update","id":2,"status":"completed","evidence":"b ok"}`})
-	_, bj := files(t, base)
-	as, aj := files(t, a)
-	_, tj := files(t, b)
-	union := string(bj) + "<<<<<<< HEAD\n" + strings.TrimPrefix(string(aj), string(bj)) + "=======\n" + strings.TrimPrefix(string(tj), string(bj)) + ">>>>>>> b\n"
-	out := Open(t.TempDir(), "test")
-	_ = os.MkdirAll(out.Dir(), 0o755)
-	_ = os.WriteFile(out.StatePath(), as, 0o644)
-	_ = os.WriteFile(out.JournalPath(), []byte(union), 0o644)
-	r, _ := out.Doctor(false, false)
-	if r.OK() || len(r.JournalProblems) != 4 {
-		t.Fatalf("doctor before: %q", r.Notes)
-	}
-	if _, err := out.Doctor(true, false); err == nil || !strings.Contains(err.Error(), "holds git conflict markers (line 3)") {
-		t.Fatalf("rebuild without --move-aside: %v", err)
-	}
-	r, err := out.Doctor(true, true)
-	if err != nil || !r.Rebuilt {
-		t.Fatalf("rebuild: %+v %v", r, err)
-	}
-	st := mustRead(t, out)
-	if st.Tasks[0].Evidence != "a ok" || st.Tasks[1].Evidence != "b ok" || st.Revision != 5 {
-		t.Errorf("rebuilt %+v", st)
-	}
-	if r, err := out.Doctor(false, false); err != nil || !r.OK() {
-		t.Errorf("doctor after: %q %v", r.Notes, err)
-	}
-	moved, _ := filepath.Glob(out.JournalPath() + ".corrupt-*")
-	if len(moved) != 1 {
-		t.Errorf("conflicted journal not kept: %v", moved)
-	} else if kept, _ := os.ReadFile(moved[0]); string(kept) != union {
-		t.Errorf("kept journal differs")
+	for _, markers := range []bool{true, false} {
+		base, a, b := branchStores(t,
+			[]string{`{"action":"update","id":1,"status":"completed","evidence":"a ok"}`},
+			[]string{`{"action":"update","id":2,"status":"deferred","reason":"b later"}`})
+		_, bj := files(t, base)
+		as, aj := files(t, a)
+		_, tj := files(t, b)
+		ours, theirs := strings.TrimPrefix(string(aj), string(bj)), strings.TrimPrefix(string(tj), string(bj))
+		union := string(bj) + ours + theirs
+		if markers {
+			union = string(bj) + "<<<<<<< HEAD\n" + ours + "=======\n" + theirs + ">>>>>>> b\n"
+		}
+		out := Open(t.TempDir(), "test")
+		_ = os.MkdirAll(out.Dir(), 0o755)
+		_ = os.WriteFile(out.StatePath(), as, 0o644)
+		_ = os.WriteFile(out.JournalPath(), []byte(union), 0o644)
+		r, _ := out.Doctor(false, false)
+		wantProbs := 1
+		if markers {
+			wantProbs = 4
+		}
+		if r.OK() || len(r.JournalProblems) != wantProbs || !slices.Contains(r.Notes, branchRepairNote(r.JournalProblems)[0]) {
+			t.Fatalf("markers %v: doctor before: %q", markers, r.Notes)
+		}
+		if _, err := out.Doctor(true, false); err == nil {
+			t.Fatalf("markers %v: rebuild without --move-aside replaced a file", markers)
+		}
+		r, err := out.Doctor(true, true)
+		if err != nil || !r.Rebuilt {
+			t.Fatalf("rebuild: %+v %v", r, err)
+		}
+		st := mustRead(t, out)
+		if st.Tasks[0].Evidence != "a ok" || st.Tasks[1].Reason != "b later" || st.Revision != 5 {
+			t.Errorf("markers %v: rebuilt %+v", markers, st)
+		}
+		if r, err := out.Doctor(false, false); err != nil || !r.OK() {
+			t.Errorf("markers %v: doctor after: %q %v", markers, r.Notes, err)
+		}
+		moved, _ := filepath.Glob(out.JournalPath() + ".corrupt-*")
+		switch {
+		case markers && len(moved) != 1:
+			t.Errorf("conflicted journal not kept: %v", moved)
+		case markers:
+			if kept, _ := os.ReadFile(moved[0]); string(kept) != union {
+				t.Errorf("kept journal differs")
+			}
+		case len(moved) != 0:
+			t.Errorf("a journal without markers was moved: %v", moved)
+		}
 	}
 }
 
