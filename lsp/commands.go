@@ -1,11 +1,13 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -40,6 +42,8 @@ var statusCmds = map[string]statusCmd{
 
 // executeCommand runs a planls.* command. Every state change goes through
 // store.Store.Call / Approve (actor "lsp"); the reply is the todo envelope.
+// The command runs off the request worker (detach): it may wait on the
+// store's lock, on git and on the user.
 func (s *server) executeCommand(r *request) (any, error) {
 	var p protocol.ExecuteCommandParams
 	if err := decode(r.params, &p); err != nil {
@@ -60,18 +64,70 @@ func (s *server) executeCommand(r *request) (any, error) {
 	}
 	switch p.Command {
 	case "planls.approve":
-		return s.cmdApprove(f, a)
+		return s.detach(r, func(ctx context.Context) (any, error) { return s.cmdApprove(ctx, f, a) })
 	case "planls.todo":
 		if len(a.Params) == 0 || string(a.Params) == "null" {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `planls.todo needs {"params": {<todo tool params>}}`)
 		}
-		return s.callStore(f, a.Params)
+		return s.detach(r, func(ctx context.Context) (any, error) { return s.callStore(ctx, f, a.Params) })
 	}
 	sc, ok := statusCmds[p.Command]
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commands, ", "))
 	}
-	return s.cmdStatus(r, f, p.Command, a, sc)
+	if a.ID <= 0 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `%s needs {"id": <plan item id>}`, p.Command)
+	}
+	return s.detach(r, func(ctx context.Context) (any, error) { return s.cmdStatus(ctx, f, p.Command, a, sc) })
+}
+
+// detach runs fn on a group goroutine and answers r with its result, so the
+// request worker goes on at once. fn's context ends with $/cancelRequest of
+// r and at shutdown; a panic in fn is an InternalError reply.
+func (s *server) detach(r *request, fn func(ctx context.Context) (any, error)) (any, error) {
+	started := s.grp.goFn(func(gctx context.Context) {
+		ctx, cancel := context.WithCancel(r.ctx)
+		defer cancel()
+		defer context.AfterFunc(gctx, cancel)()
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("command panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
+			}
+		}()
+		res, err := fn(ctx)
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		r.answer(res, err)
+	})
+	if !started {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	}
+	return nil, errDetached
+}
+
+// inStore runs a store operation so that the caller stops waiting when ctx
+// ends (a lock held by another process can take the store up to its lock
+// timeout). The store does not take a context yet, so an abandoned
+// operation finishes on its own goroutine, which the group waits for; its
+// change, if any, reaches the view through the file watcher.
+func (s *server) inStore(ctx context.Context, op func() (core.Result, error)) (core.Result, error) {
+	type result struct {
+		res core.Result
+		err error
+	}
+	ch := make(chan result, 1)
+	s.grp.track(func() {
+		res, err := op()
+		ch <- result{res, err}
+	})
+	select {
+	case r := <-ch:
+		return r.res, r.err
+	case <-ctx.Done():
+		return core.Result{}, ctx.Err()
+	}
 }
 
 // folderOfURI resolves the optional uri argument (caller holds mu).
@@ -93,10 +149,10 @@ func (s *server) folderOfURI(u string) (*folder, error) {
 	return f, nil
 }
 
-func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc statusCmd) (any, error) {
-	if a.ID <= 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `%s needs {"id": <plan item id>}`, name)
-	}
+// cmdStatus sets the status of item a.ID, asking the user for the evidence
+// or reason it needs when a.Evidence / a.Reason is missing and the client
+// can show a prompt.
+func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArgs, sc statusCmd) (any, error) {
 	// The item may have changed since the action was offered: look it up again.
 	st, err := f.store.Read()
 	if err != nil {
@@ -124,33 +180,22 @@ func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc sta
 		if sc.field != "" {
 			params[sc.field] = value
 		}
-		return s.callStore(f, mustJSON(params))
+		return s.callStore(ctx, f, mustJSON(params))
 	}
 	s.mu.Lock()
 	canAsk := s.caps.Window.ShowMessage != nil
 	s.mu.Unlock()
-	suggestions := s.suggestions(f, st, sc.field)
+	suggestions := s.suggestions(ctx, f, st, sc.field)
 	if !canAsk || len(suggestions) == 0 {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
-		return s.callStore(f, mustJSON(params))
+		return s.callStore(ctx, f, mustJSON(params))
 	}
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Error("command panic", "command", name, "panic", fmt.Sprint(p))
-				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", name, p))
-			}
-		}()
-		if v, ok := s.ask(r.ctx, t, sc.field, suggestions); ok {
-			params[sc.field] = v
-		} else if r.ctx.Err() != nil {
-			r.answer(nil, r.ctx.Err()) // $/cancelRequest while the prompt was open
-			return
-		}
-		res, err := s.callStore(f, mustJSON(params))
-		r.answer(res, err)
-	}()
-	return nil, errDetached
+	if v, ok := s.ask(ctx, t, sc.field, suggestions); ok {
+		params[sc.field] = v
+	} else if ctx.Err() != nil {
+		return nil, ctx.Err() // $/cancelRequest while the prompt was open
+	}
+	return s.callStore(ctx, f, mustJSON(params))
 }
 
 // howTo tells a client without prompts how to pass the missing value.
@@ -186,10 +231,10 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 
 // suggestions are the values offered for evidence or a reason: the current
 // commit ("abc1234 subject") and the last value recorded in the state.
-func (s *server) suggestions(f *folder, st *core.State, field string) []string {
+func (s *server) suggestions(ctx context.Context, f *folder, st *core.State, field string) []string {
 	var out []string
 	if field == "evidence" && s.opts.gitHead != nil {
-		if h := s.opts.gitHead(f.root); h != "" {
+		if h := s.opts.gitHead(ctx, f.root); h != "" {
 			out = append(out, h)
 		}
 	}
@@ -217,9 +262,9 @@ func (s *server) suggestions(f *folder, st *core.State, field string) []string {
 }
 
 // gitHead returns `git log -1 --format='%h %s'` in dir, or "" (no git, no
-// repository, no commit, or slower than two seconds).
-func gitHead(dir string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+// repository, no commit, slower than two seconds, or ctx ended).
+func gitHead(ctx context.Context, dir string) string {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", "-1", "--format=%h %s")
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
@@ -230,7 +275,7 @@ func gitHead(dir string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
+func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, error) {
 	s.mu.Lock()
 	planPath := f.planPath
 	looked := s.folderSettings(f).PlanFiles
@@ -242,7 +287,7 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	var dirty bool
 	if d := s.docs[keyOf(planPath)]; d != nil && planPath != "" {
 		disk, err := os.ReadFile(planPath)
-		dirty = err != nil || !sameBytes(disk, d.text)
+		dirty = err != nil || !bytes.Equal(disk, d.text)
 	}
 	s.mu.Unlock()
 	if planPath == "" {
@@ -253,7 +298,10 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	res, err := f.store.Approve(planPath, core.Options{})
+	res, err := s.inStore(ctx, func() (core.Result, error) { return f.store.Approve(planPath, core.Options{}) })
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "approve failed: %v", err)
 	}
@@ -269,8 +317,11 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 // callStore runs one todo tool call for folder f and republishes at once, so
 // the change shows before (and without) the file watcher's event, which then
 // finds the same bytes and does nothing (B07).
-func (s *server) callStore(f *folder, params json.RawMessage) (any, error) {
-	res, err := f.store.Call(params, core.Options{})
+func (s *server) callStore(ctx context.Context, f *folder, params json.RawMessage) (any, error) {
+	res, err := s.inStore(ctx, func() (core.Result, error) { return f.store.Call(params, core.Options{}) })
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}

@@ -118,7 +118,7 @@ func (s *server) initialize(r *request) (any, error) {
 			ServerCapabilities: protocol.ServerCapabilities{
 				TextDocumentSync: protocol.TextDocumentSyncOptions{
 					OpenClose: true,
-					Change:    protocol.TextDocumentSyncKindFull,
+					Change:    protocol.TextDocumentSyncKindIncremental,
 					Save:      &protocol.SaveOptions{IncludeText: false},
 				},
 				HoverProvider:           true,
@@ -149,7 +149,7 @@ func (s *server) initializedNote(r *request) (any, error) {
 	dyn := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
 	s.mu.Unlock()
 	if dyn {
-		go s.registerWatchers()
+		s.grp.goFn(s.registerWatchers)
 	} else {
 		s.mu.Lock()
 		s.startFSWatch()

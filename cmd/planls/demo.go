@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planls/planls/lsp"
+	"github.com/planls/planls/internal/demo"
 	"github.com/planls/planls/planparse"
 )
 
@@ -54,7 +54,7 @@ func newDemoCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("demo: cannot find this executable: %w", err)
 			}
-			return lsp.Demo(cmd.Context(), lsp.DemoOptions{
+			return demo.Demo(cmd.Context(), demo.Options{
 				Plan: plan, Server: []string{exe, "serve"},
 				Out: cmd.OutOrStdout(), Stderr: os.Stderr, Evidence: evidence,
 			})
