@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 // cmdArgs is the one argument object of every planls.* command
@@ -95,39 +96,12 @@ func (s *server) detach(r *request, fn func(ctx context.Context) (any, error)) (
 				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
 			}
 		}()
-		res, err := fn(ctx)
-		if err == nil && ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		r.answer(res, err)
+		r.answer(fn(ctx))
 	})
 	if !started {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
 	}
 	return nil, errDetached
-}
-
-// inStore runs a store operation so that the caller stops waiting when ctx
-// ends (a lock held by another process can take the store up to its lock
-// timeout). The store does not take a context yet, so an abandoned
-// operation finishes on its own goroutine, which the group waits for; its
-// change, if any, reaches the view through the file watcher.
-func (s *server) inStore(ctx context.Context, op func() (core.Result, error)) (core.Result, error) {
-	type result struct {
-		res core.Result
-		err error
-	}
-	ch := make(chan result, 1)
-	s.grp.track(func() {
-		res, err := op()
-		ch <- result{res, err}
-	})
-	select {
-	case r := <-ch:
-		return r.res, r.err
-	case <-ctx.Done():
-		return core.Result{}, ctx.Err()
-	}
 }
 
 // folderOfURI resolves the optional uri argument (caller holds mu).
@@ -175,12 +149,19 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 			value = *a.Reason
 		}
 	}
-	params := map[string]any{"action": "update", "id": a.ID, "status": string(sc.status)}
-	if sc.field == "" || strings.TrimSpace(value) != "" {
-		if sc.field != "" {
-			params[sc.field] = value
+	status := sc.status
+	op := core.UpdateOp{ID: a.ID, Status: &status}
+	set := func(v string) {
+		switch sc.field {
+		case "evidence":
+			op.Evidence = &v
+		case "reason":
+			op.Reason = &v
 		}
-		return s.callStore(ctx, f, mustJSON(params))
+	}
+	if sc.field == "" || strings.TrimSpace(value) != "" {
+		set(value)
+		return s.update(ctx, f, op)
 	}
 	s.mu.Lock()
 	canAsk := s.caps.Window.ShowMessage != nil
@@ -188,14 +169,14 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 	suggestions := s.suggestions(ctx, f, st, sc.field)
 	if !canAsk || len(suggestions) == 0 {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
-		return s.callStore(ctx, f, mustJSON(params))
+		return s.update(ctx, f, op) // the seed's error names the missing field
 	}
 	if v, ok := s.ask(ctx, t, sc.field, suggestions); ok {
-		params[sc.field] = v
+		set(v)
 	} else if ctx.Err() != nil {
 		return nil, ctx.Err() // $/cancelRequest while the prompt was open
 	}
-	return s.callStore(ctx, f, mustJSON(params))
+	return s.update(ctx, f, op)
 }
 
 // howTo tells a client without prompts how to pass the missing value.
@@ -298,8 +279,8 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	res, err := s.inStore(ctx, func() (core.Result, error) { return f.store.Approve(planPath, core.Options{}) })
-	if ctx.Err() != nil {
+	res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
+	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if err != nil {
@@ -314,12 +295,27 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 	return res.Envelope, nil
 }
 
-// callStore runs one todo tool call for folder f and republishes at once, so
-// the change shows before (and without) the file watcher's event, which then
-// finds the same bytes and does nothing (B07).
+// callStore runs one todo tool call (JSON params, planls.todo) for folder
+// f; see commit.
 func (s *server) callStore(ctx context.Context, f *folder, params json.RawMessage) (any, error) {
-	res, err := s.inStore(ctx, func() (core.Result, error) { return f.store.Call(params, core.Options{}) })
-	if ctx.Err() != nil {
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) { return f.store.Call(ctx, params, core.Options{}) })
+}
+
+// update runs core.Update(op) on folder f's state; see commit.
+func (s *server) update(ctx context.Context, f *folder, op core.UpdateOp) (any, error) {
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
+		return f.store.Apply(ctx, func(st *core.State) core.Result { return core.Update(st, op, core.Options{}) })
+	})
+}
+
+// commit runs one store operation for folder f and republishes at once, so
+// the change shows before (and without) the file watcher's event, which then
+// finds the same bytes and does nothing (B07). The reply is the todo
+// envelope; an operation that ctx ended (while it waited on the lock) is
+// RequestCancelled.
+func (s *server) commit(ctx context.Context, f *folder, op func(context.Context) (core.Result, error)) (any, error) {
+	res, err := op(ctx)
+	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	if err != nil {
@@ -350,12 +346,4 @@ func findTask(st *core.State, id int) *core.Task {
 		}
 	}
 	return nil
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only maps of strings and ints reach here
-	}
-	return b
 }

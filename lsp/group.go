@@ -43,16 +43,6 @@ func (g *group) goFn(fn func(ctx context.Context)) bool {
 	return true
 }
 
-// track runs fn on a goroutine that wait waits for, even after stop. Only
-// a group goroutine may call it (the group's count is then above zero).
-func (g *group) track(fn func()) {
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		fn()
-	}()
-}
-
 // afterFunc is time.AfterFunc owned by the group: stop stops the timer, and
 // fn does not run once the group is stopped. It returns nil after stop.
 func (g *group) afterFunc(d time.Duration, fn func()) *time.Timer {
