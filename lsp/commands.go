@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -268,7 +267,7 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 	var dirty bool
 	if d := s.docs[keyOf(planPath)]; d != nil && planPath != "" {
 		disk, err := os.ReadFile(planPath)
-		dirty = err != nil || !bytes.Equal(disk, d.text)
+		dirty = err != nil || !sameText(disk, d.text)
 	}
 	s.mu.Unlock()
 	if planPath == "" {

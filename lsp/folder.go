@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -39,6 +41,8 @@ type folder struct {
 	pendingSince time.Time // first event of the pending burst
 	retry        *time.Timer
 	typing       *time.Timer // a large plan's analysis after a pause (didChange)
+	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
+	settleUntil  time.Time   // end of that window (zero: none)
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
@@ -64,6 +68,7 @@ func (f *folder) stopTimers() {
 	stopTimer(f.debounce)
 	stopTimer(f.retry)
 	stopTimer(f.typing)
+	stopTimer(f.settle)
 }
 
 // readDisk re-reads the state file and the plan file (in that order: the
@@ -80,6 +85,12 @@ func (s *server) readDisk(f *folder) bool {
 			s.log.Warn("plan file unreadable", "path", path, "err", err)
 		}
 		data = nil
+	}
+	if s.holdPlan(f, path, data) {
+		if changed {
+			f.revision++
+		}
+		return changed
 	}
 	sum := sha256.Sum256(data)
 	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
@@ -153,13 +164,15 @@ func (s *server) resolvePlan(f *folder) string {
 		}
 	}
 	for _, g := range s.folderSettings(f).PlanFiles {
-		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
+		// Matched under the root, not on root+pattern: a root such as
+		// "client [acme]" is a path, not a pattern.
+		matches, err := fs.Glob(os.DirFS(f.root), path.Clean(g))
 		if err != nil {
 			continue
 		}
 		for _, m := range matches {
-			if isFile(m) {
-				return m
+			if p := filepath.Join(f.root, filepath.FromSlash(m)); isFile(p) {
+				return p
 			}
 		}
 	}
@@ -236,4 +249,12 @@ func (s *server) scheduleRetry(f *folder) {
 		f.stateOK = false
 		s.refresh(f, false)
 	})
+}
+
+// sameText reports whether an open buffer matches the plan on disk. A
+// leading UTF-8 BOM does not count: editors keep it out of the buffer they
+// send (issue 11 item 7).
+func sameText(a, b []byte) bool {
+	bom := []byte("\xEF\xBB\xBF")
+	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))
 }

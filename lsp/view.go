@@ -63,7 +63,7 @@ func (s *server) buildView(f *folder) *view {
 		}
 		return v
 	}
-	v.needsReapproval = core.PlanID(v.text) != f.state.Plan.ID
+	v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
 	matches, missing := core.MatchPlan(f.state, v.plan)
 	byItem := make([]*core.ItemMatch, len(v.plan.Items))
 	for i := range matches {
