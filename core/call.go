@@ -71,4 +71,13 @@ type Result struct {
 	// Changed is true when State differs from the input and must be persisted.
 	Changed bool
 	Notices []Notice
+	// Affected is the ids of the tasks the call created, changed or removed
+	// (a clear's todos), in the order it touched them, each once; nil when
+	// nothing changed (a rejection, a read, a no-op, a batch that cancels out).
+	Affected []int
+	// Shown is the ids of the tasks the call rendered (the rows of a list
+	// page, a get's task) or named without changing (a rejected or no-change
+	// op's id), in order, each once. Together with Affected it is what a
+	// client needs of details.tasks to read the answer.
+	Shown []int
 }

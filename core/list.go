@@ -30,6 +30,7 @@ type listPage struct {
 	text       string
 	total      int
 	nextCursor string
+	ids        []int // the rows shown, in order
 }
 
 // resolveFilter reads status / item_status, includeDeleted, due_before and
@@ -169,6 +170,7 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 		b.WriteString(h)
 	}
 	total, shown := 0, 0
+	var ids []int
 	for _, t := range displayOrder(st) {
 		if !f.match(t) {
 			continue
@@ -182,8 +184,9 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 			b.WriteByte('\n')
 		}
 		listRow(&b, t)
+		ids = append(ids, t.ID)
 	}
-	page := listPage{total: total}
+	page := listPage{total: total, ids: ids}
 	if shown == 0 {
 		if b.Len() > 0 {
 			b.WriteByte('\n')

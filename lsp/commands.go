@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 // cmdArgs is the one argument object of every planls.* command
@@ -253,7 +254,7 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	res, err := f.store.Approve(planPath, core.Options{})
+	res, err := f.store.Approve(context.Background(), planPath, core.Options{}, store.ApproveOptions{})
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "approve failed: %v", err)
 	}
@@ -270,7 +271,7 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 // the change shows before (and without) the file watcher's event, which then
 // finds the same bytes and does nothing (B07).
 func (s *server) callStore(f *folder, params json.RawMessage) (any, error) {
-	res, err := f.store.Call(params, core.Options{})
+	res, err := f.store.Call(context.Background(), params, core.Options{})
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}

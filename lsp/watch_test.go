@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,7 +20,7 @@ import (
 // cli is another writer of the same state (what `planls todo` does).
 func cli(t testing.TB, root string, params string) core.Result {
 	t.Helper()
-	res, err := store.Open(root, "cli").Call(json.RawMessage(params), core.Options{})
+	res, err := store.Open(root, "cli").Call(context.Background(), json.RawMessage(params), core.Options{})
 	if err != nil {
 		t.Fatalf("cli %s: %v", params, err)
 	}
@@ -31,7 +32,7 @@ func cli(t testing.TB, root string, params string) core.Result {
 
 func cliApprove(t testing.TB, root string) {
 	t.Helper()
-	if _, err := store.Open(root, "cli").Approve("PLAN.md", core.Options{}); err != nil {
+	if _, err := store.Open(root, "cli").Approve(context.Background(), "PLAN.md", core.Options{}, store.ApproveOptions{}); err != nil {
 		t.Fatalf("approve: %v", err)
 	}
 }

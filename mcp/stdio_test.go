@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -217,7 +218,7 @@ func TestStdioSIGKILLLeavesNoLock(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		res, err := store.Open(root, "cli").Call(json.RawMessage(`{"action":"create","subject":"after kill"}`), core.Options{})
+		res, err := store.Open(root, "cli").Call(context.Background(), json.RawMessage(`{"action":"create","subject":"after kill"}`), core.Options{})
 		if err == nil && res.Envelope.IsError() {
 			err = fmt.Errorf("%s", res.Envelope.Text())
 		}
@@ -335,7 +336,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	for i := 0; i < rounds; i++ {
 		errc := make(chan error, 1)
 		go func() {
-			res, err := cli.Call(json.RawMessage(fmt.Sprintf(`{"action":"update","id":2,"note":"cli-%d"}`, i)), core.Options{})
+			res, err := cli.Call(context.Background(), json.RawMessage(fmt.Sprintf(`{"action":"update","id":2,"note":"cli-%d"}`, i)), core.Options{})
 			if err == nil && res.Envelope.IsError() {
 				err = fmt.Errorf("%s", res.Envelope.Text())
 			}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -527,7 +528,7 @@ func TestPlanItemsThroughMCP(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "PLAN.md"), plan, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Open(root, "cli").Approve("PLAN.md", core.Options{}); err != nil {
+	if _, err := store.Open(root, "cli").Approve(context.Background(), "PLAN.md", core.Options{}, store.ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	cs := connect(t, Options{Root: root})

@@ -46,9 +46,8 @@ repo_hygiene() {
 fuzz_short() {
   go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$FUZZTIME" ./planparse &&
   go test -run '^$' -fuzz '^FuzzCall$' -fuzztime "$FUZZTIME" ./core &&
-  # The MCP line reader is slower per input; fewer runs keep the suite short.
-  go test -run '^$' -fuzz '^FuzzParseLine$' -fuzztime 20000x ./mcp &&
-  go test -run '^$' -fuzz '^FuzzLineReader$' -fuzztime 10000x ./mcp
+  # The MCP stdio guard's line splitting and checks in front of the SDK.
+  go test -run '^$' -fuzz '^FuzzStdioLine$' -fuzztime 20000x ./mcp
 }
 
 if has go; then

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -60,7 +61,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 		r.Notes = append(r.Notes, "the state file is usable; nothing moved aside")
 		return r, nil
 	}
-	h, err := s.lock()
+	h, err := s.lock(context.Background())
 	if err != nil {
 		return r, err
 	}
@@ -85,7 +86,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 }
 
 func (s *Store) inspect(r *DoctorReport) error {
-	st, err := s.read()
+	st, err := s.Read()
 	var serr *StateError
 	switch {
 	case errors.As(err, &serr):

@@ -45,7 +45,7 @@ and a note lists the open ones).`,
 			if _, err := os.Stat(path); err != nil {
 				return failf("no plan file %s", displayPath(path, st.Root))
 			}
-			res, err := st.ApproveWith(path, core.Options{}, store.ApproveOptions{Force: force})
+			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force})
 			if err != nil {
 				return fail(err)
 			}

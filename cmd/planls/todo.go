@@ -218,7 +218,7 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 	}
 	// Date-only due times are the user's local midnight; project_id must be
 	// the id `planls status` shows (the MCP server checks the same).
-	res, err := st.Call(params, core.Options{Zone: time.Local, ProjectID: store.ProjectID(st.Root)})
+	res, err := st.Call(cmd.Context(), params, core.Options{Zone: time.Local, ProjectID: store.ProjectID(st.Root)})
 	if err != nil {
 		return fail(err)
 	}

@@ -2,39 +2,30 @@ package mcp
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/planls/planls/core"
 )
 
 func TestStructuredTrim(t *testing.T) {
-	many := make([]core.Task, trimAbove+1)
-	for i := range many {
-		many[i] = core.Task{ID: i + 1, Subject: "t", Status: core.Pending}
-	}
+	many := bigTasks(trimAbove + 1)
 	for _, tc := range []struct {
-		name    string
-		tasks   []core.Task
-		text    string
-		args    string
-		want    []int
-		trimmed bool
+		name            string
+		tasks           []core.Task
+		affected, shown []int
+		want            []int
+		trimmed         bool
 	}{
-		{"small state keeps all", many[:3], "No tasks", `{"action":"list"}`, []int{1, 2, 3}, false},
-		{"list rows and blockers", many, "[pending] #5 t ⛓ #7,#9\n[pending] #6 t", `{"action":"list"}`, []int{5, 6, 7, 9}, true},
-		{"param ids", many, "Updated #3", `{"action":"update","id":3,"addBlockedBy":[4],"removeBlockedBy":["8"]}`, []int{3, 4, 8}, true},
-		{"todo_id string and restore ids", many, "Restored 2 tasks", `{"action":"restore","todo_id":"10","ids":[11,12]}`, []int{10, 11, 12}, true},
-		{"batch ops", many, "Applied 2 ops", `{"ops":[{"action":"update","id":20,"status":"completed","evidence":"x"},{"action":"get","id":21}]}`, []int{20, 21}, true},
-		{"unknown ids dropped", many, "#99999 not found", `{"action":"get","id":99999}`, []int{}, true},
-		{"malformed params", many, "Error: x", `[1,2`, []int{}, true},
-		{"bulk text capped", many, "Deleted " + mentions(1, trimAbove+1), `{"action":"delete_all"}`, ids(1, maxDetailRows), true},
+		{"small state keeps all", many[:3], nil, nil, []int{1, 2, 3}, false},
+		{"list rows", many, nil, []int{6, 5}, []int{5, 6}, true},
+		{"changed and shown, in state order", many, []int{9, 3}, []int{4}, []int{3, 4, 9}, true},
+		{"unknown ids dropped", many, nil, []int{99999}, []int{}, true},
+		{"bulk capped", many, ids(1, trimAbove+1), nil, ids(1, maxDetailRows), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := core.Envelope{Content: []core.Content{{Type: "text", Text: tc.text}}, Details: core.Details{Tasks: tc.tasks, NextID: len(tc.tasks) + 1}}
-			d := structured(env, json.RawMessage(tc.args))
+			res := core.Result{Envelope: coreEnvelope("x", tc.tasks), Affected: tc.affected, Shown: tc.shown}
+			d := structured(res)
 			got := []int{}
 			for _, task := range d.Tasks {
 				got = append(got, task.ID)
@@ -58,7 +49,7 @@ func TestStructuredTrim(t *testing.T) {
 }
 
 func TestStructuredNilTasksIsEmptyArray(t *testing.T) {
-	b, _ := json.Marshal(structured(core.Envelope{}, nil))
+	b, _ := json.Marshal(structured(core.Result{}))
 	var back map[string]any
 	_ = json.Unmarshal(b, &back)
 	if tasks, ok := back["tasks"].([]any); !ok || len(tasks) != 0 {
@@ -109,14 +100,6 @@ func bigTasks(n int) []core.Task {
 
 func coreEnvelope(text string, tasks []core.Task) core.Envelope {
 	return core.Envelope{Content: []core.Content{{Type: "text", Text: text}}, Details: core.Details{Tasks: tasks}}
-}
-
-func mentions(from, to int) string {
-	var b strings.Builder
-	for i := from; i <= to; i++ {
-		fmt.Fprintf(&b, "#%d, ", i)
-	}
-	return b.String()
 }
 
 func ids(from, to int) []int {
