@@ -78,7 +78,7 @@ export async function applyApproval(root: string, payload: PlanApproved): Promis
 	let keptFile: string | undefined;
 	const current = readOrUndefined(target);
 	if (current !== undefined && !current.equals(Buffer.from(payload.plan))) {
-		const listed = await todo(root, { action: "list" });
+		const listed = await todo({ cwd: root, root }, { action: "list" });
 		const approvedId = listed.envelope.details.plan?.id;
 		if (listed.envelope.details.error !== undefined) return { file: slash(relative(root, target)), result: listed };
 		if (approvedId !== sha256(current)) {

@@ -3,7 +3,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { APPROVAL_ENTRY, applyApproval, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
 import { MODE_CHANGED_EVENT, modeFromBranch, modeFromEvent } from "./mode.js";
-import { type Details, findRoot, type Notice, reminder, todo } from "./planls.js";
+import { type Details, findRoot, type Notice, reminder, todo, type Where } from "./planls.js";
 import { DESCRIPTION, PROMPT_GUIDELINES, PROMPT_SNIPPET, TodoParams, TOOL_LABEL, TOOL_NAME } from "./schema.js";
 import { StateWatcher, WIDGET_KEY, widgetLines } from "./view.js";
 
@@ -34,6 +34,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	const watcher = new StateWatcher(() => void refresh());
 
 	const rootOf = (c: ExtensionContext | undefined) => (c ? findRoot(c.cwd) : undefined);
+	const where = (c: ExtensionContext): Where => ({ cwd: c.cwd, root: findRoot(c.cwd) });
 
 	const notify = (c: ExtensionContext, n: Notice) => {
 		if (c.hasUI) c.ui.notify(n.text, n.level);
@@ -42,6 +43,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	/** show puts a snapshot in the widget, skipping a redraw that would change nothing. */
 	const show = (d: Details | undefined) => {
 		if (!ctx?.hasUI || !d || d.error !== undefined) return;
+		// .planls/ may have appeared with this very call
+		const root = rootOf(ctx);
+		if (root && !watcher.watching) watcher.start(root);
 		const lines = widgetLines(d);
 		const key = JSON.stringify(lines ?? null);
 		if (key === shownLines) return;
@@ -53,8 +57,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	async function refresh(): Promise<void> {
 		const root = rootOf(ctx);
 		if (!root || !ctx?.hasUI) return;
-		if (!watcher.watching) watcher.start(root);
-		const { envelope } = await todo(root, { action: "list" });
+		const { envelope } = await todo({ cwd: root, root }, { action: "list" });
 		show(envelope.details);
 	}
 
@@ -70,7 +73,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		applied.add(payload.planId);
 		const root = rootOf(c);
 		if (!root) {
-			notify(c, { level: "error", text: `planls: no project at ${c.cwd} (no .git or .planls above it); the approved plan was not recorded` });
+			// planls's own words for the missing project
+			const { envelope } = await todo(where(c), { action: "list" });
+			applied.delete(payload.planId);
+			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${envelope.content[0]?.text ?? ""}` });
 			return;
 		}
 		const done = await applyApproval(root, payload);
@@ -87,7 +93,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 				text: `planls: ${done.keptFile} has text nobody approved, so it was left as is; the approved plan is ${done.file}`,
 			});
 		}
-		notify(c, { level: "info", text: `planls: ${env.content[0]?.text ?? ""} (${done.file})` });
+		notify(c, { level: "info", text: `planls: ${done.file}: ${env.content.map((b) => b.text).join("\n")}` });
 		for (const n of done.result.notices) notify(c, n);
 		show(env.details);
 		await refresh();
@@ -119,16 +125,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		// One call at a time, in the model's order: a later call sees an earlier one.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, _onUpdate, c) {
-			const root = findRoot(c.cwd);
-			const p = params as Record<string, unknown>;
-			if (!root) {
-				const msg = `no planls root found: no .planls/ or .git in ${c.cwd} or above it; start pi inside a git repository or set PLANLS_ROOT`;
-				return {
-					content: [{ type: "text", text: `Error: ${msg}` }],
-					details: { action: typeof p.action === "string" ? p.action : "", params: p, tasks: [], error: msg },
-				};
-			}
-			const { envelope, notices } = await todo(root, p, signal);
+			const { envelope, notices } = await todo(where(c), params as Record<string, unknown>, signal);
 			for (const n of notices) notify(c, n);
 			show(envelope.details);
 			return { content: envelope.content, details: envelope.details };
@@ -138,12 +135,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	pi.registerCommand("todos", {
 		description: "Show the project's plan items and todos (planls)",
 		handler: async (_args, c) => {
-			const root = findRoot(c.cwd);
-			if (!root) {
-				c.ui.notify(`planls: no project at ${c.cwd}`, "error");
-				return;
-			}
-			const { envelope } = await todo(root, { action: "list" });
+			const { envelope } = await todo(where(c), { action: "list" });
 			c.ui.notify(envelope.content.map((b) => b.text).join("\n"), envelope.details.error ? "error" : "info");
 			show(envelope.details);
 		},

@@ -160,12 +160,24 @@ async function envelopeCall(args: string[], cwd: string, input: string, action: 
 	return { envelope: failure(action, params, exit.stderr || exit.stdout), notices: [] };
 }
 
-/** todo runs one todo tool call through `planls todo --params - --json`. */
-export function todo(root: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
-	return envelopeCall(["--root", root, "todo", "--params", "-", "--json"], root, JSON.stringify(params), actionOf(params), params, signal);
+/**
+ * where is the working directory and root flag of a planls call: the root
+ * when there is one, else cwd without --root, so that planls itself says
+ * that (and where) it found no project.
+ */
+export interface Where {
+	cwd: string;
+	root?: string;
 }
 
-/** approve runs `planls approve FILE --json`: the plan file becomes the approved plan. */
+const rootArgs = (w: Where) => (w.root ? ["--root", w.root] : []);
+
+/** todo runs one todo tool call through `planls todo --params - --json`. */
+export function todo(w: Where, params: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
+	return envelopeCall([...rootArgs(w), "todo", "--params", "-", "--json"], w.root ?? w.cwd, JSON.stringify(params), actionOf(params), params, signal);
+}
+
+/** approve runs `planls approve FILE --json` in root: the plan file becomes the approved plan. */
 export function approve(root: string, file: string): Promise<CallResult> {
 	return envelopeCall(["--root", root, "approve", file, "--json"], root, "", "approve", { path: file });
 }

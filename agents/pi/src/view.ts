@@ -11,14 +11,19 @@ export const WIDGET_KEY = "planls";
 /** At most this many item lines; the rest is summed up in one line. */
 const MAX_ITEMS = 12;
 
-/** clean keeps model-written text from steering the terminal: no control, escape or bidi characters. */
+// An escape sequence as a whole: CSI (ESC [ params final), OSC (ESC ] text
+// up to BEL or ESC \), or ESC and one character.
+const ESCAPE = /\u001b(?:\[[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[\s\S])?/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * clean keeps model-written text from steering the terminal: escape
+ * sequences go whole, other control and line-separator characters become
+ * spaces (one line per item), bidi overrides and marks go.
+ */
 export function clean(s: string): string {
-	return s
-		.replace(/(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]/g, "")
-		.replace(/(?:\u001b\]|\u009d)[^\u0007\u009c\u001b]*(?:\u0007|\u009c|\u001b\\)?/g, "")
-		.replace(/\u001b./g, "")
-		.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
-		.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "");
+	return s.replace(ESCAPE, "").replace(CONTROL, " ").replace(BIDI, "");
 }
 
 const open = (t: Task) => t.status === "pending" || t.status === "in_progress";

@@ -4,7 +4,7 @@
 // call. pi cannot install a tarball path: it finds an installed npm package by
 // the name in its source, and a path names none.
 import assert from "node:assert/strict";
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import http from "node:http";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -55,6 +55,20 @@ test("installs from an npm registry (npm pack, pi install npm:@planls/pi@0.1.0) 
 	assert.deepEqual(done.map((r) => r.result.content[0].text), ["Created #1: Write the parser (pending)"]);
 	const st = JSON.parse(readFileSync(join(proj, ".planls", "state.json"), "utf8"));
 	assert.deepEqual(st.tasks.map((x) => [x.id, x.subject, x.status]), [[1, "Write the parser", "pending"]]);
+
+	// Outside any project the tool answers with planls's own error, in-band.
+	const outside = join(tmp, "outside");
+	mkdirSync(outside);
+	const cli = spawnSync(planls, ["todo", "list"], { cwd: outside, encoding: "utf8", env });
+	const expected = cli.stderr.split("\n").find((l) => l.startsWith("Error: "));
+	assert.match(expected, /^Error: no planls root found/);
+	const away = startPi({ bin: piBin, args: ["--provider", "fake", "--model", "scripted", "--no-session"], cwd: outside, env });
+	t.after(() => away.stop());
+	model.reply({ calls: [{ name: "todo", args: { action: "list" } }] }, { text: "No project." });
+	const got = (await away.prompt("List the todos.")).filter((r) => r.type === "tool_execution_end" && r.toolName === "todo");
+	assert.deepEqual(got.map((r) => r.result.content[0].text), [expected]);
+	assert.equal(got[0].result.details.error, expected.slice("Error: ".length));
+	assert.deepEqual(got[0].result.details.tasks, []);
 });
 
 /** serveOnePackage is an npm registry holding one package version: its packument and its tarball. */

@@ -122,7 +122,7 @@ test("pi-plan-mode's approval becomes the project's approved plan; the same plan
 	let from = pi.events.length;
 	await pi.prompt(`/stub-approve ${join(tmp, "plan.md")} plan-1`);
 	const note = await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "notify", { from, what: "approval notice" });
-	assert.equal(note.message, 'planls: Approved plan "Demo": 2 plan items (0 kept, 2 new, 0 removed) (PLAN.md)');
+	assert.equal(note.message, 'planls: PLAN.md: Approved plan "Demo": 2 plan items (0 kept, 2 new, 0 removed)');
 	assert.equal(readFileSync(join(proj, "PLAN.md"), "utf8"), PLAN);
 	const st = state();
 	assert.equal(st.plan.title, "Demo");
@@ -242,4 +242,28 @@ test("a deferred item ends the reminders", async () => {
 	assert.equal(remindersSince(n).length, 0);
 	assert.equal(model.requests.length - n, 2);
 	assert.equal(sh(["check"]).status, 0, "planls check: nothing open");
+});
+
+test("an approval never overwrites plan text nobody approved", async () => {
+	const edited = `${PLAN}- An idea not yet approved\n`;
+	writeFileSync(join(proj, "PLAN.md"), edited);
+	const from = pi.events.length;
+	await pi.prompt(`/stub-approve ${join(tmp, "other-plan.md")} plan-2`);
+	const warned = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "warning", { from, what: "the kept-file warning" });
+	assert.equal(warned.message, "planls: PLAN.md has text nobody approved, so it was left as is; the approved plan is .planls/pi-plans/plan-2.md");
+	const approved = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "info", { from, what: "the approval notice" });
+	assert.deepEqual(approved.message.split("\n"), [
+		'planls: .planls/pi-plans/plan-2.md: Approved plan "Other": 1 plan item (0 kept, 1 new, 2 removed)',
+		'note: #1 "Write the parser" (completed; its evidence stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)',
+		'note: #2 "Ship it" (deferred; its reason stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)',
+	]);
+	assert.equal(readFileSync(join(proj, "PLAN.md"), "utf8"), edited, "PLAN.md kept as the user left it");
+	assert.equal(readFileSync(join(proj, ".planls", "pi-plans", "plan-2.md"), "utf8"), readFileSync(join(tmp, "other-plan.md"), "utf8"));
+	const st = state();
+	assert.equal(st.plan.title, "Other");
+	assert.equal(st.plan.path, ".planls/pi-plans/plan-2.md");
+	const open = st.tasks.find((t) => t.source === "plan" && t.status === "pending");
+	const check = sh(["check"]);
+	assert.equal(check.status, 1);
+	assert.equal(check.stdout, `.planls/pi-plans/plan-2.md:3:1: open plan item #${open.id} (pending): Something else\n`);
 });
