@@ -107,9 +107,9 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		} else {
 			switch t.Status {
 			case core.Pending:
-				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, t.Subject))
+				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
 			case core.InProgress:
-				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, t.Subject))
+				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
 			case core.Completed, core.Deferred:
 				if msg := noProof(t); msg != "" {
 					// Only a hand edit of state.json closes an item without
