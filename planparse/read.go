@@ -298,6 +298,9 @@ func (r *reader) emit(s *sec, m mode) {
 		r.lifted = lifted
 		r.bullets(s, true)
 		r.lifted = false
+		if len(r.plan.Items) == before && s.head >= 0 && r.hasList(s) {
+			s.why = whyBoxes
+		}
 		return
 	case r.bulletsMode(s):
 		prose = r.bullets(s, false)
