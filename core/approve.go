@@ -188,7 +188,7 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		w.Tasks = append(append(all, w.Tasks...), fresh...)
 	}
 	w.NextID = next
-	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now}
+	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src)}
 	text := fmt.Sprintf("Approved plan \"%s\": %s (%d kept, %d new, %d removed)",
 		sanitize(title), countNoun(len(items), "plan item"), kept, len(fresh), len(removedIDs))
 	res := success(w, w, action, rawParams, text, true)

@@ -1,6 +1,9 @@
 package core
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 	"unicode/utf8"
 
@@ -73,4 +76,31 @@ func keyTasks(ts []*Task) []*Task {
 		return ts
 	}
 	return out
+}
+
+// textID hashes src as a reader sees it: keyText of the text with LF line
+// ends, no BOM and no blank lines at the end. Two files that differ only in what a reader cannot see
+// have the same textID.
+func textID(src []byte) string {
+	s := bytes.TrimPrefix(src, utf8BOM)
+	s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
+	s = bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
+	s = bytes.TrimRight(s, " \t\n") // blank lines at the end show nothing
+	sum := sha256.Sum256([]byte(keyText(string(s))))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// TextChanged reports whether src, the plan file now, says something else
+// than the approved plan ref (issue 10: every edit to approved text is
+// drift), ignoring what a reader cannot see (Unicode normalization, emoji
+// variation selectors, a BOM, line endings). A nil ref has nothing to
+// change. States approved before textId existed compare by content hash.
+func TextChanged(src []byte, ref *PlanRef) bool {
+	if ref == nil {
+		return false
+	}
+	if ref.TextID == "" {
+		return !PlanMatches(src, ref.ID)
+	}
+	return textID(src) != ref.TextID
 }

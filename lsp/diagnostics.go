@@ -77,6 +77,10 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		out[v.uri] = list
 		return out
 	}
+	if textDrift(v) {
+		add(title, protocol.DiagnosticSeverityWarning, codeDrift, 0,
+			"the plan file changed since approval outside its plan items: re-approve to make the new text the plan")
+	}
 	cfg := s.folderSettings(f)
 	sev := severityOf(cfg.Severity)
 	for i := range v.items {
@@ -241,4 +245,19 @@ func noProof(t *core.Task) string {
 		return "plan item #" + strconv.Itoa(t.ID) + " is deferred without a reason (state.json edited by hand?): " + t.Subject
 	}
 	return ""
+}
+
+// textDrift reports an edit of the approved text that no item shows
+// (issue 10: every edit to approved text is plan-drift): the text changed
+// as a reader sees it, and every item is the same as approved.
+func textDrift(v *view) bool {
+	if !v.needsReapproval || !core.TextChanged(v.text, v.state.Plan) {
+		return false
+	}
+	for i := range v.items {
+		if v.items[i].drift != "same" {
+			return false
+		}
+	}
+	return true
 }

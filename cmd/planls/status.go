@@ -74,6 +74,10 @@ func printDrift(out io.Writer, v *planView) {
 	}
 	var lines []string
 	for _, d := range v.driftItems() {
+		if d.Text {
+			lines = append(lines, "  "+textDrift)
+			continue
+		}
 		if d.Kind == core.New {
 			lines = append(lines, fmt.Sprintf("  new (line %d): %s", d.Line, term(d.Subject)))
 		} else {
