@@ -342,7 +342,7 @@ func TestCodeLensApproveAndReapprove(t *testing.T) {
 		}
 		return strings.Join(out, " | ")
 	}
-	if got := lens(); got != "0:Approve plan" {
+	if got := lens(); got != "0:Approve plan (1 plan item) | 2:1 plan item on approval | 3:will be tracked" {
 		t.Errorf("unapproved lenses %q", got)
 	}
 	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {

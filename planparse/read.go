@@ -313,8 +313,12 @@ func (r *reader) emit(s *sec, m mode) {
 			s.why = whyHeading
 			return
 		}
-		if s.kids > 0 && s.why == "" {
-			s.why = whyIntro
+		if s.kids > 0 {
+			// Bullets over sub-sections are not one task's details.
+			r.bullets(s, false)
+			if len(r.plan.Items) == before && s.why == "" {
+				s.why = whyIntro
+			}
 		}
 	}
 	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {
