@@ -34,6 +34,13 @@ func TestPreviewLensesAndTextDrift(t *testing.T) {
 	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {
 		t.Fatal(err)
 	}
+	// The editor's approval reads the plan as the preview did: the skipped
+	// section gives no item.
+	var res planResult
+	e.call("planls/plan", map[string]any{"uri": uriOf(root)}, &res)
+	if !res.Approved || res.Total != 3 {
+		t.Fatalf("after approve: %+v", res)
+	}
 	edited := strings.Replace(src, "- context", "- other context", 1)
 	e.change(u, 2, edited)
 	e.waitDiags(u, "text drift", func(d []protocol.Diagnostic) bool {

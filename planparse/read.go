@@ -268,7 +268,7 @@ func (r *reader) emit(s *sec, m mode) {
 		m = modeBullets
 	}
 	lifted := false
-	if s.skip && m == modeBoxes && s.ctxSkip && !s.stateSkip {
+	if s.skip && m == modeBoxes && s.ctxSkip && !s.stateSkip && r.hasBox(s) {
 		// In a checkbox plan a checkbox is work wherever it sits, but in a
 		// non-goal, do-not or state section ("Dependencies & setup" holds
 		// tasks too); the section's tables stay context.
