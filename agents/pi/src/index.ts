@@ -1,7 +1,7 @@
 // planls for pi: the `todo` tool answered by planls, pi-plan-mode's approved
 // plan as the project's approved plan, the wrap-up reminder, and a plan view.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { APPROVAL_ENTRY, applyApproval, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
+import { APPROVAL_ENTRY, applyApproval, approvalFromMessage, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
 import { MODE_CHANGED_EVENT, modeFromBranch, modeFromEvent } from "./mode.js";
 import { type Details, findRoot, type Notice, reminder, todo, type Where } from "./planls.js";
 import { DESCRIPTION, PROMPT_GUIDELINES, PROMPT_SNIPPET, TodoParams, TOOL_LABEL, TOOL_NAME } from "./schema.js";
@@ -106,6 +106,12 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 			return;
 		}
 		await onApproved(ctx, data);
+	});
+
+	// pi-plan-mode 0.2.4 (npm) announces an approval as a custom message.
+	pi.on("message_end", async (event, c) => {
+		const payload = approvalFromMessage(event.message, c.sessionManager.getSessionId());
+		if (payload) await onApproved(c, payload);
 	});
 
 	pi.events.on(MODE_CHANGED_EVENT, (data: unknown) => {

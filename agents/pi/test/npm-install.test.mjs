@@ -37,10 +37,7 @@ test("installs from an npm registry (npm pack, pi install npm:@planls/pi@0.1.0) 
 	t.after(() => registry.close());
 	const model = await startFakeModel();
 	t.after(() => model.close());
-	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({ providers: { fake: { baseUrl: model.url, api: "openai-completions", apiKey: "test", models: [{ id: "scripted" }] } } }),
-	);
+	model.writeModels(agent);
 	const env = { ...process.env, HOME: tmp, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls, npm_config_registry: registry.url };
 	const source = `npm:${packed.name}@${packed.version}`;
 	// async: the registry answers from this process

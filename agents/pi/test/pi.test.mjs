@@ -77,10 +77,7 @@ before(async () => {
 		execFileSync("go", ["build", "-o", planls, "./cmd/planls"], { cwd: repo, stdio: "inherit" });
 	}
 	model = await startFakeModel();
-	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({ providers: { fake: { baseUrl: model.url, api: "openai-completions", apiKey: "test", models: [{ id: "scripted" }] } } }),
-	);
+	model.writeModels(agent);
 	writeFileSync(join(tmp, "plan.md"), PLAN);
 	writeFileSync(join(tmp, "other-plan.md"), "# Other\n\n- Something else\n");
 	env = { ...process.env, HOME: tmp, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
