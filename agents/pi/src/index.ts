@@ -2,6 +2,7 @@
 // plan as the project's approved plan, the wrap-up reminder, and a plan view.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { APPROVAL_ENTRY, applyApproval, approvalFromMessage, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
+import { guidance } from "./config.js";
 import { MODE_CHANGED_EVENT, modeFromBranch, modeFromEvent } from "./mode.js";
 import { type Details, findRoot, type Notice, reminder, todo, type Where } from "./planls.js";
 import { DESCRIPTION, PROMPT_GUIDELINES, PROMPT_SNIPPET, TodoParams, TOOL_LABEL, TOOL_NAME } from "./schema.js";
@@ -121,12 +122,13 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 
 	const inPlanMode = (c: ExtensionContext) => livePlanMode ?? modeFromBranch(c.sessionManager.getBranch()) ?? false;
 
+	const { promptSnippet, promptGuidelines } = guidance({ promptSnippet: PROMPT_SNIPPET, promptGuidelines: PROMPT_GUIDELINES });
 	pi.registerTool({
 		name: TOOL_NAME,
 		label: TOOL_LABEL,
 		description: DESCRIPTION,
-		promptSnippet: PROMPT_SNIPPET,
-		promptGuidelines: PROMPT_GUIDELINES,
+		promptSnippet,
+		promptGuidelines,
 		parameters: TodoParams,
 		// One call at a time, in the model's order: a later call sees an earlier one.
 		executionMode: "sequential",

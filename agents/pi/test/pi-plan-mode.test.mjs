@@ -35,7 +35,9 @@ test("pi-plan-mode 0.2.4: /plan:approve approves the plan; no reminder while pla
 	const model = await startFakeModel({ aside: (req) => (lastUserText(req).startsWith("Summarize this plan") ? { text: "A demo plan." } : undefined) });
 	t.after(() => model.close());
 	model.writeModels(agent);
-	const env = { ...process.env, HOME: tmp, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
+	const env = { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, "xdg"), PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
+	delete env.PLANLS_ROOT;
+	delete env.PLANLS_PI_PLAN_FILE;
 	execFileSync(piBin, ["install", pkg], { env });
 	execFileSync(piBin, ["install", join(pkg, "node_modules", "pi-plan-mode")], { env });
 	const pi = startPi({ bin: piBin, args: ["--provider", "fake", "--model", "scripted", "--session-dir", join(tmp, "sessions")], cwd: proj, env });

@@ -80,8 +80,9 @@ before(async () => {
 	model.writeModels(agent);
 	writeFileSync(join(tmp, "plan.md"), PLAN);
 	writeFileSync(join(tmp, "other-plan.md"), "# Other\n\n- Something else\n");
-	env = { ...process.env, HOME: tmp, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
+	env = { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, "xdg"), PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
 	delete env.PLANLS_ROOT;
+	delete env.PLANLS_PI_PLAN_FILE;
 	// The README's install step, from a path.
 	execFileSync(piBin, ["install", pkg], { env, encoding: "utf8" });
 	const args = ["--provider", "fake", "--model", "scripted", "--session-dir", join(tmp, "sessions"), "-e", join(pkg, "test", "fixtures", "plan-mode-stub.ts")];
