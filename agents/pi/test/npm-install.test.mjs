@@ -31,7 +31,7 @@ test("installs from an npm registry (npm pack, pi install npm:@planls/pi@0.1.0) 
 	execFileSync("git", ["init", "-q", proj]);
 	const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: pkg, encoding: "utf8" }))[0];
 	const files = packed.files.map((f) => f.path).sort();
-	assert.deepEqual(files, ["README.md", "package.json", "src/approval.ts", "src/config.ts", "src/index.ts", "src/mode.ts", "src/planls.ts", "src/schema.ts", "src/view.ts"]);
+	assert.deepEqual(files, ["README.md", "package.json", "src/approval.ts", "src/config.ts", "src/mode.ts", "src/planls-pi.ts", "src/planls.ts", "src/schema.ts", "src/view.ts"]);
 	const tarball = readFileSync(join(tmp, packed.filename));
 	const registry = await serveOnePackage(packed.name, packed.version, tarball);
 	t.after(() => registry.close());
