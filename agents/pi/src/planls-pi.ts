@@ -32,6 +32,11 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	const applied = new Set<string>(); // planIds handled in this runtime
 	const waiting: PlanApproved[] = []; // approvals announced before session_start
 	let shownLines = "";
+	// Snapshots can come back out of order (a watcher's list racing a tool
+	// call): each one is numbered when its planls call starts, and an older
+	// one never replaces a newer one in the view.
+	let started = 0;
+	let shownSeq = 0;
 	const watcher = new StateWatcher(() => void refresh());
 
 	const rootOf = (c: ExtensionContext | undefined) => (c ? findRoot(c.cwd) : undefined);
@@ -41,9 +46,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		if (c.hasUI) c.ui.notify(n.text, n.level);
 	};
 
-	/** show puts a snapshot in the widget, skipping a redraw that would change nothing. */
-	const show = (d: Details | undefined) => {
-		if (!ctx?.hasUI || !d || d.error !== undefined) return;
+	/** show puts the snapshot of call number seq in the widget, skipping a redraw that would change nothing. */
+	const show = (d: Details | undefined, seq: number) => {
+		if (!ctx?.hasUI || !d || d.error !== undefined || seq < shownSeq) return;
+		shownSeq = seq;
 		// .planls/ may have appeared with this very call
 		const root = rootOf(ctx);
 		if (root && !watcher.watching) watcher.start(root);
@@ -58,8 +64,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	async function refresh(): Promise<void> {
 		const root = rootOf(ctx);
 		if (!root || !ctx?.hasUI) return;
+		const seq = ++started;
 		const { envelope } = await todo({ cwd: root, root }, { action: "list" });
-		show(envelope.details);
+		show(envelope.details, seq);
 	}
 
 	const handledBefore = (c: ExtensionContext, planId: string) =>
@@ -80,6 +87,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${envelope.content[0]?.text ?? ""}` });
 			return;
 		}
+		const seq = ++started;
 		const done = await applyApproval(root, payload);
 		const env = done.result.envelope;
 		if (env.details.error !== undefined) {
@@ -96,7 +104,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		}
 		notify(c, { level: "info", text: `planls: ${done.file}: ${env.content.map((b) => b.text).join("\n")}` });
 		for (const n of done.result.notices) notify(c, n);
-		show(env.details);
+		show(env.details, seq);
 		await refresh();
 	}
 
@@ -133,9 +141,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		// One call at a time, in the model's order: a later call sees an earlier one.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, _onUpdate, c) {
+			const seq = ++started;
 			const { envelope, notices } = await todo(where(c), params as Record<string, unknown>, signal);
 			for (const n of notices) notify(c, n);
-			show(envelope.details);
+			show(envelope.details, seq);
 			return { content: envelope.content, details: envelope.details };
 		},
 	});
@@ -143,9 +152,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	pi.registerCommand("todos", {
 		description: "Show the project's plan items and todos (planls)",
 		handler: async (_args, c) => {
+			const seq = ++started;
 			const { envelope } = await todo(where(c), { action: "list" });
 			c.ui.notify(envelope.content.map((b) => b.text).join("\n"), envelope.details.error ? "error" : "info");
-			show(envelope.details);
+			show(envelope.details, seq);
 		},
 	});
 
@@ -153,6 +163,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx = c;
 		livePlanMode = undefined;
 		shownLines = "";
+		shownSeq = 0;
 		for (const payload of waiting.splice(0)) await onApproved(c, payload);
 		await refresh();
 	});
