@@ -396,3 +396,30 @@ func TestTeamBothApproveDifferentPlans(t *testing.T) {
 		t.Errorf("#4 %+v", k)
 	}
 }
+
+// A side the driver cannot read leaves CURRENT untouched and exits 2, so
+// git keeps the file conflicted; an unknown file name is refused.
+func TestMergeDriverRefusals(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := `{"version":1,"revision":1,"nextId":1,"tasks":[]}` + "\n"
+	o, a, b := write("o", good), write("a", "{\n<<<<<<< HEAD\n=======\n>>>>>>> b\n}\n"), write("b", good)
+	cmd := planlsCmd(dir, "merge", o, a, b, ".planls/state.json")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "is left as ours's version and marked conflicted") {
+		t.Errorf("conflicted side: %v\n%s", err, out)
+	}
+	if data, _ := os.ReadFile(a); !strings.Contains(string(data), "<<<<<<<") {
+		t.Errorf("CURRENT was overwritten: %q", data)
+	}
+	out, err = planlsCmd(dir, "merge", o, b, b, "notes.txt").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "notes.txt is neither state.json nor journal.jsonl") {
+		t.Errorf("unknown file: %v\n%s", err, out)
+	}
+}
