@@ -38,6 +38,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
+	args = objectInString(args)
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
@@ -78,6 +79,21 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		return core.Call(state, args, opts), nil
 	}
 	return st.Call(ctx, args, opts)
+}
+
+// objectInString unwraps arguments sent as a string holding a JSON object
+// (`"arguments":"{\"action\":\"list\"}"`, issue 11 item 3); any other
+// value is returned as is, for core to judge.
+func objectInString(args json.RawMessage) json.RawMessage {
+	var s string
+	if args[0] != '"' || json.Unmarshal(args, &s) != nil {
+		return args
+	}
+	inner := bytes.TrimSpace([]byte(s))
+	if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+		return inner
+	}
+	return args
 }
 
 // readsOnly reports whether a call is a list or get, or a batch of only
