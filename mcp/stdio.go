@@ -419,12 +419,17 @@ func (w *lockedWriter) Close() error { return nil }
 
 // readLine returns the next line without its "\n" or "\r\n"; a last line
 // without a newline comes with the read error that ended it. A line longer
-// than max is consumed to its end without being kept: tooLong.
-func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+// than limit bytes is consumed to its end without being kept: tooLong.
+func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if !tooLong && len(buf)+len(chunk) <= max+2 { // room for "\r\n"
+		if n := len(buf) + len(chunk); !tooLong && n <= limit+2 { // room for "\r\n"
+			if n > cap(buf) {
+				// Doubling, capped at the limit: append's smaller steps for
+				// big slices leave many dead copies of a long line behind.
+				buf = append(make([]byte, 0, min(max(2*cap(buf), n, 4096), limit+2)), buf...)
+			}
 			buf = append(buf, chunk...)
 		} else {
 			tooLong, buf = true, nil
@@ -433,7 +438,7 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 			continue
 		}
 		line := bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
-		if tooLong || len(line) > max {
+		if tooLong || len(line) > limit {
 			return nil, true, err
 		}
 		return line, false, err
