@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,12 @@ type params struct {
 
 	IncludeDeleted bool
 
+	// List shaping (issue 11 item 9): the extra fields rows show, and a
+	// plan-group filter.
+	Fields    []string
+	HasFields bool
+	Group     *string
+
 	// MCP seed (003) fields.
 	ProjectID        *string
 	Priority         *string
@@ -67,6 +74,7 @@ var knownFields = map[string]bool{
 	"due_at": true, "note": true, "item_status": true, "due_before": true, "search": true,
 	"query": true, "limit": true, "cursor": true, "owner_timezone": true,
 	"client_mutation_id": true, "expected_version": true, "confirm_delete_all": true, "ids": true,
+	"fields": true, "group": true,
 }
 
 // decodeObject reads a JSON object into its raw members, dropping nulls.
@@ -230,6 +238,11 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	p.AddBlockedBy = ints("addBlockedBy")
 	p.RemoveBlockedBy = ints("removeBlockedBy")
 	p.IncludeDeleted = boolean("includeDeleted")
+	if raw, ok := obj["fields"]; ok && err == nil {
+		p.Fields, err = parseFields(raw)
+		p.HasFields = true
+	}
+	p.Group = str("group")
 
 	p.ProjectID = str("project_id")
 	p.Priority = str("priority")
@@ -257,6 +270,33 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// parseFields reads list's fields: an array of field names, or one string
+// of names separated by commas ("evidence,planText"); "all" names every one.
+func parseFields(raw json.RawMessage) ([]string, error) {
+	var names []string
+	if json.Unmarshal(jsonInString(raw, '['), &names) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, fmt.Errorf("fields must be an array of field names (%s, or \"all\")", strings.Join(RowFields, ", "))
+		}
+		names = strings.Split(s, ",")
+	}
+	var out []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "all":
+			out = append(out, RowFields...)
+		case slices.Contains(RowFields, n):
+			out = append(out, n)
+		case n == "":
+		default:
+			return nil, fmt.Errorf("fields: %q is not a row field; use %s, or \"all\"", n, strings.Join(RowFields, ", "))
+		}
+	}
+	return out, nil
 }
 
 // agree returns the first present value of aliases that must be equal when

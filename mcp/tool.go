@@ -69,6 +69,10 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		ReadOnly:    h.opts.ReadOnly,
 		NoDeleteAll: h.opts.NoDeleteAll,
 		ProjectID:   store.ProjectID(root),
+		// List pages for agents: one line a row unless fields asks for
+		// more, every field cut, the page within pageBytes (listpage.go).
+		CompactRows: true,
+		FieldBytes:  fieldBytes,
 	}
 	st := store.Open(root, actor)
 	if h.opts.ReadOnly || readsOnly(args) {
@@ -76,7 +80,7 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		if err != nil {
 			return core.Result{}, err
 		}
-		return core.Call(state, args, opts), nil
+		return listPage(state, args, opts), nil
 	}
 	return st.Call(ctx, args, opts)
 }
