@@ -1,6 +1,10 @@
 package core
 
-import "github.com/planls/planls/planparse"
+import (
+	"bytes"
+
+	"github.com/planls/planls/planparse"
+)
 
 // The functions below are the public surface of core that store, lsp, mcp and
 // the CLI build on. Their bodies live in the files named after each concern.
@@ -18,8 +22,17 @@ func Approve(st *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	return approve(st, plan, src, path, opts)
 }
 
-// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex.
+// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex of
+// its bytes after a leading UTF-8 BOM, so the file saved with a BOM and an
+// editor's buffer of it (which drops the BOM) are the same plan.
 func PlanID(src []byte) string { return planID(src) }
+
+// PlanMatches reports whether src is the plan approved as id. It also
+// accepts the id of the bytes with their BOM, as planls computed it before
+// ignoring the BOM, so a plan approved then needs no second approval.
+func PlanMatches(src []byte, id string) bool {
+	return planID(src) == id || (bytes.HasPrefix(src, utf8BOM) && rawPlanID(src) == id)
+}
 
 // DriftKind says how a bullet of the current PLAN.md relates to the approved plan.
 type DriftKind int

@@ -146,7 +146,7 @@ func (sh rowShape) shows(field string, t *Task) bool {
 // followed by the MCP seed's priority and due date when set, then the
 // fields sh shows.
 func listRow(b *strings.Builder, t *Task, sh rowShape) {
-	fmt.Fprintf(b, "[%s] #%d %s", t.Status, t.ID, sanitize(t.Subject))
+	fmt.Fprintf(b, "[%s] #%d %s", statusLabel(t), t.ID, sanitize(t.Subject))
 	if t.Status == InProgress && t.ActiveForm != nil && *t.ActiveForm != "" {
 		fmt.Fprintf(b, " (%s)", sanitize(*t.ActiveForm))
 	}
@@ -210,7 +210,7 @@ func indented(b *strings.Builder, prefix, text string) {
 // seed's priority, due date and note come after owner.
 func renderGet(st *State, t *Task) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d [%s] %s", t.ID, t.Status, sanitize(t.Subject))
+	fmt.Fprintf(&b, "#%d [%s] %s", t.ID, statusLabel(t), sanitize(t.Subject))
 	line := func(label string, v *string) {
 		if v != nil && *v != "" {
 			fmt.Fprintf(&b, "\n  %s: %s", label, sanitize(*v))
@@ -299,4 +299,19 @@ func planBefore(a, b *Task) bool {
 		return true
 	}
 	return a.PlanOrder < b.PlanOrder
+}
+
+// removedLabel is what a tombstoned plan item's status reads as. Plan items
+// cannot be deleted (seed "Plan items"); the only way one is tombstoned is
+// a re-approval of a plan that no longer holds it, so "[deleted]" would
+// misstate what happened.
+const removedLabel = "removed by re-approval"
+
+// statusLabel is t's status as rows and `get` print it: the status, or
+// removedLabel for a plan item's tombstone.
+func statusLabel(t *Task) string {
+	if t.Status == Deleted && t.Source == "plan" {
+		return removedLabel
+	}
+	return string(t.Status)
 }

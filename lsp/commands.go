@@ -243,7 +243,7 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	var dirty bool
 	if d := s.docs[keyOf(planPath)]; d != nil && planPath != "" {
 		disk, err := os.ReadFile(planPath)
-		dirty = err != nil || !sameBytes(disk, d.text)
+		dirty = err != nil || !sameText(disk, d.text)
 	}
 	s.mu.Unlock()
 	if planPath == "" {

@@ -32,7 +32,7 @@ func (s *server) settingsChanged(before []string, changed []*folder) {
 	}
 	// The client watches unless registration fell back to fsnotify; a
 	// registration still in flight re-reads the settings when it runs.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil && !slices.Equal(before, s.planFilesUnion()) {
+	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused && !slices.Equal(before, s.planFilesUnion()) {
 		go s.registerWatchers()
 	}
 	for _, f := range changed {

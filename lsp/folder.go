@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"time"
@@ -13,7 +14,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
-	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
 )
 
@@ -39,15 +39,14 @@ type folder struct {
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
 	planSum  [32]byte
-	// parser re-parses only the changed parts of the plan between views:
-	// one keystroke in a 10k-item plan must not cost a whole parse.
-	parser *planparse.Cache
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
 	pending      bool      // a debounced reload is scheduled
 	pendingSince time.Time // first event of the pending burst
 	retry        *time.Timer
+	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
+	settleUntil  time.Time   // end of that window (zero: none)
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
@@ -66,7 +65,6 @@ func newFolder(root, uri string) *folder {
 		root: root, key: keyOf(root), uri: uri,
 		store:     store.Open(root, "lsp"),
 		state:     core.Empty(),
-		parser:    planparse.NewCache(),
 		published: map[string]bool{},
 	}
 }
@@ -79,6 +77,9 @@ func (f *folder) stopTimers() {
 	}
 	if f.retry != nil {
 		f.retry.Stop()
+	}
+	if f.settle != nil {
+		f.settle.Stop()
 	}
 }
 
@@ -119,6 +120,12 @@ func (s *server) readDisk(f *folder) bool {
 			s.log.Warn("plan file unreadable", "path", path, "err", err)
 		}
 		data = nil
+	}
+	if s.holdPlan(f, path, data) {
+		if changed {
+			f.revision++
+		}
+		return changed
 	}
 	sum := sha256.Sum256(data)
 	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
@@ -192,13 +199,15 @@ func (s *server) resolvePlan(f *folder) string {
 		}
 	}
 	for _, g := range s.folderSettings(f).PlanFiles {
-		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
+		// Matched under the root, not on root+pattern: a root such as
+		// "client [acme]" is a path, not a pattern.
+		matches, err := fs.Glob(os.DirFS(f.root), path.Clean(g))
 		if err != nil {
 			continue
 		}
 		for _, m := range matches {
-			if isFile(m) {
-				return m
+			if p := filepath.Join(f.root, filepath.FromSlash(m)); isFile(p) {
+				return p
 			}
 		}
 	}
@@ -321,5 +330,10 @@ func (s *server) scheduleRetry(f *folder) {
 	})
 }
 
-// sameBytes reports whether an open buffer matches the plan on disk.
-func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }
+// sameText reports whether an open buffer matches the plan on disk. A
+// leading UTF-8 BOM does not count: editors keep it out of the buffer they
+// send (issue 11 item 7).
+func sameText(a, b []byte) bool {
+	bom := []byte("\xEF\xBB\xBF")
+	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))
+}

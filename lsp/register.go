@@ -17,6 +17,9 @@ type watchReg struct {
 	id    string   // the live registration ("" when none)
 	globs []string // the planFiles it watches
 	seq   int      // numbers ids: a new registration never reuses an old id
+	// refused: the client refused a registration, so fsnotify watches
+	// everything (guarded by server.mu, not mu).
+	refused bool
 }
 
 const watchMethod = "workspace/didChangeWatchedFiles"
@@ -64,9 +67,11 @@ func (s *server) registerWatchers() {
 	if err != nil {
 		s.log.Warn("client file watching refused; using fsnotify", "err", err)
 		s.clientFS = false
+		s.reg.refused = true
 		s.startFSWatch()
 		return
 	}
 	s.reg.id, s.reg.globs = id, globs
 	s.clientFS = true
+	s.startFSWatch() // down to the state directories (watch.go)
 }

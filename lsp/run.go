@@ -39,6 +39,7 @@ type options struct {
 	debounce    time.Duration // quiet time after a file event before re-reading
 	retryDelay  time.Duration // wait before re-reading a state file that did not parse
 	retries     int           // re-reads of a broken state file before reporting it
+	planSettle  time.Duration // how long a vanished or emptied plan may take to come back (settle.go)
 	askTimeout  time.Duration // bound on window/showMessageRequest
 	callTimeout time.Duration // bound on other server→client requests
 	// gitHead returns "abc1234 subject" for the repository at dir, or "".
@@ -54,6 +55,7 @@ func defaultOptions() options {
 		debounce:    40 * time.Millisecond,
 		retryDelay:  60 * time.Millisecond,
 		retries:     3,
+		planSettle:  500 * time.Millisecond,
 		askTimeout:  10 * time.Minute,
 		callTimeout: 10 * time.Second,
 		gitHead:     gitHead,

@@ -52,7 +52,7 @@ func (s *server) buildView(f *folder) *view {
 		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
 	}
 	v.m = newMapper(v.text, s.enc)
-	v.plan = f.parser.Parse(v.text)
+	v.plan = planparse.Parse(v.text)
 	v.approved = f.state.Plan != nil
 	if !v.approved {
 		v.items = make([]viewItem, 0, len(v.plan.Items))
@@ -61,7 +61,7 @@ func (s *server) buildView(f *folder) *view {
 		}
 		return v
 	}
-	v.needsReapproval = core.PlanID(v.text) != f.state.Plan.ID
+	v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
 	matches, missing := core.MatchPlan(f.state, v.plan)
 	// Indexed by item, not a map: this runs on every keystroke.
 	byItem := make([]*core.ItemMatch, len(v.plan.Items))

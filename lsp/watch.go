@@ -14,6 +14,15 @@ import (
 // plan files and state file: never the files themselves, whose inode an
 // editor's rename-over save replaces (B01). Until .planls/ exists its
 // parent is watched, and the watch is re-armed when it appears (B03).
+//
+// When the client watches files for us it still watches each .planls/:
+// clients that accept the registration (eglot 1.9, coc.nvim) never report
+// state.json replaced by rename nor files in a dot-directory, and those are
+// exactly how the CLI and agents change the state. The plan files are then
+// left to the client. An event seen twice (ours and the client's) costs
+// nothing: both restart one debounce, and a re-read of unchanged bytes
+// publishes nothing (readState compares hashes, which also skips our own
+// writes).
 type fsWatcher struct {
 	w    *fsnotify.Watcher
 	s    *server
@@ -23,11 +32,16 @@ type fsWatcher struct {
 	wg   sync.WaitGroup
 }
 
-// startFSWatch starts fsnotify unless the client watches for us (caller
+// startFSWatch starts fsnotify, or re-syncs it when it runs: over every
+// watched directory, or only the state directories while s.clientFS (caller
 // holds s.mu). Failure to start is logged: the server still works, it only
 // misses outside writers.
 func (s *server) startFSWatch() {
-	if s.watcher != nil || s.clientFS || s.opts.noFSWatch {
+	if s.opts.noFSWatch {
+		return
+	}
+	if s.watcher != nil {
+		s.watcher.sync(s)
 		return
 	}
 	w, err := fsnotify.NewWatcher()
@@ -48,8 +62,11 @@ func (s *server) startFSWatch() {
 func (fw *fsWatcher) sync(s *server) []string {
 	want := map[string]bool{}
 	for _, f := range s.folders {
-		want[f.root] = true
 		want[existingAncestor(filepath.Join(f.root, ".planls"), f.root)] = true
+		if s.clientFS {
+			continue
+		}
+		want[f.root] = true
 		for _, g := range s.folderSettings(f).PlanFiles {
 			want[existingAncestor(filepath.Dir(filepath.Join(f.root, filepath.FromSlash(g))), f.root)] = true
 		}
@@ -81,10 +98,13 @@ func (fw *fsWatcher) sync(s *server) []string {
 }
 
 // existingAncestor returns dir, or its nearest existing ancestor, never
-// above stop. Glob metacharacters make a directory "not existing".
+// above stop. A directory whose path below stop holds a glob metacharacter
+// (a planFiles pattern such as plans/*/PLAN.md) counts as not existing; the
+// characters in stop itself are only characters (a project in
+// "client [acme]/" is watched like any other).
 func existingAncestor(dir, stop string) string {
 	for d := dir; ; d = filepath.Dir(d) {
-		if !strings.ContainsAny(d, "*?[") {
+		if rel, err := filepath.Rel(stop, d); err == nil && !strings.ContainsAny(rel, "*?[") {
 			if st, err := os.Stat(d); err == nil && st.IsDir() {
 				return d
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,9 +162,10 @@ func (s *Store) persist(old, next *core.State, kind string, params json.RawMessa
 // them "." + base + digits). Only called under the lock, when no other writer
 // can own one.
 func (s *Store) removeTemps() {
-	matches, _ := filepath.Glob(filepath.Join(s.Dir(), "."+StateName+"[0-9]*"))
+	// Globbed under Dir, so "[", "*" or "?" in the project's path stay literal.
+	matches, _ := fs.Glob(os.DirFS(s.Dir()), "."+StateName+"[0-9]*")
 	for _, m := range matches {
-		_ = os.Remove(m)
+		_ = os.Remove(filepath.Join(s.Dir(), m))
 	}
 }
 

@@ -1,7 +1,6 @@
 package planparse
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -52,34 +51,4 @@ func corpus(t testing.TB) map[string][]byte {
 		out["lazy "+s] = []byte(s)
 	}
 	return out
-}
-
-// TestPredictionChangesNothing: predicted breaks only save parses; the plan
-// is the one the goldmark-checked breaks alone give.
-func TestPredictionChangesNothing(t *testing.T) {
-	for name, src := range corpus(t) {
-		for _, v := range [][]byte{src, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))} {
-			a, b := toGolden(v, parseWith(v, true)), toGolden(v, parseWith(v, false))
-			if ga, gb := marshalGolden(t, a), marshalGolden(t, b); !bytes.Equal(ga, gb) {
-				t.Errorf("%s: prediction changes the plan:\n--- predicted\n%s--- checked only\n%s", name, ga, gb)
-			}
-		}
-	}
-}
-
-// TestPredictionSavesTheSecondParse: on plans with lead-ins and lazy lines,
-// the predicted breaks leave nothing for lazyBreaks to find.
-func TestPredictionSavesTheSecondParse(t *testing.T) {
-	for _, src := range [][]byte{
-		plangen.Generate(2000, 5),
-		[]byte("## Work\n- step\nSteps:\n- next\nNot adopted:\n- x\nMore prose.\n"),
-	} {
-		ln := newLines(src)
-		buf, base := prepare(src)
-		capContainers(buf)
-		tr := parseTree(buf, base, mergeBreaks(nil, predictBreaks(ln, base)))
-		if more := lazyBreaks(tr, ln); len(more) != 0 {
-			t.Errorf("prediction missed %d lazy lines, first at offset %d", len(more), more[0])
-		}
-	}
 }
