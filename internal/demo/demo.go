@@ -1,4 +1,7 @@
-package lsp
+// Package demo is the client side of `planls demo`: a real LSP session
+// against a `planls serve` child process, printed as an editor would show
+// it. It is a client of the server, so it lives outside package lsp.
+package demo
 
 import (
 	"context"
@@ -15,10 +18,11 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
-// DemoOptions configure Demo.
-type DemoOptions struct {
+// Options configure Demo.
+type Options struct {
 	Plan     []byte   // the plan's markdown
 	Server   []string // argv of the server, e.g. {"/path/planls", "serve"}
 	Out      io.Writer
@@ -33,7 +37,7 @@ type DemoOptions struct {
 // the "Approve plan" code action, one line per open item, the code actions on
 // the first item, its completion with evidence, and the diagnostics after.
 // It returns an error when the session did not behave as expected.
-func Demo(ctx context.Context, o DemoOptions) error {
+func Demo(ctx context.Context, o Options) error {
 	if o.Timeout == 0 {
 		o.Timeout = 10 * time.Second
 	}
@@ -69,7 +73,7 @@ type demoClient struct {
 	msgs    []string
 }
 
-func startDemoClient(ctx context.Context, o DemoOptions, dir string) (*demoClient, error) {
+func startDemoClient(ctx context.Context, o Options, dir string) (*demoClient, error) {
 	if len(o.Server) == 0 {
 		return nil, errors.New("demo: no server command")
 	}
@@ -88,7 +92,7 @@ func startDemoClient(ctx context.Context, o DemoOptions, dir string) (*demoClien
 		return nil, fmt.Errorf("demo: starting %s: %w", o.Server[0], err)
 	}
 	c := &demoClient{cmd: cmd, timeout: o.Timeout, w: o.Out, changed: make(chan struct{}), diags: map[string][]protocol.Diagnostic{}}
-	c.conn = jsonrpc2.NewConn(newStream(rwc{in: stdout, out: stdin}, newDiscardLogger()))
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(pipes{in: stdout, out: stdin}))
 	c.conn.Go(ctx, c.handle)
 	return c, nil
 }
@@ -172,9 +176,9 @@ func countOf(ds []protocol.Diagnostic, code string) int {
 	return n
 }
 
-func (c *demoClient) script(dir, plan string, o DemoOptions) error {
+func (c *demoClient) script(dir, plan string, o Options) error {
 	w := c.w
-	root, u := uriOf(dir), uriOf(plan)
+	root, u := string(uri.File(dir)), string(uri.File(plan))
 	var init struct {
 		Capabilities struct {
 			PositionEncoding       string `json:"positionEncoding"`
@@ -206,7 +210,7 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 		"uri": u, "languageId": "markdown", "version": 1, "text": string(o.Plan)}}); err != nil {
 		return err
 	}
-	ds, err := c.waitDiags(u, "the diagnostics before approval", func(d []protocol.Diagnostic) bool { return countOf(d, codeNotApp) == 1 })
+	ds, err := c.waitDiags(u, "the diagnostics before approval", func(d []protocol.Diagnostic) bool { return countOf(d, "plan-not-approved") == 1 })
 	if err != nil {
 		return err
 	}
@@ -214,7 +218,7 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 	c.printDiags(ds)
 	var title protocol.Diagnostic
 	for _, d := range ds {
-		if d.Code == codeNotApp {
+		if d.Code == "plan-not-approved" {
 			title = d
 		}
 	}
@@ -232,20 +236,20 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 		return err
 	}
 	fmt.Fprintf(w, "  %s\n", firstLine(env))
-	ds, err = c.waitDiags(u, "the diagnostics after approval", func(d []protocol.Diagnostic) bool { return countOf(d, codeNotApp) == 0 })
+	ds, err = c.waitDiags(u, "the diagnostics after approval", func(d []protocol.Diagnostic) bool { return countOf(d, "plan-not-approved") == 0 })
 	if err != nil {
 		return err
 	}
-	open := countOf(ds, codeOpen)
+	open := countOf(ds, "open-item")
 	if open == 0 {
 		c.printDiags(ds)
 		return errors.New("demo: the approved plan has no open items (no top-level bullets under a work heading?)")
 	}
-	fmt.Fprintf(w, "\nAfter approval: %s\n", plural(open, "open plan item"))
+	fmt.Fprintf(w, "\nAfter approval: %s\n", openItems(open))
 	c.printDiags(ds)
 	var first protocol.Diagnostic
 	for _, d := range ds {
-		if d.Code == codeOpen {
+		if d.Code == "open-item" {
 			first = d
 			break
 		}
@@ -280,11 +284,11 @@ func (c *demoClient) script(dir, plan string, o DemoOptions) error {
 		return err
 	}
 	fmt.Fprintf(w, "  %s\n", firstLine(env))
-	ds, err = c.waitDiags(u, "the item to close", func(d []protocol.Diagnostic) bool { return countOf(d, codeOpen) == open-1 })
+	ds, err = c.waitDiags(u, "the item to close", func(d []protocol.Diagnostic) bool { return countOf(d, "open-item") == open-1 })
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nAfter: %s\n", plural(open-1, "open plan item"))
+	fmt.Fprintf(w, "\nAfter: %s\n", openItems(open-1))
 	c.printDiags(ds)
 	if err := c.call("shutdown", nil, nil); err != nil {
 		return err
@@ -375,4 +379,23 @@ func shortCommand(cmd []string) []string {
 		return cmd
 	}
 	return append([]string{rel}, cmd[1:]...)
+}
+
+// pipes joins the child's stdout and stdin into one connection; Close
+// closes both.
+type pipes struct {
+	in  io.ReadCloser
+	out io.WriteCloser
+}
+
+func (p pipes) Read(b []byte) (int, error)  { return p.in.Read(b) }
+func (p pipes) Write(b []byte) (int, error) { return p.out.Write(b) }
+func (p pipes) Close() error                { return errors.Join(p.in.Close(), p.out.Close()) }
+
+// openItems is "1 open plan item", "2 open plan items".
+func openItems(n int) string {
+	if n == 1 {
+		return "1 open plan item"
+	}
+	return fmt.Sprintf("%d open plan items", n)
 }

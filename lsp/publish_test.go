@@ -7,14 +7,10 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/planls/planls/core"
 )
 
-// The per-keystroke caches (status messages by task, the last published
-// bytes, the task index by id) never serve output of an earlier state or
-// buffer: each change alters exactly the diagnostics it should, and the
-// others stay byte for byte what they were.
+// Each change of state or buffer alters exactly the diagnostics it should,
+// and the others stay byte for byte what they were.
 func TestDiagnosticsFollowEachChange(t *testing.T) {
 	src := "# P\n\n## Work\n- Alpha task\n- Bravo task\n- Charlie task\n- Delta task\n"
 	root := t.TempDir()
@@ -92,38 +88,8 @@ func diagString(t *testing.T, d protocol.Diagnostic) string {
 	return string(b)
 }
 
-// A status message is rebuilt when its task differs from the one it was
-// built from: a new state with the same id, or (never done, but cheap to
-// rule out) a task changed in place.
-func TestStatusMsgsNeverStale(t *testing.T) {
-	var c statusMsgs
-	a := &core.State{Tasks: []core.Task{{ID: 3, Subject: "old", Status: core.Pending}}}
-	if got, want := c.message(a, &a.Tasks[0]), "open plan item #3 (pending): old"; got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	b := &core.State{Tasks: []core.Task{{ID: 3, Subject: "new", Status: core.Pending}}}
-	if got, want := c.message(b, &b.Tasks[0]), "open plan item #3 (pending): new"; got != want {
-		t.Errorf("new state: got %q, want %q", got, want)
-	}
-	b.Tasks[0].Status = core.InProgress
-	if got, want := c.message(b, &b.Tasks[0]), "plan item #3 in progress: new"; got != want {
-		t.Errorf("status changed in place: got %q, want %q", got, want)
-	}
-	b.Tasks[0].Subject = "newer"
-	if got, want := c.message(b, &b.Tasks[0]), "plan item #3 in progress: newer"; got != want {
-		t.Errorf("subject changed in place: got %q, want %q", got, want)
-	}
-	// Ids past the cache's size are built each time, still right.
-	big := &core.State{Tasks: []core.Task{{ID: 1 << 20, Subject: "far", Status: core.Pending}}}
-	if got, want := c.message(big, &big.Tasks[0]), "open plan item #1048576 (pending): far"; got != want {
-		t.Errorf("large id: got %q, want %q", got, want)
-	}
-}
-
-// A list equal to the last one sent for its URI is not sent again; any
-// other is, including a return to one sent earlier. The comparison is of
-// the exact bytes, kept from the last publish in a buffer that the next
-// encoding reuses.
+// A list with the same meaning as the last one sent for its URI is not
+// sent again; any other is, including a return to one sent earlier.
 func TestPublishSkipsOnlyTheSameList(t *testing.T) {
 	src := "# P\n\n## Work\n- Alpha task\n- Bravo task\n"
 	root := t.TempDir()

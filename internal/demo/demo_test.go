@@ -1,21 +1,24 @@
-package lsp
+package demo
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/planls/planls/lsp"
 )
 
 // TestMain lets the test binary act as `planls serve` for tests that need
 // a real child process over stdio (the demo).
 func TestMain(m *testing.M) {
 	if os.Getenv("PLANLS_TEST_SERVE") == "1" {
-		err := Run(context.Background(), os.Stdin, os.Stdout, os.Stderr)
+		err := lsp.Run(context.Background(), os.Stdin, os.Stdout, slog.New(slog.NewTextHandler(os.Stderr, nil)))
 		if err != nil {
 			os.Exit(1)
 		}
@@ -27,7 +30,7 @@ func TestMain(m *testing.M) {
 func TestDemoOutput(t *testing.T) {
 	t.Setenv("PLANLS_TEST_SERVE", "1")
 	var out, errb bytes.Buffer
-	err := Demo(t.Context(), DemoOptions{Plan: []byte(basicPlan(t)), Server: []string{os.Args[0]}, Out: &out, Stderr: &errb,
+	err := Demo(t.Context(), Options{Plan: basicPlan(t), Server: []string{os.Args[0]}, Out: &out, Stderr: &errb,
 		Evidence: "go test ./internal/ratelimit: ok"})
 	if err != nil {
 		t.Fatalf("demo: %v\n%s\nserver stderr:\n%s", err, out.String(), errb.String())
@@ -59,7 +62,7 @@ func TestDemoFailsWithBrokenServer(t *testing.T) {
 		t.Skip("no false(1)")
 	}
 	var out bytes.Buffer
-	err = Demo(t.Context(), DemoOptions{Plan: []byte("# P\n- a\n"), Server: []string{falseBin}, Out: &out, Timeout: 5e8})
+	err = Demo(t.Context(), Options{Plan: []byte("# P\n- a\n"), Server: []string{falseBin}, Out: &out, Timeout: 5e8})
 	if err == nil {
 		t.Fatal("demo against a dead server succeeded")
 	}
@@ -72,8 +75,17 @@ func TestDemoFailsWithBrokenServer(t *testing.T) {
 func TestDemoPlanWithoutItems(t *testing.T) {
 	t.Setenv("PLANLS_TEST_SERVE", "1")
 	var out bytes.Buffer
-	err := Demo(t.Context(), DemoOptions{Plan: []byte("# Just a title\n\nSome prose.\n"), Server: []string{os.Args[0]}, Out: &out})
+	err := Demo(t.Context(), Options{Plan: []byte("# Just a title\n\nSome prose.\n"), Server: []string{os.Args[0]}, Out: &out})
 	if err == nil || !strings.Contains(err.Error(), "no open items") {
 		t.Errorf("demo of an empty plan: %v\n%s", err, out.String())
 	}
+}
+
+func basicPlan(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/basic.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
