@@ -71,10 +71,7 @@ func TestIncrementalSync(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root, plan := workspace(t, text)
 			cliApprove(t, root)
-			caps := map[string]any{}
-			if tc.offer != nil {
-				caps["general"] = map[string]any{"positionEncodings": tc.offer}
-			}
+			caps := encodingCaps(tc.offer)
 			opts := testOptions()
 			opts.noFSWatch = true
 			e := newEnv(t, envConfig{noInit: true, opts: opts})
