@@ -30,8 +30,9 @@ type JournalEntry struct {
 	Base     int64     `json:"base"`     // the revision the change was applied to
 	Time     time.Time `json:"time"`     // commit time, UTC
 	Actor    string    `json:"actor"`    // Store.Actor of the writer
-	Kind     string    `json:"kind"`     // "call" or "approve"
-	// Params are the todo tool params (kind "call"), or {"path","planId"} for an approval.
+	Kind     string    `json:"kind"`     // "call", "approve", or "merge" (branches joined: see merge.go)
+	// Params are the todo tool params (kind "call"), {"path","planId"} for an approval, or
+	// {"base","ours","theirs","renumbered"} for a merge (mergeParams).
 	Params json.RawMessage `json:"params,omitempty"`
 	Result string          `json:"result"` // content[0].text of the result
 	Full   bool            `json:"full,omitempty"`

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -69,17 +71,8 @@ func TestMergeFilesAgree(t *testing.T) {
 	base, a, b := branchStores(t,
 		[]string{`{"action":"update","id":1,"status":"completed","evidence":"a ok"}`, `{"action":"create","subject":"a new"}`},
 		[]string{`{"action":"update","id":2,"status":"completed","evidence":"b ok"}`, `{"action":"create","subject":"b new"}`, `{"action":"create","subject":"b newer","blockedBy":[3]}`})
-	bs, bj := files(t, base)
+	sm, jm := mergeBoth(t, base, a, b)
 	as, aj := files(t, a)
-	ts, tj := files(t, b)
-	sm, err := MergeStateFiles(relState(), bs, as, ts, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	jm, err := MergeJournalFiles(bj, aj, tj, nil, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := Open(t.TempDir(), "test")
 	if err := os.MkdirAll(out.Dir(), 0o755); err != nil {
 		t.Fatal(err)
@@ -139,6 +132,23 @@ func TestMergeFilesAgree(t *testing.T) {
 	}
 }
 
+// mergeBoth runs both drivers on the stores' files, as git would.
+func mergeBoth(t *testing.T, base, a, b *Store) (state, journal *MergeOutcome) {
+	t.Helper()
+	bs, bj := files(t, base)
+	as, aj := files(t, a)
+	ts, tj := files(t, b)
+	sm, err := MergeStateFiles(relState(), bs, as, ts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jm, err := MergeJournalFiles(bj, aj, tj, nil, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sm, jm
+}
+
 // A side with conflict markers cannot be merged: an error, nothing produced.
 func TestMergeStateFilesRefusesConflicted(t *testing.T) {
 	bad := []byte("{\n<<<<<<< ours\n=======\n>>>>>>> theirs\n}\n")
@@ -147,44 +157,59 @@ func TestMergeStateFilesRefusesConflicted(t *testing.T) {
 	}
 }
 
-// A journal pasted together from two branches (a union merge, or git's
-// conflict block) rebuilds with both branches' changes and a merge entry;
-// before, the second branch's entries were ignored.
+// A journal pasted together from two branches (git's conflict block, or a
+// union resolved by hand) rebuilds with both branches' changes and a merge
+// entry; before, the second branch's entries were ignored.
 func TestRebuildMergesUnionJournal(t *testing.T) {
-	base, a, b := branchStores(t,
-		[]string{`{"action":"update","id":1,"status":"completed","evidence":"a ok"}`},
-		[]string{`{"action":"update","id":2,"status":"completed","evidence":"b ok"}`})
-	_, bj := files(t, base)
-	as, aj := files(t, a)
-	_, tj := files(t, b)
-	union := string(bj) + "<<<<<<< HEAD\n" + strings.TrimPrefix(string(aj), string(bj)) + "=======\n" + strings.TrimPrefix(string(tj), string(bj)) + ">>>>>>> b\n"
-	out := Open(t.TempDir(), "test")
-	_ = os.MkdirAll(out.Dir(), 0o755)
-	_ = os.WriteFile(out.StatePath(), as, 0o644)
-	_ = os.WriteFile(out.JournalPath(), []byte(union), 0o644)
-	r, _ := out.Doctor(false, false)
-	if r.OK() || len(r.JournalProblems) != 4 {
-		t.Fatalf("doctor before: %q", r.Notes)
-	}
-	if _, err := out.Doctor(true, false); err == nil || !strings.Contains(err.Error(), "holds git conflict markers (line 3)") {
-		t.Fatalf("rebuild without --move-aside: %v", err)
-	}
-	r, err := out.Doctor(true, true)
-	if err != nil || !r.Rebuilt {
-		t.Fatalf("rebuild: %+v %v", r, err)
-	}
-	st := mustRead(t, out)
-	if st.Tasks[0].Evidence != "a ok" || st.Tasks[1].Evidence != "b ok" || st.Revision != 5 {
-		t.Errorf("rebuilt %+v", st)
-	}
-	if r, err := out.Doctor(false, false); err != nil || !r.OK() {
-		t.Errorf("doctor after: %q %v", r.Notes, err)
-	}
-	moved, _ := filepath.Glob(out.JournalPath() + ".corrupt-*")
-	if len(moved) != 1 {
-		t.Errorf("conflicted journal not kept: %v", moved)
-	} else if kept, _ := os.ReadFile(moved[0]); string(kept) != union {
-		t.Errorf("kept journal differs")
+	for _, markers := range []bool{true, false} {
+		base, a, b := branchStores(t,
+			[]string{`{"action":"update","id":1,"status":"completed","evidence":"a ok"}`},
+			[]string{`{"action":"update","id":2,"status":"deferred","reason":"b later"}`})
+		_, bj := files(t, base)
+		as, aj := files(t, a)
+		_, tj := files(t, b)
+		ours, theirs := strings.TrimPrefix(string(aj), string(bj)), strings.TrimPrefix(string(tj), string(bj))
+		union := string(bj) + ours + theirs
+		if markers {
+			union = string(bj) + "<<<<<<< HEAD\n" + ours + "=======\n" + theirs + ">>>>>>> b\n"
+		}
+		out := Open(t.TempDir(), "test")
+		_ = os.MkdirAll(out.Dir(), 0o755)
+		_ = os.WriteFile(out.StatePath(), as, 0o644)
+		_ = os.WriteFile(out.JournalPath(), []byte(union), 0o644)
+		r, _ := out.Doctor(false, false)
+		wantProbs := 1
+		if markers {
+			wantProbs = 4
+		}
+		if r.OK() || len(r.JournalProblems) != wantProbs || !slices.Contains(r.Notes, branchRepairNote(r.JournalProblems)[0]) {
+			t.Fatalf("markers %v: doctor before: %q", markers, r.Notes)
+		}
+		if _, err := out.Doctor(true, false); err == nil {
+			t.Fatalf("markers %v: rebuild without --move-aside replaced a file", markers)
+		}
+		r, err := out.Doctor(true, true)
+		if err != nil || !r.Rebuilt {
+			t.Fatalf("rebuild: %+v %v", r, err)
+		}
+		st := mustRead(t, out)
+		if st.Tasks[0].Evidence != "a ok" || st.Tasks[1].Reason != "b later" || st.Revision != 5 {
+			t.Errorf("markers %v: rebuilt %+v", markers, st)
+		}
+		if r, err := out.Doctor(false, false); err != nil || !r.OK() {
+			t.Errorf("markers %v: doctor after: %q %v", markers, r.Notes, err)
+		}
+		moved, _ := filepath.Glob(out.JournalPath() + ".corrupt-*")
+		switch {
+		case markers && len(moved) != 1:
+			t.Errorf("conflicted journal not kept: %v", moved)
+		case markers:
+			if kept, _ := os.ReadFile(moved[0]); string(kept) != union {
+				t.Errorf("kept journal differs")
+			}
+		case len(moved) != 0:
+			t.Errorf("a journal without markers was moved: %v", moved)
+		}
 	}
 }
 
@@ -229,4 +254,126 @@ func benchStates(b *testing.B) (base, ours, theirs []byte) {
 		b.Fatal(err)
 	}
 	return data, branch(0, "ours"), branch(1, "theirs")
+}
+
+// For random branches, the state file's merge and the journal's merge
+// (run separately, as git runs them) always agree, and doctor is clean.
+func TestMergeDriversAgreeRandom(t *testing.T) {
+	if testing.Short() {
+		t.Skip("many commits")
+	}
+	ops := []string{
+		`{"action":"create","subject":"s%d"}`,
+		`{"action":"create","subject":"s%d","blockedBy":[1]}`,
+		`{"action":"update","id":%d,"status":"completed","evidence":"e%[1]d"}`,
+		`{"action":"update","id":%d,"status":"deferred","reason":"r%[1]d"}`,
+		`{"action":"update","id":%d,"status":"in_progress","owner":"o%[1]d"}`,
+		`{"action":"update","id":%d,"note":"n%[1]d"}`,
+		`{"action":"delete","id":%d}`,
+	}
+	for seed := 0; seed < 12; seed++ {
+		pick := func(side int) []string {
+			var out []string
+			for i := 0; i < 2+(seed+side)%4; i++ {
+				k := (seed*7 + side*3 + i*5) % len(ops)
+				arg := 1 + (seed+i+side)%3
+				if k < 2 {
+					arg = seed*10 + side*100 + i
+				}
+				out = append(out, fmt.Sprintf(ops[k], arg))
+			}
+			return out
+		}
+		base, a, b := branchStoresLenient(t, pick(1), pick(2))
+		sm, jm := mergeBoth(t, base, a, b)
+		entries, probs, _ := ReadJournal(writeTemp(t, jm.Data))
+		replayed, _ := encodeState(Replay(entries))
+		if len(probs) > 0 || !bytes.Equal(replayed, sm.Data) {
+			t.Fatalf("seed %d: problems %v\nreplay %s\nstate %s", seed, probs, replayed, sm.Data)
+		}
+	}
+}
+
+// branchStoresLenient is branchStores with calls the tool may reject
+// (a delete of a plan item, a closed task's update): those change nothing.
+func branchStoresLenient(t *testing.T, ours, theirs []string) (base, a, b *Store) {
+	t.Helper()
+	filter := func(s *Store, calls []string) []string {
+		var ok []string
+		st := mustRead(t, s)
+		for _, c := range calls {
+			res := core.Call(st, params(c), core.Options{})
+			if !res.Envelope.IsError() {
+				ok = append(ok, c)
+				st = res.State
+			}
+		}
+		return ok
+	}
+	base, _, _ = branchStores(t, nil, nil)
+	return branchStores(t, filter(base, ours), filter(base, theirs))
+}
+
+func writeTemp(t *testing.T, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), JournalName)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkMergeJournalFiles1000 merges the journals of a 1,000-task base
+// (one full snapshot) and two branches that each complete 250 tasks, one
+// commit each, and create 25 (colliding): replays three journals, merges,
+// writes 1,000+ lines.
+func BenchmarkMergeJournalFiles1000(b *testing.B) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := &core.State{Version: core.SchemaVersion, Revision: 1000, NextID: 1001}
+	for id := 1; id <= 1000; id++ {
+		st.Tasks = append(st.Tasks, core.Task{ID: id, Subject: "task", Status: core.Pending, Version: 1, CreatedAt: t0, UpdatedAt: t0})
+	}
+	line := func(old, next *core.State, full bool) []byte {
+		e, err := newEntry(old, next, full)
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.Kind, e.Time = "call", t0
+		out, err := marshal(e, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		return out
+	}
+	baseJ := line(&core.State{}, st, true)
+	branch := func(parity int, ev string) []byte {
+		j := append([]byte(nil), baseJ...)
+		cur := st
+		for id := 1 + parity; id <= 500; id += 2 {
+			next := *cur
+			next.Tasks = append([]core.Task(nil), cur.Tasks...)
+			next.Tasks[id-1].Status, next.Tasks[id-1].Evidence = core.Completed, ev
+			next.Revision++
+			j = append(j, line(cur, &next, false)...)
+			cur = &next
+		}
+		for i := 0; i < 25; i++ {
+			next := *cur
+			next.Tasks = append(append([]core.Task(nil), cur.Tasks...), core.Task{ID: cur.NextID, Subject: ev, Status: core.Pending, Version: 1, CreatedAt: t0, UpdatedAt: t0})
+			next.NextID++
+			next.Revision++
+			j = append(j, line(cur, &next, false)...)
+			cur = &next
+		}
+		return j
+	}
+	ours, theirs := branch(0, "ours"), branch(1, "theirs")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		out, err := MergeJournalFiles(baseJ, ours, theirs, nil, t0)
+		if err != nil || len(out.Result.Renumbered) != 25 {
+			b.Fatal(err)
+		}
+	}
 }
