@@ -118,7 +118,7 @@ func (s *server) initialize(r *request) (any, error) {
 			ServerCapabilities: protocol.ServerCapabilities{
 				TextDocumentSync: protocol.TextDocumentSyncOptions{
 					OpenClose: true,
-					Change:    protocol.TextDocumentSyncKindFull,
+					Change:    protocol.TextDocumentSyncKindIncremental,
 					Save:      &protocol.SaveOptions{IncludeText: false},
 				},
 				HoverProvider:           true,
@@ -151,7 +151,7 @@ func (s *server) initializedNote(r *request) (any, error) {
 	s.startFSWatch()
 	s.mu.Unlock()
 	if dyn {
-		go s.registerWatchers()
+		s.grp.goFn(s.registerWatchers)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -25,12 +25,9 @@ func (s *server) holdPlan(f *folder, path string, data []byte) bool {
 	now := time.Now()
 	if f.settleUntil.IsZero() {
 		f.settleUntil = now.Add(s.opts.planSettle)
-		f.settle = time.AfterFunc(s.opts.planSettle, func() {
+		f.settle = s.grp.afterFunc(s.opts.planSettle, func() {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			if s.state == shutDown || s.ctx.Err() != nil {
-				return
-			}
 			s.refresh(f, false)
 		})
 		s.log.Debug("plan file gone or empty; waiting for it to come back", "path", f.planPath, "for", s.opts.planSettle)
@@ -45,9 +42,7 @@ func (s *server) holdPlan(f *folder, path string, data []byte) bool {
 
 // endSettle closes f's settle window, if any (caller holds mu).
 func (s *server) endSettle(f *folder) {
-	if f.settle != nil {
-		f.settle.Stop()
-		f.settle = nil
-	}
+	stopTimer(f.settle)
+	f.settle = nil
 	f.settleUntil = time.Time{}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -28,16 +29,15 @@ type fsWatcher struct {
 	s    *server
 	mu   sync.Mutex
 	dirs map[string]bool
-	done chan struct{}
-	wg   sync.WaitGroup
 }
 
 // startFSWatch starts fsnotify, or re-syncs it when it runs: over every
 // watched directory, or only the state directories while s.clientFS (caller
-// holds s.mu). Failure to start is logged: the server still works, it only
-// misses outside writers.
+// holds s.mu). Nothing starts once the session is shut down; the loop is a
+// group goroutine. Failure to start is logged: the server still works, it
+// only misses outside writers.
 func (s *server) startFSWatch() {
-	if s.opts.noFSWatch {
+	if s.opts.noFSWatch || s.state == shutDown || s.grp.isStopped() {
 		return
 	}
 	if s.watcher != nil {
@@ -49,11 +49,13 @@ func (s *server) startFSWatch() {
 		s.log.Warn("fsnotify unavailable; outside changes are not seen", "err", err)
 		return
 	}
-	fw := &fsWatcher{w: w, s: s, dirs: map[string]bool{}, done: make(chan struct{})}
+	fw := &fsWatcher{w: w, s: s, dirs: map[string]bool{}}
+	if !s.grp.goFn(fw.loop) {
+		_ = w.Close()
+		return
+	}
 	s.watcher = fw
 	fw.sync(s)
-	fw.wg.Add(1)
-	go fw.loop()
 }
 
 // sync adds and removes directory watches to match the folders and
@@ -117,11 +119,10 @@ func existingAncestor(dir, stop string) string {
 
 // loop drains fsnotify's channels without ever blocking on the server for
 // long: each relevant event only (re)starts a folder's debounce timer.
-func (fw *fsWatcher) loop() {
-	defer fw.wg.Done()
+func (fw *fsWatcher) loop(ctx context.Context) {
 	for {
 		select {
-		case <-fw.done:
+		case <-ctx.Done():
 			return
 		case ev, ok := <-fw.w.Events:
 			if !ok {
@@ -205,8 +206,5 @@ func (fw *fsWatcher) error(err error) {
 	s.log.Warn("file watching error", "err", err)
 }
 
-func (fw *fsWatcher) close() {
-	close(fw.done)
-	_ = fw.w.Close()
-	fw.wg.Wait()
-}
+// close ends the watches; the loop ends with them (or with the group).
+func (fw *fsWatcher) close() { _ = fw.w.Close() }

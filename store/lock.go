@@ -99,7 +99,7 @@ func (s *Store) ensureDir() error {
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
 	old, err := os.ReadFile(gi)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && string(old) == gitignoreV1) {
+	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2)) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}

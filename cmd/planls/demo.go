@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planls/planls/lsp"
+	"github.com/planls/planls/internal/demo"
 	"github.com/planls/planls/planparse"
 )
 
@@ -59,7 +59,7 @@ func newDemoCmd() *cobra.Command {
 			}
 			ctx, stop := demoSignals(cmd.Context())
 			defer stop()
-			return lsp.Demo(ctx, lsp.DemoOptions{
+			return demo.Demo(ctx, demo.Options{
 				Plan: plan, Server: []string{exe, "serve"},
 				Out: cmd.OutOrStdout(), Stderr: os.Stderr, Evidence: evidence,
 			})
