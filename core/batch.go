@@ -21,7 +21,7 @@ func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*par
 		return nil, errors.New(msgOpsCombined)
 	}
 	var ops []json.RawMessage
-	if err := json.Unmarshal(obj["ops"], &ops); err != nil {
+	if err := json.Unmarshal(jsonInString(obj["ops"], '['), &ops); err != nil {
 		return nil, errors.New("ops must be an array of op objects")
 	}
 	if len(ops) == 0 {
@@ -29,7 +29,7 @@ func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*par
 	}
 	parsed := make([]*params, len(ops))
 	for i, opRaw := range ops {
-		m, err := decodeObject(opRaw, "op")
+		m, err := decodeObject(jsonInString(opRaw, '{'), "op")
 		if err != nil {
 			return nil, fmt.Errorf("ops[%d]: op must be a JSON object", i)
 		}

@@ -19,7 +19,7 @@ func isRead(action string) bool { return action == "list" || action == "get" }
 // leniency (create ignores status, evidence and reason).
 var onlyFor = map[string][]string{
 	"item_status": {"list"}, "due_before": {"list"}, "search": {"list"}, "query": {"list"},
-	"limit": {"list"}, "cursor": {"list"},
+	"limit": {"list"}, "cursor": {"list"}, "fields": {"list"}, "group": {"list"},
 	"confirm_delete_all": {"delete_all"},
 	"ids":                {"restore"},
 	"client_mutation_id": {"create", "update", "complete"},
@@ -149,6 +149,7 @@ func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Resul
 		total := page.total
 		res.Envelope.Details.Total = &total
 		res.Envelope.Details.NextCursor = page.nextCursor
+		res.Envelope.Details.Fields = page.fields
 		return res
 	case "get":
 		text, err := get(view, p)

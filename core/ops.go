@@ -84,6 +84,10 @@ type ListOp struct {
 	OwnerTimezone  *string `json:"owner_timezone,omitempty"`
 	Limit          *int    `json:"limit,omitempty"` // 1..MaxLimit; nil = DefaultLimit
 	Cursor         *string `json:"cursor,omitempty"`
+	// Fields are the RowFields rows show below their line; nil = the
+	// default of Options.CompactRows.
+	Fields []string `json:"fields,omitempty"`
+	Group  *string  `json:"group,omitempty"` // plan items under this heading only
 }
 
 // GetOp renders one task (seed "get").

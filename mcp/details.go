@@ -26,13 +26,21 @@ type details struct {
 	TasksInState int  `json:"tasksInState,omitempty"`
 }
 
-// structured returns the structuredContent of a result: details as is for
-// a small state, else details with tasks cut to those core says the call
-// affected or showed (the MCP seed's "affected item(s)"), in state order.
+// structured returns the structuredContent of a result: a list page's rows
+// for a list; otherwise details as is for a small state, else details with
+// tasks cut to those core says the call affected or showed (the MCP seed's
+// "affected item(s)"), in state order.
 func structured(res core.Result) details {
 	d := details{Details: res.Envelope.Details}
 	if d.Tasks == nil {
 		d.Tasks = []core.Task{}
+	}
+	if d.Action == "list" && d.Error == "" {
+		// A list page carries its rows, shaped like its text (listpage.go).
+		d.TasksInState = len(d.Tasks)
+		d.Tasks = pageRows(res)
+		d.TasksTrimmed = true
+		return d
 	}
 	if len(d.Tasks) <= trimAbove {
 		return d

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxMessageBytes caps one inbound message line (16 MiB, the SDK's own
@@ -182,6 +183,14 @@ func checkLine(data []byte) (ln line, id json.RawMessage, code int, msg string) 
 			ln.calls = append(ln.calls, rid)
 		case "initialize":
 			ln.init = rid
+			// The SDK answers params it cannot decode with error code 0;
+			// JSON-RPC's code for them is -32602 (issue 11 item 3).
+			var p sdk.InitializeParams
+			if len(req.Params) > 0 {
+				if err := json.Unmarshal(req.Params, &p); err != nil {
+					return line{}, json.RawMessage(rid), -32602, "Invalid params: initialize: " + paramsError(err)
+				}
+			}
 		}
 	}
 	if ln.batch && len(ln.notes) > 0 {
@@ -191,6 +200,30 @@ func checkLine(data []byte) (ln line, id json.RawMessage, code int, msg string) 
 		}
 	}
 	return ln, nil, 0, ""
+}
+
+// paramsError names the field a decoding error is about, in JSON's terms.
+func paramsError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+	}
+	return err.Error()
+}
+
+// jsonKind is a Go kind as the JSON type a client sends.
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "struct", "map":
+		return "an object"
+	case "slice", "array":
+		return "an array"
+	}
+	return "a number"
 }
 
 // echoID is the id a reply to a bad message carries: the message's own id
@@ -386,12 +419,17 @@ func (w *lockedWriter) Close() error { return nil }
 
 // readLine returns the next line without its "\n" or "\r\n"; a last line
 // without a newline comes with the read error that ended it. A line longer
-// than max is consumed to its end without being kept: tooLong.
-func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+// than limit bytes is consumed to its end without being kept: tooLong.
+func readLine(r *bufio.Reader, limit int) (line []byte, tooLong bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if !tooLong && len(buf)+len(chunk) <= max+2 { // room for "\r\n"
+		if n := len(buf) + len(chunk); !tooLong && n <= limit+2 { // room for "\r\n"
+			if n > cap(buf) {
+				// Doubling, capped at the limit: append's smaller steps for
+				// big slices leave many dead copies of a long line behind.
+				buf = append(make([]byte, 0, min(max(2*cap(buf), n, 4096), limit+2)), buf...)
+			}
 			buf = append(buf, chunk...)
 		} else {
 			tooLong, buf = true, nil
@@ -400,7 +438,7 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 			continue
 		}
 		line := bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
-		if tooLong || len(line) > max {
+		if tooLong || len(line) > limit {
 			return nil, true, err
 		}
 		return line, false, err

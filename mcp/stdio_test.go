@@ -254,10 +254,11 @@ func TestStdioCwdSlash(t *testing.T) {
 		if !isErr {
 			t.Fatalf("call in / answered %q", text)
 		}
-		for _, want := range []string{"no planls project found", "--root", "$PLANLS_ROOT", "MCP roots", "working directory /"} {
-			if !strings.Contains(text, want) {
-				t.Errorf("error %q does not name %q", text, want)
-			}
+		// Each place looked is named once (issue 11 item 10).
+		const want = "Error: no planls project found: --root not given, $PLANLS_ROOT not set, MCP roots (the client offers no roots), " +
+			"and no .planls/ or .git in the working directory / or above it. Start the server with --root DIR, set PLANLS_ROOT, or start it inside a project"
+		if text != want {
+			t.Errorf("error\n got  %q\n want %q", text, want)
 		}
 	}
 	p.stdin.Close()

@@ -38,6 +38,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
+	args = objectInString(args)
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
@@ -68,6 +69,10 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		ReadOnly:    h.opts.ReadOnly,
 		NoDeleteAll: h.opts.NoDeleteAll,
 		ProjectID:   store.ProjectID(root),
+		// List pages for agents: one line a row unless fields asks for
+		// more, every field cut, the page within pageBytes (listpage.go).
+		CompactRows: true,
+		FieldBytes:  fieldBytes,
 	}
 	st := store.Open(root, actor)
 	if h.opts.ReadOnly || readsOnly(args) {
@@ -75,9 +80,24 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		if err != nil {
 			return core.Result{}, err
 		}
-		return core.Call(state, args, opts), nil
+		return listPage(state, args, opts), nil
 	}
 	return st.Call(ctx, args, opts)
+}
+
+// objectInString unwraps arguments sent as a string holding a JSON object
+// (`"arguments":"{\"action\":\"list\"}"`, issue 11 item 3); any other
+// value is returned as is, for core to judge.
+func objectInString(args json.RawMessage) json.RawMessage {
+	var s string
+	if args[0] != '"' || json.Unmarshal(args, &s) != nil {
+		return args
+	}
+	inner := bytes.TrimSpace([]byte(s))
+	if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+		return inner
+	}
+	return args
 }
 
 // readsOnly reports whether a call is a list or get, or a batch of only
