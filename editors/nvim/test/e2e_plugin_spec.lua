@@ -473,6 +473,13 @@ end)
 H.test('R after the server stopped starts a new one for the sidebar', function()
   local old = client.id
   vim.lsp.stop_client(old)
+  -- stop_client marks the client stopped at once; Neovim 0.12 keeps it
+  -- attached to the plan buffer until the server exits (~230 ms). A
+  -- stopping client must never be picked for a request.
+  local ids = vim.tbl_map(function(c)
+    return c.id
+  end, compat.buf_clients(plan_buf, 'planls'))
+  H.eq({}, ids, 'a stopping client still counts as attached')
   H.wait(TIMEOUT, function()
     return #compat.clients('planls') == 0
   end, 'client stopped')
