@@ -126,11 +126,11 @@ func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc sta
 		}
 		return s.callStore(f, mustJSON(params))
 	}
-	s.mu.Lock()
-	canAsk := s.caps.Window.ShowMessage != nil
-	s.mu.Unlock()
+	// window/showMessageRequest is a base request every client answers
+	// (LSP 3.17 §window): it is sent whether or not the client declares
+	// window.showMessage, which eglot and ALE never do.
 	suggestions := s.suggestions(f, st, sc.field)
-	if !canAsk || len(suggestions) == 0 {
+	if len(suggestions) == 0 {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
 		return s.callStore(f, mustJSON(params))
 	}
@@ -141,11 +141,16 @@ func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc sta
 				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", name, p))
 			}
 		}()
-		if v, ok := s.ask(r.ctx, t, sc.field, suggestions); ok {
+		v, ok, err := s.ask(r.ctx, t, sc.field, suggestions)
+		switch {
+		case ok:
 			params[sc.field] = v
-		} else if r.ctx.Err() != nil {
+		case r.ctx.Err() != nil:
 			r.answer(nil, r.ctx.Err()) // $/cancelRequest while the prompt was open
 			return
+		case err != nil:
+			// The client cannot prompt: say how to pass the value instead.
+			s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
 		}
 		res, err := s.callStore(f, mustJSON(params))
 		r.answer(res, err)
@@ -163,8 +168,9 @@ func howTo(cmd string, id int, field string) string {
 }
 
 // ask offers suggestions through window/showMessageRequest; ok is false when
-// the user dismissed it, the client failed, or the request was cancelled.
-func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestions []string) (string, bool) {
+// the user dismissed it (err nil), the client failed (err set), or the
+// request was cancelled (ctx's error).
+func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestions []string) (string, bool, error) {
 	msg := fmt.Sprintf("Evidence for #%d %s (pick one, or cancel and pass \"evidence\")", t.ID, t.Subject)
 	if field == "reason" {
 		msg = fmt.Sprintf("Reason to defer #%d %s (pick one, or cancel and pass \"reason\")", t.ID, t.Subject)
@@ -176,22 +182,30 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 	var picked *protocol.MessageActionItem
 	if err := s.callClient(ctx, s.opts.askTimeout, "window/showMessageRequest", params, &picked); err != nil {
 		s.log.Info("showMessageRequest failed", "err", err)
-		return "", false
+		return "", false, err
 	}
 	if picked == nil || strings.TrimSpace(picked.Title) == "" {
-		return "", false
+		return "", false, nil
 	}
-	return picked.Title, true
+	return picked.Title, true, nil
 }
 
 // suggestions are the values offered for evidence or a reason: the current
 // commit ("abc1234 subject") and the last value recorded in the state.
 func (s *server) suggestions(f *folder, st *core.State, field string) []string {
-	var out []string
+	head := ""
 	if field == "evidence" && s.opts.gitHead != nil {
-		if h := s.opts.gitHead(f.root); h != "" {
-			out = append(out, h)
-		}
+		head = s.opts.gitHead(f.root)
+	}
+	return suggestionsFrom(head, st, field)
+}
+
+// suggestionsFrom lists head (when field is "evidence" and head is not
+// empty), then the last value of field recorded in st when it differs.
+func suggestionsFrom(head string, st *core.State, field string) []string {
+	var out []string
+	if field == "evidence" && head != "" {
+		out = append(out, head)
 	}
 	var last *core.Task
 	for i := range st.Tasks {

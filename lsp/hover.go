@@ -29,7 +29,7 @@ func (s *server) hover(r *request) (any, error) {
 	}
 	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverText(v, vi)},
+		Contents: s.hoverContent(hoverText(v, vi)),
 		Range:    &rng,
 	}, nil
 }

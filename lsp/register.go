@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"path/filepath"
-	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -13,10 +11,10 @@ import (
 // serialises (re-)registrations, which wait on the client, so that an
 // unregister never overtakes the register it undoes.
 type watchReg struct {
-	mu    sync.Mutex
-	id    string   // the live registration ("" when none)
-	globs []string // the planFiles it watches
-	seq   int      // numbers ids: a new registration never reuses an old id
+	mu  sync.Mutex
+	id  string // the live registration ("" when none)
+	key string // the JSON of the watchers it registered
+	seq int    // numbers ids: a new registration never reuses an old id
 }
 
 const watchMethod = "workspace/didChangeWatchedFiles"
@@ -33,9 +31,10 @@ func (s *server) registerWatchers() {
 	s.reg.mu.Lock()
 	defer s.reg.mu.Unlock()
 	s.mu.Lock()
-	globs := s.planFilesUnion()
+	watchers := s.clientWatchers() // watchglob.go
 	s.mu.Unlock()
-	if s.reg.id != "" && slices.Equal(globs, s.reg.globs) {
+	key := string(mustJSON(watchers))
+	if s.reg.id != "" && key == s.reg.key {
 		return
 	}
 	if s.reg.id != "" {
@@ -43,11 +42,7 @@ func (s *server) registerWatchers() {
 		if err := s.callClient(s.ctx, s.opts.callTimeout, "client/unregisterCapability", params, nil); err != nil {
 			s.log.Warn("client refused to drop the old file watchers", "id", s.reg.id, "err", err)
 		}
-		s.reg.id, s.reg.globs = "", nil
-	}
-	watchers := []protocol.FileSystemWatcher{{GlobPattern: "**/.planls/state.json"}}
-	for _, g := range globs {
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/" + filepath.ToSlash(g)})
+		s.reg.id, s.reg.key = "", ""
 	}
 	s.reg.seq++
 	id := "planls-watch"
@@ -56,7 +51,7 @@ func (s *server) registerWatchers() {
 	}
 	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID: id, Method: watchMethod,
-		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+		RegisterOptions: map[string]any{"watchers": watchers},
 	}}}
 	err := s.callClient(s.ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
 	s.mu.Lock()
@@ -67,6 +62,6 @@ func (s *server) registerWatchers() {
 		s.startFSWatch()
 		return
 	}
-	s.reg.id, s.reg.globs = id, globs
+	s.reg.id, s.reg.key = id, key
 	s.clientFS = true
 }

@@ -113,6 +113,9 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	s.close()
 	select {
 	case <-s.exited:
+		if s.goneClient() {
+			return ErrClientGone
+		}
 		if ends.cleanExit() {
 			return nil
 		}
