@@ -180,7 +180,7 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 		params.Actions = append(params.Actions, protocol.MessageActionItem{Title: sug})
 	}
 	var picked *protocol.MessageActionItem
-	if err := s.callClient(ctx, s.opts.askTimeout, "window/showMessageRequest", params, &picked); err != nil {
+	if err := s.callClient(ctx, s.askBound(), "window/showMessageRequest", params, &picked); err != nil {
 		s.log.Info("showMessageRequest failed", "err", err)
 		return "", false, err
 	}

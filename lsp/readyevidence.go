@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -64,4 +65,21 @@ func shorten(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// askUndeclared bounds window/showMessageRequest for a client that does not
+// declare window.showMessage: eglot answers it, but ALE never answers a
+// server request, and its user should hear how to pass the value within a
+// minute, not after askTimeout.
+const askUndeclared = time.Minute
+
+// askBound is how long the server waits for the user's pick.
+func (s *server) askBound() time.Duration {
+	s.mu.Lock()
+	declared := s.caps.Window.ShowMessage != nil
+	s.mu.Unlock()
+	if declared {
+		return s.opts.askTimeout
+	}
+	return min(s.opts.askTimeout, askUndeclared)
 }

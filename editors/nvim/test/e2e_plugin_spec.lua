@@ -405,7 +405,8 @@ H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_act
   restore()
   restore_notify()
   H.ok(ok, 'code action did not complete #7; menu: ' .. vim.inspect(titles))
-  H.eq({ 'Complete #7…', 'Defer #7…', 'Start #7' }, titles)
+  -- The server also offers the last recorded evidence in one click.
+  H.eq({ 'Complete #7…', 'Complete #7 with go test ./... -race: ok', 'Defer #7…', 'Start #7' }, titles)
   H.eq({ 'Evidence for #7: ' }, prompts)
   H.eq('k6 run load.js: quiet key p99 12 ms', task(7).evidence)
   H.wait(TIMEOUT, function()
@@ -476,10 +477,14 @@ H.test('R after the server stopped starts a new one for the sidebar', function()
   -- stop_client marks the client stopped at once; Neovim 0.12 keeps it
   -- attached to the plan buffer until the server exits (~230 ms). A
   -- stopping client must never be picked for a request.
-  local ids = vim.tbl_map(function(c)
-    return c.id
-  end, compat.buf_clients(plan_buf, 'planls'))
-  H.eq({}, ids, 'a stopping client still counts as attached')
+  -- Before 0.11 is_stopped() turns true only once the server exited, and
+  -- the client leaves the buffer at the same time.
+  if compat.is_stopped(client) then
+    local ids = vim.tbl_map(function(c)
+      return c.id
+    end, compat.buf_clients(plan_buf, 'planls'))
+    H.eq({}, ids, 'a stopping client still counts as attached')
+  end
   H.wait(TIMEOUT, function()
     return #compat.clients('planls') == 0
   end, 'client stopped')

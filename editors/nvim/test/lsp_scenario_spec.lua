@@ -163,7 +163,7 @@ end)
 H.test('approve by code action: one diagnostic per open item', function()
   local d = planls_diags('plan-not-approved')[1]
   local action = find_action(code_actions(d.lnum), 'Approve plan')
-  H.eq('quickfix', action.kind)
+  H.eq('source.approve', action.kind)
   H.eq('planls.approve', action.command.command)
   execute(action.command)
   H.wait(TIMEOUT, function()
