@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"time"
 )
@@ -22,12 +23,12 @@ func (s *server) watchClientProcess(pid int) {
 	if pid <= 0 || !processAlive(pid) {
 		return
 	}
-	go func() {
+	s.grp.goFn(func(ctx context.Context) {
 		t := time.NewTicker(clientPoll)
 		defer t.Stop()
 		for {
 			select {
-			case <-s.ctx.Done():
+			case <-ctx.Done():
 				return
 			case <-s.exited:
 				return
@@ -43,7 +44,7 @@ func (s *server) watchClientProcess(pid int) {
 			s.exitOnce.Do(func() { close(s.exited) })
 			return
 		}
-	}()
+	})
 }
 
 // goneClient reports whether the session ended because the client died.

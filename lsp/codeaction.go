@@ -44,7 +44,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 	}
 	actions := []protocol.CodeAction{}
 	// git runs before the lock is taken: ready evidence (readyevidence.go).
-	ready := s.readyEvidenceFor(p.TextDocument.URI)
+	ready := s.readyEvidenceFor(r.ctx, p.TextDocument.URI)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() { res = s.shapeActions(actions, p.Context.Only) }()

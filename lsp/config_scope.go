@@ -33,9 +33,9 @@ func (s *server) settingsChanged(before []string, changed []*folder) {
 	// The client watches unless registration fell back to fsnotify; a
 	// registration still in flight re-reads the settings when it runs.
 	// Per-folder watchers (relative patterns) follow each folder's planFiles.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil &&
+	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused &&
 		(s.ecaps.relativePatterns || !slices.Equal(before, s.planFilesUnion())) {
-		go s.registerWatchers()
+		s.grp.goFn(s.registerWatchers)
 	}
 	for _, f := range changed {
 		s.refresh(f, true)

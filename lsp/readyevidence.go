@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ import (
 // in one click: the HEAD commit ("abc1234 subject") and the last evidence
 // recorded in the state, as the prompt offers them (suggestions). git runs
 // here, before the caller takes mu, never under it.
-func (s *server) readyEvidenceFor(uri protocol.DocumentURI) func(*core.State) []string {
+func (s *server) readyEvidenceFor(ctx context.Context, uri protocol.DocumentURI) func(*core.State) []string {
 	s.mu.Lock()
 	f := s.planFolderOf(uri)
 	s.mu.Unlock()
@@ -24,7 +25,7 @@ func (s *server) readyEvidenceFor(uri protocol.DocumentURI) func(*core.State) []
 	}
 	head := ""
 	if s.opts.gitHead != nil {
-		head = s.opts.gitHead(f.root)
+		head = s.opts.gitHead(ctx, f.root)
 	}
 	return func(st *core.State) []string {
 		if st == nil {

@@ -46,7 +46,7 @@ func (s *server) clientWatchers() []fileWatcher {
 // runs one at a time and compares with what was registered). Caller holds
 // mu.
 func (s *server) watchFoldersChanged() {
-	if s.ecaps.relativePatterns && s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil {
-		go s.registerWatchers()
+	if s.ecaps.relativePatterns && s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused {
+		s.grp.goFn(s.registerWatchers)
 	}
 }
