@@ -8,15 +8,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/planls/planls/internal/plangen"
 )
 
 // The benchmarks in this file drive a real `planls serve` process over
@@ -189,13 +186,7 @@ func (c *procClient) waitPub(uri string, version int) {
 // openPlan starts a server on an approved generated plan of n items, opens
 // it and waits for its first publish.
 func openPlan(b *testing.B, n int) (*procClient, string, []byte) {
-	root := b.TempDir()
-	src := plangen.Generate(n, 1)
-	plan := filepath.Join(root, "PLAN.md")
-	if err := os.WriteFile(plan, src, 0o644); err != nil {
-		b.Fatal(err)
-	}
-	cliApprove(b, root)
+	root, plan, src := approvedPlan(b, n)
 	c := startProc(b, root)
 	res := c.call("init", "initialize", map[string]any{"rootUri": uriOf(root), "capabilities": map[string]any{}})
 	var ir struct {

@@ -423,3 +423,53 @@ func TestMergeDriverRefusals(t *testing.T) {
 		t.Errorf("unknown file: %v\n%s", err, out)
 	}
 }
+
+// When git's merge of PLAN.md is exactly the text one branch approved, that
+// approval wins without a conflict: here theirs made ours's edit and more.
+func TestTeamBothApproveMergedPlanIsTheirs(t *testing.T) {
+	for _, rebase := range []bool{false, true} {
+		t.Run(map[bool]string{false: "merge", true: "rebase"}[rebase], func(t *testing.T) { bothApproveTheirsWins(t, rebase) })
+	}
+}
+
+func bothApproveTheirsWins(t *testing.T, rebase bool) {
+	dir := teamRepo(t)
+	write := func(body string) {
+		if err := os.WriteFile(filepath.Join(dir, "PLAN.md"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	renamed := strings.Replace(teamPlan, "# Ship it", "# Ship it soon", 1)
+	git(t, dir, "checkout", "-q", "-b", "a")
+	write(renamed)
+	planls(t, dir, "approve")
+	planls(t, dir, "todo", "complete", "1", "--evidence", "a one")
+	commitAll(t, dir, "a")
+	git(t, dir, "checkout", "-q", "-b", "b", "main")
+	write(renamed + "- four\n")
+	planls(t, dir, "approve")
+	planls(t, dir, "todo", "complete", "4", "--evidence", "b four")
+	commitAll(t, dir, "b")
+	git(t, dir, "checkout", "-q", "main")
+	mergeBranch(t, dir, "a")
+	var out string
+	if rebase {
+		git(t, dir, "checkout", "-q", "b")
+		out = git(t, dir, "rebase", "main")
+		git(t, dir, "checkout", "-q", "main")
+		git(t, dir, "merge", "--ff-only", "b")
+	} else {
+		out = mergeBranch(t, dir, "b")
+	}
+	if strings.Contains(out, "conflict") {
+		t.Fatalf("merge output:\n%s", out)
+	}
+	plan, _ := os.ReadFile(filepath.Join(dir, "PLAN.md"))
+	st := checkTeamState(t, dir, map[int]string{1: "a one", 4: "b four"})
+	if st.Plan == nil || st.Plan.ID != core.PlanID(plan) {
+		t.Errorf("approved %+v, PLAN.md is %s", st.Plan, core.PlanID(plan))
+	}
+	if out := planls(t, dir, "approve"); !strings.Contains(out, "already approved") {
+		t.Errorf("approve after the merge: %s", out)
+	}
+}

@@ -12,15 +12,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
   InitializeRequest, InitializedNotification, DidOpenTextDocumentNotification,
-  PublishDiagnosticsNotification, CodeActionRequest, ExecuteCommandRequest,
-  ShutdownRequest, ExitNotification, RequestType,
+  CodeActionRequest, ExecuteCommandRequest, RequestType,
 } = require('vscode-languageserver-protocol/node');
-
-const repo = path.resolve(__dirname, '../..');
-const bin = process.env.PLANLS_BIN || path.join(repo, 'bin/planls');
-const WAIT_MS = 10000;
+const { Session, cleanEnv, bin, repo } = require('./session');
 
 // The open items of examples/basic/PLAN.md in document order: what the plan
 // parser must find (Summary, Not adopted and Assumptions are context).
@@ -35,88 +30,6 @@ const ITEMS = [
 ];
 
 const PlanRequest = new RequestType('planls/plan');
-
-function withTimeout(p, what, ms = WAIT_MS) {
-  let timer;
-  const t = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`${what}: no answer within ${ms} ms`)), ms); timer.unref(); });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
-
-// Session wraps one `planls serve` process and its connection, keeping the
-// latest diagnostics per URI and letting a test wait for a condition on them.
-class Session {
-  constructor(ws) {
-    this.ws = ws;
-    this.stderr = '';
-    this.proc = cp.spawn(bin, ['serve'], { cwd: ws, stdio: ['pipe', 'pipe', 'pipe'], env: cleanEnv() });
-    this.proc.stderr.on('data', (d) => { this.stderr += d; });
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => resolve({ code, signal })));
-    this.conn = createProtocolConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
-    this.diags = new Map();
-    this.waiters = [];
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      this.diags.set(p.uri, p.diagnostics);
-      for (const w of [...this.waiters]) w();
-    });
-    this.messages = [];
-    this.stateChanges = [];
-    this.conn.onNotification('window/showMessage', (p) => { this.messages.push(p); for (const w of [...this.waiters]) w(); });
-    this.conn.onNotification('planls/stateChanged', (p) => { this.stateChanges.push(p); for (const w of [...this.waiters]) w(); });
-    this.conn.onRequest('window/workDoneProgress/create', () => null);
-    this.conn.onRequest('client/registerCapability', () => null);
-    this.conn.onRequest('workspace/configuration', (p) => p.items.map(() => null));
-    this.conn.listen();
-  }
-
-  // waitDiags resolves with uri's diagnostics once pred(diagnostics) holds.
-  waitDiags(uri, pred, what) {
-    return withTimeout(new Promise((resolve) => {
-      const check = () => {
-        const d = this.diags.get(uri);
-        if (d && pred(d)) {
-          this.waiters = this.waiters.filter((w) => w !== check);
-          resolve(d);
-          return true;
-        }
-        return false;
-      };
-      if (!check()) this.waiters.push(check);
-    }), `diagnostics: ${what}; last: ${JSON.stringify(this.diags.get(uri) || null).slice(0, 600)}`);
-  }
-
-  // waitFor resolves once pred() holds, re-checked on every notification.
-  waitFor(pred, what) {
-    return withTimeout(new Promise((resolve) => {
-      const check = () => {
-        const v = pred();
-        if (v) {
-          this.waiters = this.waiters.filter((w) => w !== check);
-          resolve(v);
-          return true;
-        }
-        return false;
-      };
-      if (!check()) this.waiters.push(check);
-    }), what);
-  }
-
-  request(type, params, what) { return withTimeout(this.conn.sendRequest(type, params), what); }
-
-  async close() {
-    try {
-      await this.request(ShutdownRequest.type, undefined, 'shutdown');
-      await this.conn.sendNotification(ExitNotification.type);
-      return await withTimeout(this.exited, 'server exit after exit notification');
-    } finally {
-      this.conn.dispose();
-      if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
-    }
-  }
-}
-
-function cleanEnv() {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PLANLS_')));
-}
 
 const openItems = (d) => d.filter((x) => x.code === 'open-item');
 

@@ -90,3 +90,21 @@ export async function applyApproval(root: string, payload: PlanApproved): Promis
 	const file = slash(relative(root, target));
 	return { file, result: await approve(root, target), keptFile };
 }
+
+// pi-plan-mode 0.2.4, the one on npm, emits no event: its /plan:approve sends
+// a hidden custom message `plan-approved` with the plan inside this frame.
+const FRAME_HEAD = "[APPROVED PLAN]\n\nThe following plan has been approved and is now being executed:\n\n";
+const FRAME_TAIL = "\n\nFollow this plan during execution.";
+
+/**
+ * approvalFromMessage reads pi-plan-mode 0.2.4's `plan-approved` custom
+ * message as a version-1 approval: the framed plan text, and a planId made
+ * of the message's time, unique per approval. undefined for anything else.
+ */
+export function approvalFromMessage(message: unknown, sessionId: string): PlanApproved | undefined {
+	const m = message as { role?: string; customType?: string; content?: unknown; timestamp?: unknown };
+	if (m?.role !== "custom" || m.customType !== "plan-approved" || typeof m.content !== "string") return undefined;
+	if (!m.content.startsWith(FRAME_HEAD) || !m.content.endsWith(FRAME_TAIL)) return undefined;
+	const plan = m.content.slice(FRAME_HEAD.length, m.content.length - FRAME_TAIL.length);
+	return { version: 1, planId: `pi-plan-mode-0.2:${String(m.timestamp ?? sha256(plan))}`, plan, sessionId };
+}

@@ -1,7 +1,8 @@
 // planls for pi: the `todo` tool answered by planls, pi-plan-mode's approved
 // plan as the project's approved plan, the wrap-up reminder, and a plan view.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { APPROVAL_ENTRY, applyApproval, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
+import { APPROVAL_ENTRY, applyApproval, approvalFromMessage, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
+import { guidance } from "./config.js";
 import { MODE_CHANGED_EVENT, modeFromBranch, modeFromEvent } from "./mode.js";
 import { type Details, findRoot, type Notice, reminder, todo, type Where } from "./planls.js";
 import { DESCRIPTION, PROMPT_GUIDELINES, PROMPT_SNIPPET, TodoParams, TOOL_LABEL, TOOL_NAME } from "./schema.js";
@@ -31,6 +32,11 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	const applied = new Set<string>(); // planIds handled in this runtime
 	const waiting: PlanApproved[] = []; // approvals announced before session_start
 	let shownLines = "";
+	// Snapshots can come back out of order (a watcher's list racing a tool
+	// call): each one is numbered when its planls call starts, and an older
+	// one never replaces a newer one in the view.
+	let started = 0;
+	let shownSeq = 0;
 	const watcher = new StateWatcher(() => void refresh());
 
 	const rootOf = (c: ExtensionContext | undefined) => (c ? findRoot(c.cwd) : undefined);
@@ -40,9 +46,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		if (c.hasUI) c.ui.notify(n.text, n.level);
 	};
 
-	/** show puts a snapshot in the widget, skipping a redraw that would change nothing. */
-	const show = (d: Details | undefined) => {
-		if (!ctx?.hasUI || !d || d.error !== undefined) return;
+	/** show puts the snapshot of call number seq in the widget, skipping a redraw that would change nothing. */
+	const show = (d: Details | undefined, seq: number) => {
+		if (!ctx?.hasUI || !d || d.error !== undefined || seq < shownSeq) return;
+		shownSeq = seq;
 		// .planls/ may have appeared with this very call
 		const root = rootOf(ctx);
 		if (root && !watcher.watching) watcher.start(root);
@@ -57,8 +64,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	async function refresh(): Promise<void> {
 		const root = rootOf(ctx);
 		if (!root || !ctx?.hasUI) return;
+		const seq = ++started;
 		const { envelope } = await todo({ cwd: root, root }, { action: "list" });
-		show(envelope.details);
+		show(envelope.details, seq);
 	}
 
 	const handledBefore = (c: ExtensionContext, planId: string) =>
@@ -79,6 +87,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${envelope.content[0]?.text ?? ""}` });
 			return;
 		}
+		const seq = ++started;
 		const done = await applyApproval(root, payload);
 		const env = done.result.envelope;
 		if (env.details.error !== undefined) {
@@ -95,9 +104,19 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		}
 		notify(c, { level: "info", text: `planls: ${done.file}: ${env.content.map((b) => b.text).join("\n")}` });
 		for (const n of done.result.notices) notify(c, n);
-		show(env.details);
+		show(env.details, seq);
 		await refresh();
 	}
+
+	// Approvals apply one at a time, in the order announced: two of them
+	// never interleave their plan-file writes and planls calls.
+	let approvals: Promise<void> = Promise.resolve();
+	const enqueue = (c: ExtensionContext, payload: PlanApproved) => {
+		approvals = approvals.then(() => onApproved(c, payload)).catch((e: unknown) => {
+			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${e instanceof Error ? e.message : String(e)}` });
+		});
+		return approvals;
+	};
 
 	pi.events.on(PLAN_APPROVED_EVENT, async (data: unknown) => {
 		if (!isPlanApproved(data)) return;
@@ -105,7 +124,13 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 			waiting.push(data);
 			return;
 		}
-		await onApproved(ctx, data);
+		await enqueue(ctx, data);
+	});
+
+	// pi-plan-mode 0.2.4 (npm) announces an approval as a custom message.
+	pi.on("message_end", async (event, c) => {
+		const payload = approvalFromMessage(event.message, c.sessionManager.getSessionId());
+		if (payload) await enqueue(c, payload);
 	});
 
 	pi.events.on(MODE_CHANGED_EVENT, (data: unknown) => {
@@ -115,19 +140,21 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 
 	const inPlanMode = (c: ExtensionContext) => livePlanMode ?? modeFromBranch(c.sessionManager.getBranch()) ?? false;
 
+	const { promptSnippet, promptGuidelines } = guidance({ promptSnippet: PROMPT_SNIPPET, promptGuidelines: PROMPT_GUIDELINES });
 	pi.registerTool({
 		name: TOOL_NAME,
 		label: TOOL_LABEL,
 		description: DESCRIPTION,
-		promptSnippet: PROMPT_SNIPPET,
-		promptGuidelines: PROMPT_GUIDELINES,
+		promptSnippet,
+		promptGuidelines,
 		parameters: TodoParams,
 		// One call at a time, in the model's order: a later call sees an earlier one.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, _onUpdate, c) {
+			const seq = ++started;
 			const { envelope, notices } = await todo(where(c), params as Record<string, unknown>, signal);
 			for (const n of notices) notify(c, n);
-			show(envelope.details);
+			show(envelope.details, seq);
 			return { content: envelope.content, details: envelope.details };
 		},
 	});
@@ -135,9 +162,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	pi.registerCommand("todos", {
 		description: "Show the project's plan items and todos (planls)",
 		handler: async (_args, c) => {
+			const seq = ++started;
 			const { envelope } = await todo(where(c), { action: "list" });
 			c.ui.notify(envelope.content.map((b) => b.text).join("\n"), envelope.details.error ? "error" : "info");
-			show(envelope.details);
+			show(envelope.details, seq);
 		},
 	});
 
@@ -145,7 +173,8 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx = c;
 		livePlanMode = undefined;
 		shownLines = "";
-		for (const payload of waiting.splice(0)) await onApproved(c, payload);
+		shownSeq = 0;
+		for (const payload of waiting.splice(0)) await enqueue(c, payload);
 		await refresh();
 	});
 
