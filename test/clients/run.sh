@@ -67,8 +67,8 @@ check() {
     if (!(r.cli_ms < 1000)) bad.push("CLI change seen after " + r.cli_ms + " ms, want < 1000");
     // eglot 1.9 kills the server right after exit: a shutdown it saw
     // answered counts. ALE never sends shutdown: it closes the server
-    // stdin and signals it, and the server must be gone.
-    const ended = (r.shutdown_answered && r.server_rc === undefined) || (r.no_shutdown_request && r.server_rc !== undefined);
+    // stdin and sends SIGTERM, and the server must exit 1 (LSP: no shutdown).
+    const ended = (r.shutdown_answered && r.server_rc === undefined) || (r.no_shutdown_request && r.server_rc === 1);
     if (r.server_rc !== 0 && !ended) bad.push("server exit code " + r.server_rc + ", want 0");
     const cols = ["start_ms", "complete_ms", "defer_ms", "cli_ms", "shutdown_ms"].map((k) => k.replace("_ms", "") + " " + r[k] + " ms");
     cols.push("server exit " + (r.server_rc === undefined ? "by the client (SIGKILL after exit)" : r.server_rc));
