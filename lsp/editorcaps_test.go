@@ -73,12 +73,19 @@ func TestInlayHintStatus(t *testing.T) {
 	}
 }
 
-// A plan that is not approved has no ids to show.
-func TestInlayHintUnapproved(t *testing.T) {
+// draftEnv opens the basic plan, not approved yet.
+func draftEnv(t *testing.T) (*env, string) {
+	t.Helper()
 	root, plan := workspace(t, basicPlan(t))
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, basicPlan(t))
 	e.waitDiags(u, "plan-not-approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	return e, u
+}
+
+// A plan that is not approved has no ids to show.
+func TestInlayHintUnapproved(t *testing.T) {
+	e, u := draftEnv(t)
 	if hs := e.inlayHints(u, 0, 40); len(hs) != 0 {
 		t.Errorf("hints on a draft: %+v", hs)
 	}
@@ -182,10 +189,7 @@ func TestCodeActionsAsCommands(t *testing.T) {
 // status rewrite on an item without one, approve as a source action for the
 // whole file (any range when only asks for source).
 func TestCodeActionKinds(t *testing.T) {
-	root, plan := workspace(t, basicPlan(t))
-	e := newEnv(t, envConfig{folders: []string{root}})
-	u := e.open(plan, basicPlan(t))
-	e.waitDiags(u, "plan-not-approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e, u := draftEnv(t)
 	var acts []protocol.CodeAction
 	pos := protocol.Position{Line: 25}
 	e.call("textDocument/codeAction", protocol.CodeActionParams{
