@@ -9,7 +9,8 @@ local ws = os.getenv('PLANLS_WS')
 local plan = ws .. '/PLAN.md'
 local uv = vim.uv or vim.loop
 local t0 = uv.hrtime()
-local out = { client = 'nvim ' .. tostring(vim.version().major) .. '.' .. vim.version().minor .. '.' .. vim.version().patch }
+local v = vim.version()
+local out = { client = string.format('nvim %d.%d.%d', v.major, v.minor, v.patch) }
 local TIMEOUT = 10000
 
 local function ms()
