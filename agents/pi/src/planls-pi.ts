@@ -77,13 +77,13 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		});
 
 	async function onApproved(c: ExtensionContext, payload: PlanApproved): Promise<void> {
-		if (handledBefore(c, payload.planId)) return; // seed: the same planId again is a no-op
-		applied.add(payload.planId);
+		// seed: the same planId again is a no-op. Only an approval that took
+		// effect counts: a failed one may be announced again.
+		if (handledBefore(c, payload.planId)) return;
 		const root = rootOf(c);
 		if (!root) {
 			// planls's own words for the missing project
 			const { envelope } = await todo(where(c), { action: "list" });
-			applied.delete(payload.planId);
 			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${envelope.content[0]?.text ?? ""}` });
 			return;
 		}
@@ -91,10 +91,10 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		const done = await applyApproval(root, payload);
 		const env = done.result.envelope;
 		if (env.details.error !== undefined) {
-			applied.delete(payload.planId);
 			notify(c, { level: "error", text: `planls: ${env.content[0]?.text ?? env.details.error}` });
 			return;
 		}
+		applied.add(payload.planId);
 		pi.appendEntry(APPROVAL_ENTRY, { planId: payload.planId, file: done.file, planlsPlanId: env.details.plan?.id });
 		if (done.keptFile) {
 			notify(c, {
