@@ -126,6 +126,6 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]js
 	}
 	res := success(w, w, action, raw, b.String(), true)
 	res.Envelope.Details.IDs = r.ids
-	res.Notices = netDeferrals(view, w)
+	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
 }

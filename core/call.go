@@ -60,6 +60,7 @@ func (e Envelope) IsError() bool { return e.Details.Error != "" }
 type Notice struct {
 	Level string // "warning" or "info"
 	Text  string
+	Code  string `json:",omitempty"` // "" for deferrals; WeakEvidenceCode for weak evidence
 }
 
 // Result is what Call and Approve return.

@@ -154,7 +154,7 @@ func call(in *State, raw json.RawMessage, opts Options) Result {
 	}
 	res := success(w, w, action, raw, text, true)
 	res.Envelope.Details.IDs = r.ids
-	res.Notices = netDeferrals(view, w)
+	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
 }
 
