@@ -270,6 +270,41 @@ func expectedExit(result string) int {
 
 // knownTools are first words that make a clause a command even without
 // backticks ("npm test: 42 passed", seed 000's example).
+// commandArgs reports whether a clause that starts with a known tool reads
+// as a command line: its second word is a common subcommand, or a word is
+// an option (-x) or a path (./..., a/b), so "go is great" is not one.
+func commandArgs(clause string) bool {
+	f := strings.Fields(trimSentenceEnd(clause))
+	if len(f) < 2 {
+		return false
+	}
+	if subcommands[f[1]] {
+		return true
+	}
+	for _, w := range f[1:] {
+		if strings.HasPrefix(w, "-") || strings.Contains(w, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// trimSentenceEnd drops trailing spaces and a sentence's final '.' or '!'
+// (not the dots of "./...").
+func trimSentenceEnd(s string) string {
+	s = strings.TrimRight(s, " \t")
+	if strings.HasSuffix(s, "!") || (strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "..")) {
+		s = s[:len(s)-1]
+	}
+	return strings.TrimRight(s, " \t")
+}
+
+// subcommands are second words that make "<tool> <word>" a command line.
+var subcommands = map[string]bool{
+	"test": true, "build": true, "vet": true, "run": true, "lint": true, "check": true, "install": true,
+	"ci": true, "fmt": true, "tidy": true, "verify": true, "typecheck": true, "e2e": true, "all": true,
+}
+
 // resultWords end a bare command clause as its result ("go build ok").
 var resultWords = map[string]bool{
 	"ok": true, "pass": true, "passes": true, "passed": true, "passing": true, "clean": true, "green": true,
@@ -336,6 +371,17 @@ func bareCommands(s string, taken []bool) []EvidenceRef {
 				resultWords[strings.ToLower(strings.Trim(clause[i+1:], " \t.!"))] {
 				cut, sepLen = i, 1
 			}
+		}
+		if cut < 0 && commandArgs(clause) {
+			// "go test ./...", "npm test": a command line with no result
+			// stated, read as run and passing.
+			cmdEnd := start + len(trimSentenceEnd(clause))
+			if !anyTaken(taken, start, cmdEnd) {
+				mark(taken, start, cmdEnd)
+				out = append(out, EvidenceRef{Kind: RefCommand, Start: start, End: cmdEnd, Text: s[start:cmdEnd],
+					Command: s[start:cmdEnd]})
+			}
+			continue
 		}
 		if cut < 0 || anyTaken(taken, start, start+cut) {
 			continue
