@@ -128,7 +128,7 @@ type checkReport struct {
 	verifying  bool
 	onlyVerify bool // planls verify: every item's outcome, nothing else
 	verified   []verifyFinding
-	counts    map[verify.State]int
+	counts     map[verify.State]int
 }
 
 // failing reports whether check exits 1: a plan item is open (or closed

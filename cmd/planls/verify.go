@@ -275,17 +275,17 @@ func (r *checkReport) verifySummary() string {
 
 // jsonVerify is one item's verification in json output.
 type jsonVerify struct {
-	ID       int         `json:"id"`
-	Subject  string      `json:"subject"`
-	Evidence string      `json:"evidence"`
-	State    string      `json:"state"` // verified, unverifiable or failed
-	Reason   string      `json:"reason,omitempty"`
-	Weak     bool        `json:"weak"`
-	Path     string      `json:"path"`   // the plan file, relative to the root
-	Line     int         `json:"line"`   // 1-based; 0 when not in the plan file
-	Column   int         `json:"column"` // 1-based, bytes; 0 when not in the plan file
-	Message  string      `json:"message"`
-	Rule     string      `json:"rule"`
+	ID       int            `json:"id"`
+	Subject  string         `json:"subject"`
+	Evidence string         `json:"evidence"`
+	State    string         `json:"state"` // verified, unverifiable or failed
+	Reason   string         `json:"reason,omitempty"`
+	Weak     bool           `json:"weak"`
+	Path     string         `json:"path"`   // the plan file, relative to the root
+	Line     int            `json:"line"`   // 1-based; 0 when not in the plan file
+	Column   int            `json:"column"` // 1-based, bytes; 0 when not in the plan file
+	Message  string         `json:"message"`
+	Rule     string         `json:"rule"`
 	Checks   []jsonRefCheck `json:"checks"`
 }
 
