@@ -81,7 +81,7 @@ func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error
 	if err != nil {
 		return core.Envelope{}, err
 	}
-	return res.Envelope, nil
+	return withEvidenceNotes(res), nil
 }
 
 // readsOnly reports whether a call is a list or get, or a batch of only
