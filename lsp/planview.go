@@ -40,6 +40,10 @@ type planItem struct {
 	ActiveForm string          `json:"activeForm"`
 	Drift      string          `json:"drift"`
 	Range      *protocol.Range `json:"range"`
+	// Verify and EvidenceRefs: for a completed item, its evidence checked
+	// offline (lsp/evidence.go); absent otherwise.
+	Verify       *itemVerify   `json:"verify,omitempty"`
+	EvidenceRefs []evidenceRef `json:"evidenceRefs,omitempty"`
 }
 
 // planRequest answers planls/plan for the folder of params.uri (default: the
@@ -51,24 +55,31 @@ func (s *server) planRequest(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var f *folder
-	if p.URI == "" {
-		if len(s.folders) == 0 {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no workspace folder: pass \"uri\"")
+	res, root, err := func() (planResult, string, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		var f *folder
+		if p.URI == "" {
+			if len(s.folders) == 0 {
+				return planResult{}, "", jsonrpc2.NewError(jsonrpc2.InvalidParams, "no workspace folder: pass \"uri\"")
+			}
+			f = s.folders[0]
+		} else {
+			var err error
+			if f, err = s.folderOfURI(p.URI); err != nil {
+				return planResult{}, "", err
+			}
 		}
-		f = s.folders[0]
-	} else {
-		var err error
-		if f, err = s.folderOfURI(p.URI); err != nil {
-			return nil, err
+		if f.view == nil {
+			s.refresh(f, true)
 		}
+		return planOf(f, f.view), f.root, nil
+	}()
+	if err != nil {
+		return nil, err
 	}
-	if f.view == nil {
-		s.refresh(f, true)
-	}
-	return planOf(f, f.view), nil
+	addVerification(r.ctx, root, &res)
+	return res, nil
 }
 
 func planOf(f *folder, v *view) planResult {
