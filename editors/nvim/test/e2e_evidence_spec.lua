@@ -52,7 +52,8 @@ H.test('weak evidence is a weak-evidence warning on its bullet', function()
   end, 'one weak-evidence diagnostic')
   local d = diags('weak-evidence')[1]
   H.eq(vim.diagnostic.severity.WARN, d.severity)
-  H.eq('plan item #1 is completed with weak evidence "done": it names no commit, file, test, command with its result or URL that can be checked', d.message)
+  H.eq('plan item #1 is completed with weak evidence "done": it names no commit, file, test, '
+    .. 'command with its result or URL that can be checked', d.message)
   H.eq(1, compat.lsp_diagnostic(d).data.id)
 end)
 

@@ -207,13 +207,15 @@ function M.verify_lines(b, item, entry)
     local c = val(ref.commit)
     if type(c) == 'table' then
       local where = val(c.onHead) and 'HEAD' or ('branch ' .. str(c.branch))
-      label = string.format('commit %s %s (%s, %s)', str(c.id):sub(1, 12), str(c.subject), str(c.date):sub(1, 10), where)
+      label = string.format('commit %s %s (%s, %s)', str(c.id):sub(1, 12), str(c.subject),
+        str(c.date):sub(1, 10), where)
     elseif str(ref.uri) ~= '' and (kind == 'file' or kind == 'test') then
       label = kind .. ' ' .. str(ref.text):gsub('`', '')
     end
     if label then
       local ref_entry = { id = entry.id, key = entry.key, item = entry.item, ref = ref }
-      b.line({ { DETAIL .. '  → ', 'PlanlsHint' }, { label, verify_groups[str(ref.state)] or 'PlanlsDetail' } }, ref_entry)
+      local group = verify_groups[str(ref.state)] or 'PlanlsDetail'
+      b.line({ { DETAIL .. '  → ', 'PlanlsHint' }, { label, group } }, ref_entry)
     end
   end
 end
