@@ -87,8 +87,10 @@ type itemVerify struct {
 // references. It runs without the server lock: git is a subprocess.
 func addVerification(ctx context.Context, root string, res *planResult) {
 	var tasks []core.Task
-	for _, g := range res.Groups {
-		for _, it := range g.Items {
+	for gi := range res.Groups {
+		for ii := range res.Groups[gi].Items {
+			it := &res.Groups[gi].Items[ii]
+			it.EvidenceRefs = []evidenceRef{}
 			if it.Status == string(core.Completed) && it.ID != 0 {
 				tasks = append(tasks, core.Task{ID: it.ID, Subject: it.Subject, Status: core.Completed, Evidence: it.Evidence})
 			}

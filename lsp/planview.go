@@ -41,9 +41,9 @@ type planItem struct {
 	Drift      string          `json:"drift"`
 	Range      *protocol.Range `json:"range"`
 	// Verify and EvidenceRefs: for a completed item, its evidence checked
-	// offline (lsp/evidence.go); absent otherwise.
-	Verify       *itemVerify   `json:"verify,omitempty"`
-	EvidenceRefs []evidenceRef `json:"evidenceRefs,omitempty"`
+	// offline (lsp/evidence.go); null and [] otherwise.
+	Verify       *itemVerify   `json:"verify"`
+	EvidenceRefs []evidenceRef `json:"evidenceRefs"`
 }
 
 // planRequest answers planls/plan for the folder of params.uri (default: the
