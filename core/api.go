@@ -1,24 +1,13 @@
 package core
 
 import (
-	"encoding/json"
+	"bytes"
 
 	"github.com/planls/planls/planparse"
 )
 
 // The functions below are the public surface of core that store, lsp, mcp and
 // the CLI build on. Their bodies live in the files named after each concern.
-
-// Call runs one `todo` tool call: params is the tool's JSON object (either an
-// `action` with its fields, or `ops`). Actions: the seed's create, update,
-// list, get, delete, clear, and the MCP seed's complete, delete_all, restore.
-// It never fails out-of-band: a rejected call (bad JSON, unknown or mistyped
-// field, any rule of todo-behaviour.md §2/§5, read-only, project mismatch,
-// version conflict) returns an envelope with content "Error: <msg>" and
-// details.error set, and Result.State is the unchanged input. st is never
-// mutated; a nil st reads as Empty(). Result.Notices carries the net plan
-// deferrals a UI should show. Tasks in the returned state are sorted by id.
-func Call(st *State, params json.RawMessage, opts Options) Result { return call(st, params, opts) }
 
 // Approve turns a parsed plan into plan items (planls-rules.md "Approval and
 // reconciliation"). src is the plan's markdown (its sha256 is the plan id);
@@ -33,8 +22,17 @@ func Approve(st *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	return approve(st, plan, src, path, opts)
 }
 
-// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex.
+// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex of
+// its bytes after a leading UTF-8 BOM, so the file saved with a BOM and an
+// editor's buffer of it (which drops the BOM) are the same plan.
 func PlanID(src []byte) string { return planID(src) }
+
+// PlanMatches reports whether src is the plan approved as id. It also
+// accepts the id of the bytes with their BOM, as planls computed it before
+// ignoring the BOM, so a plan approved then needs no second approval.
+func PlanMatches(src []byte, id string) bool {
+	return planID(src) == id || (bytes.HasPrefix(src, utf8BOM) && rawPlanID(src) == id)
+}
 
 // DriftKind says how a bullet of the current PLAN.md relates to the approved plan.
 type DriftKind int

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,10 +11,14 @@ import (
 	"github.com/planls/planls/planparse"
 )
 
-func planID(src []byte) string {
+func planID(src []byte) string { return rawPlanID(bytes.TrimPrefix(src, utf8BOM)) }
+
+func rawPlanID(src []byte) string {
 	sum := sha256.Sum256(src)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
+
+var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // itemKey is a plan item's identity for reconciliation: full scope, subject
 // and planText, compared exactly (planls-rules.md "Approval and

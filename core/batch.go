@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -12,55 +13,61 @@ const (
 	msgOpsEmpty    = "ops must not be empty"
 )
 
-// batch runs an `ops` call (todo-behaviour.md §5 as amended by planls-rules.md
-// "Batches"): every op is checked for shape first; mutations then run in
-// order on one working copy, reads run on the final state, and the first
-// failure rejects the whole call. Each mutation's text is made at its own
-// point in the batch; a create that a later clear undid prints `Created #<id>`.
-func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]json.RawMessage) Result {
-	const action = "batch"
-	failf := func(format string, a ...any) Result {
-		return fail(orig, view, action, raw, fmt.Errorf(format, a...))
-	}
+// parseOps reads the `ops` array of a call (todo-behaviour.md §5 "Malformed
+// ops"): every op is checked for shape and fields, and by check (the
+// precheck every op gets), in order; the first problem wins.
+func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*params, error) {
 	if len(obj) > 1 {
-		return failf("%s", msgOpsCombined)
+		return nil, errors.New(msgOpsCombined)
 	}
 	var ops []json.RawMessage
-	if err := json.Unmarshal(obj["ops"], &ops); err != nil {
-		return failf("ops must be an array of op objects")
+	if err := json.Unmarshal(jsonInString(obj["ops"], '['), &ops); err != nil {
+		return nil, errors.New("ops must be an array of op objects")
 	}
 	if len(ops) == 0 {
-		return failf("%s", msgOpsEmpty)
+		return nil, errors.New(msgOpsEmpty)
 	}
 	parsed := make([]*params, len(ops))
 	for i, opRaw := range ops {
-		m, err := decodeObject(opRaw, "op")
+		m, err := decodeObject(jsonInString(opRaw, '{'), "op")
 		if err != nil {
-			return failf("ops[%d]: op must be a JSON object", i)
+			return nil, fmt.Errorf("ops[%d]: op must be a JSON object", i)
 		}
 		if _, has := m["action"]; !has {
-			return failf("ops[%d]: action required", i)
+			return nil, fmt.Errorf("ops[%d]: action required", i)
 		}
 		if _, has := m["ops"]; has {
-			return failf("ops[%d]: ops can't be nested", i)
+			return nil, fmt.Errorf("ops[%d]: ops can't be nested", i)
 		}
 		p, err := parseParams(m)
 		if err != nil {
-			return failf("ops[%d]: %v", i, err)
+			return nil, fmt.Errorf("ops[%d]: %v", i, err)
 		}
 		if p.Action == "" {
-			return failf("ops[%d]: action required", i)
+			return nil, fmt.Errorf("ops[%d]: action required", i)
 		}
-		if err := r.precheck(p); err != nil {
-			return failf("ops[%d]: %v", i, err)
+		if err := check(p); err != nil {
+			return nil, fmt.Errorf("ops[%d]: %v", i, err)
 		}
 		parsed[i] = p
 	}
+	return parsed, nil
+}
 
+// batch runs checked ops as one atomic call (todo-behaviour.md §5 as
+// amended by planls-rules.md "Batches"): mutations run in order on one
+// working copy, reads run on the final state, and the first failure rejects
+// the whole call. Each mutation's text is made at its own point in the
+// batch; a create that a later clear undid prints `Created #<id>`.
+func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params) Result {
+	const action = "batch"
+	failf := func(p *params, format string, a ...any) Result {
+		return r.fail(orig, view, action, raw, p, fmt.Errorf(format, a...))
+	}
 	w := cloneState(view)
 	r.created = map[int]int{}
-	texts := make([]string, len(ops))
-	createdID := make([]int, len(ops)) // 0 unless op i created a task
+	texts := make([]string, len(parsed))
+	createdID := make([]int, len(parsed)) // 0 unless op i created a task
 	changed := false
 	for i, p := range parsed {
 		if isRead(p.Action) {
@@ -69,19 +76,21 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]js
 		if p.ClientMutationID != nil {
 			text, hit, err := replay(w, p)
 			if err != nil {
-				return failf("ops[%d]: %v", i, err)
+				return failf(p, "ops[%d]: %v", i, err)
 			}
 			if hit {
 				texts[i] = text
+				r.named(p)
 				continue
 			}
 		}
 		text, ch, err := r.mutate(w, p)
 		if err != nil {
-			return failf("ops[%d]: %v", i, err)
+			return failf(p, "ops[%d]: %v", i, err)
 		}
 		texts[i] = text
 		if !ch {
+			r.named(p)
 			continue
 		}
 		changed = true
@@ -100,11 +109,14 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]js
 			var page listPage
 			page, err = list(w, p, r.opts)
 			texts[i] = page.text
+			r.show(page.ids...)
 		case "get":
-			texts[i], err = get(w, p)
+			if texts[i], err = get(w, p); err == nil {
+				r.show(p.ID)
+			}
 		}
 		if err != nil {
-			return failf("ops[%d]: %v", i, err)
+			return failf(p, "ops[%d]: %v", i, err)
 		}
 	}
 	for i, id := range createdID {
@@ -114,7 +126,7 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]js
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "Applied %d ops", len(ops))
+	fmt.Fprintf(&b, "Applied %d ops", len(parsed))
 	for i, t := range texts {
 		fmt.Fprintf(&b, "\n[%d] %s", i, t)
 	}
@@ -122,9 +134,9 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, obj map[string]js
 		b.WriteString("\n" + h)
 	}
 	if !changed || statesEqual(view, w) {
-		return success(orig, view, action, raw, b.String(), false)
+		return r.success(orig, view, action, raw, b.String(), false)
 	}
-	res := success(w, w, action, raw, b.String(), true)
+	res := r.success(w, w, action, raw, b.String(), true)
 	res.Envelope.Details.IDs = r.ids
 	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res

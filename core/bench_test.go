@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -108,5 +109,43 @@ func BenchmarkMatchPlan10k(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		MatchPlan(st, p)
+	}
+}
+
+// plan1600 is a generated plan of about 1,600 lines (issue 10: approving a
+// plan of that size must not get slower as the reading rules grow).
+func plan1600(b *testing.B, seed int64) []byte {
+	for n := 300; ; n += 10 {
+		src := plangen.Generate(n, seed)
+		if bytes.Count(src, []byte{'\n'}) >= 1600 {
+			return src
+		}
+	}
+}
+
+// BenchmarkApprove1600Lines is the whole approval of a 1,600-line plan, as
+// `planls approve` does it minus the disk: parse, then approve. "fresh":
+// into an empty state; "edited": re-approval after another plan of that size.
+//
+// Measured on the 2-core dev machine: before issue 10 (with the parse cache's
+// break prediction) fresh ≈ see docs/notes in the commit; after, see below.
+func BenchmarkApprove1600Lines(b *testing.B) {
+	src, other := plan1600(b, 1), plan1600(b, 2)
+	opts := testOpts()
+	base := Approve(Empty(), planparse.Parse(other), other, "PLAN.md", opts).State
+	for _, tc := range []struct {
+		name string
+		st   *State
+	}{{"fresh", Empty()}, {"edited", base}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				res := Approve(tc.st, planparse.Parse(src), src, "PLAN.md", opts)
+				if !res.Changed {
+					b.Fatal("no change")
+				}
+			}
+		})
 	}
 }

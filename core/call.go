@@ -12,6 +12,14 @@ type Options struct {
 	ReadOnly    bool           // only list/get allowed (MCP seed memory:read scope)
 	ProjectID   string         // when set, a project_id param must equal it
 	NoDeleteAll bool           // refuse delete_all outright
+	// CompactRows makes list rows one line each unless the call names the
+	// fields it wants (issue 11 item 9; the MCP server sets it). Without it
+	// rows are the seed's (todo-behaviour.md §6): plan text of open items,
+	// evidence and reason.
+	CompactRows bool
+	// FieldBytes, when above 0, cuts each field a list row shows to about
+	// that many bytes, ending in "…" (a page must fit an agent's budget).
+	FieldBytes int
 }
 
 // Content is one element of the envelope's content array.
@@ -36,6 +44,10 @@ type Details struct {
 	// otherwise. The text compresses them into runs ("#1–#2999"), so this is
 	// where a program reads them.
 	IDs []int `json:"ids,omitempty"`
+	// Fields are the row fields (RowFields) a compact list page shows
+	// (Options.CompactRows), so a client knows what the rows leave out;
+	// absent for every other call.
+	Fields []string `json:"fields,omitempty"`
 }
 
 // Envelope is the tool result: content[0].text plus the details snapshot.
@@ -72,4 +84,13 @@ type Result struct {
 	// Changed is true when State differs from the input and must be persisted.
 	Changed bool
 	Notices []Notice
+	// Affected is the ids of the tasks the call created, changed or removed
+	// (a clear's todos), in the order it touched them, each once; nil when
+	// nothing changed (a rejection, a read, a no-op, a batch that cancels out).
+	Affected []int
+	// Shown is the ids of the tasks the call rendered (the rows of a list
+	// page, a get's task) or named without changing (a rejected or no-change
+	// op's id), in order, each once. Together with Affected it is what a
+	// client needs of details.tasks to read the answer.
+	Shown []int
 }

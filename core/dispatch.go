@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -18,7 +19,7 @@ func isRead(action string) bool { return action == "list" || action == "get" }
 // leniency (create ignores status, evidence and reason).
 var onlyFor = map[string][]string{
 	"item_status": {"list"}, "due_before": {"list"}, "search": {"list"}, "query": {"list"},
-	"limit": {"list"}, "cursor": {"list"},
+	"limit": {"list"}, "cursor": {"list"}, "fields": {"list"}, "group": {"list"},
 	"confirm_delete_all": {"delete_all"},
 	"ids":                {"restore"},
 	"client_mutation_id": {"create", "update", "complete"},
@@ -82,8 +83,20 @@ func englishList(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
-// call is Call: see api.go.
-func call(in *State, raw json.RawMessage, opts Options) Result {
+// Call runs one `todo` tool call: params is the tool's JSON object (either an
+// `action` with its fields, or `ops`). Actions: the seed's create, update,
+// list, get, delete, clear, and the MCP seed's complete, delete_all, restore.
+// It is the JSON layer over the typed operations of ops.go: it decodes and
+// type-checks the fields (the seed's schema errors), then runs the same
+// rules. It never fails out-of-band: a rejected call (bad JSON, unknown or
+// mistyped field, any rule of todo-behaviour.md §2/§5, read-only, project
+// mismatch, version conflict) returns an envelope with content
+// "Error: <msg>" and details.error set, and Result.State is the unchanged
+// input. st is never mutated; a nil st reads as Empty(). Result.Notices
+// carries the net plan deferrals a UI should show; Result.Affected and
+// Result.Shown name the tasks the call changed and showed. Tasks in the
+// returned state are sorted by id.
+func Call(in *State, raw json.RawMessage, opts Options) Result {
 	view := sortedView(in)
 	orig := in
 	if orig == nil {
@@ -95,7 +108,11 @@ func call(in *State, raw json.RawMessage, opts Options) Result {
 		return fail(orig, view, "batch", raw, err)
 	}
 	if _, ok := obj["ops"]; ok {
-		return r.batch(orig, view, raw, obj)
+		parsed, err := parseOps(obj, r.precheck)
+		if err != nil {
+			return fail(orig, view, "batch", raw, err)
+		}
+		return r.batch(orig, view, raw, parsed)
 	}
 	action := "batch"
 	if a, ok := obj["action"]; ok {
@@ -111,48 +128,60 @@ func call(in *State, raw json.RawMessage, opts Options) Result {
 	if p.Action == "" {
 		return fail(orig, view, "batch", raw, errors.New("action required (or pass ops)"))
 	}
+	return r.single(orig, view, raw, p)
+}
+
+// single runs one parsed op as a whole call: the checks every call gets,
+// then the read or the mutation on a working copy of view.
+func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Result {
+	action := p.Action
 	if err := r.precheck(p); err != nil {
-		return fail(orig, view, action, raw, err)
+		return r.fail(orig, view, action, raw, p, err)
 	}
 	switch p.Action {
 	case "list":
-		page, err := list(view, p, opts)
+		page, err := list(view, p, r.opts)
 		if err != nil {
-			return fail(orig, view, action, raw, err)
+			return r.fail(orig, view, action, raw, p, err)
 		}
-		res := success(orig, view, action, raw, page.text, false)
+		r.shown = page.ids
+		res := r.success(orig, view, action, raw, page.text, false)
 		total := page.total
 		res.Envelope.Details.Total = &total
 		res.Envelope.Details.NextCursor = page.nextCursor
+		res.Envelope.Details.Fields = page.fields
 		return res
 	case "get":
 		text, err := get(view, p)
 		if err != nil {
-			return fail(orig, view, action, raw, err)
+			return r.fail(orig, view, action, raw, p, err)
 		}
-		return success(orig, view, action, raw, text, false)
+		r.show(p.ID)
+		return r.success(orig, view, action, raw, text, false)
 	}
 	if p.ClientMutationID != nil {
 		text, hit, err := replay(view, p)
 		if err != nil {
-			return fail(orig, view, action, raw, err)
+			return r.fail(orig, view, action, raw, p, err)
 		}
 		if hit {
-			return success(orig, view, action, raw, text, false)
+			r.named(p)
+			return r.success(orig, view, action, raw, text, false)
 		}
 	}
 	w := cloneState(view)
 	text, changed, err := r.mutate(w, p)
 	if err != nil {
-		return fail(orig, view, action, raw, err)
+		return r.fail(orig, view, action, raw, p, err)
 	}
 	if !changed {
-		return success(orig, view, action, raw, text, false)
+		r.named(p)
+		return r.success(orig, view, action, raw, text, false)
 	}
 	if p.ClientMutationID != nil {
 		r.remember(w, p, text, touched(w, p))
 	}
-	res := success(w, w, action, raw, text, true)
+	res := r.success(w, w, action, raw, text, true)
 	res.Envelope.Details.IDs = r.ids
 	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
@@ -220,11 +249,58 @@ func envelope(st *State, action string, raw json.RawMessage, text, errMsg string
 	}
 }
 
+// success is an accepted call over view's snapshot; res is the resulting
+// state (view itself when nothing changed).
+func (r *runner) success(res, view *State, action string, raw json.RawMessage, text string, changed bool) Result {
+	out := success(res, view, action, raw, text, changed)
+	out.Shown = r.shown
+	if changed {
+		out.Affected = r.affected
+	}
+	return out
+}
+
 func success(res, view *State, action string, raw json.RawMessage, text string, changed bool) Result {
 	return Result{Envelope: envelope(view, action, raw, text, ""), State: res, Changed: changed}
 }
 
 // fail is a rejected call: `Error: <msg>`, details.error, state unchanged.
+// The task the rejected op named (if any) is in Shown, so a client sees
+// the row it asked about.
+func (r *runner) fail(orig, view *State, action string, raw json.RawMessage, p *params, err error) Result {
+	res := fail(orig, view, action, raw, err)
+	r.shown = nil
+	if p != nil {
+		r.named(p)
+	}
+	res.Shown = r.shown
+	return res
+}
+
+// fail is a rejected call before any op could be read.
 func fail(orig, view *State, action string, raw json.RawMessage, err error) Result {
 	return Result{Envelope: envelope(view, action, raw, "Error: "+err.Error(), err.Error()), State: orig}
+}
+
+// touch records id as created or changed by this call (Result.Affected).
+func (r *runner) touch(ids ...int) { r.affected = appendNew(r.affected, ids...) }
+
+// show records id as shown by this call (Result.Shown).
+func (r *runner) show(ids ...int) { r.shown = appendNew(r.shown, ids...) }
+
+// named shows the task an op named by id, when it exists.
+func (r *runner) named(p *params) {
+	if p.HasID {
+		r.show(p.ID)
+	}
+}
+
+// appendNew appends the ids not yet in list, keeping order.
+func appendNew(list []int, ids ...int) []int {
+	for _, id := range ids {
+		if !slices.Contains(list, id) {
+			list = append(list, id)
+		}
+	}
+	return list
 }

@@ -22,6 +22,7 @@ type listFilter struct {
 	includeDeleted bool
 	dueBefore      *time.Time
 	search         string // lower-cased; "" = none
+	group          string // plan group, normalised; "" = none
 }
 
 // listPage is one list answer: the text, the total matched and the cursor
@@ -30,6 +31,8 @@ type listPage struct {
 	text       string
 	total      int
 	nextCursor string
+	ids        []int    // the rows shown, in order
+	fields     []string // the row fields of a non-seed shape
 }
 
 // resolveFilter reads status / item_status, includeDeleted, due_before and
@@ -73,7 +76,29 @@ func resolveFilter(p *params, opts Options) (listFilter, error) {
 	if p.Search != nil {
 		f.search = strings.ToLower(*p.Search)
 	}
+	if p.Group != nil {
+		if f.group = normSubject(*p.Group); f.group == "" {
+			return f, fmt.Errorf("group must name a plan group (a heading of the plan)")
+		}
+	}
 	return f, nil
+}
+
+// inGroup reports whether plan item t sits under the heading g (normalised):
+// its own group or any heading above it.
+func inGroup(t *Task, g string) bool {
+	if !t.isPlan() {
+		return false
+	}
+	if normSubject(t.PlanGroup) == g {
+		return true
+	}
+	for _, h := range t.PlanScope {
+		if normSubject(h) == g {
+			return true
+		}
+	}
+	return false
 }
 
 func (f *listFilter) match(t *Task) bool {
@@ -91,6 +116,9 @@ func (f *listFilter) match(t *Task) bool {
 		if err != nil || !due.Before(*f.dueBefore) {
 			return false
 		}
+	}
+	if f.group != "" && !inGroup(t, f.group) {
+		return false
 	}
 	if f.search != "" {
 		hay := strings.ToLower(t.Subject) + "\x00" + strings.ToLower(t.PlanText)
@@ -120,6 +148,9 @@ func (f *listFilter) key() string {
 		b.WriteString(f.dueBefore.Format(time.RFC3339Nano))
 	}
 	b.WriteString("|" + f.search)
+	if f.group != "" {
+		b.WriteString("|group:" + f.group)
+	}
 	sum := sha256.Sum256([]byte(b.String()))
 	return hex.EncodeToString(sum[:8])
 }
@@ -164,11 +195,13 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 			return listPage{}, err
 		}
 	}
+	sh := shapeFor(p, opts)
 	var b strings.Builder
 	if h := planHeader(st); h != "" {
 		b.WriteString(h)
 	}
 	total, shown := 0, 0
+	var ids []int
 	for _, t := range displayOrder(st) {
 		if !f.match(t) {
 			continue
@@ -181,9 +214,13 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		listRow(&b, t)
+		listRow(&b, t, sh)
+		ids = append(ids, t.ID)
 	}
-	page := listPage{total: total}
+	page := listPage{total: total, ids: ids}
+	if !sh.seed {
+		page.fields = sh.names()
+	}
 	if shown == 0 {
 		if b.Len() > 0 {
 			b.WriteByte('\n')

@@ -312,7 +312,7 @@ func TestUnknownAndMistypedFields(t *testing.T) {
 		{`{"action":"create","subject":5}`, "subject must be a string"},
 		{`{"action":"list","includeDeleted":"yes"}`, "includeDeleted must be true or false"},
 		{`{"action":"update","id":1.5}`, "id must be an integer"},
-		{`{"action":"create","subject":"x","blockedBy":["1"]}`, "blockedBy must be an array of task ids"},
+		{`{"action":"create","subject":"x","blockedBy":["one"]}`, "blockedBy must be an array of task ids"},
 		{`{"action":"create","subject":"x","metadata":[1]}`, "metadata must be an object"},
 		{`{"action":7}`, "action must be a string"},
 		{`{"action":"frobnicate"}`, `unknown action "frobnicate": use create, update, complete, list, get, delete, clear, delete_all, restore`},

@@ -17,6 +17,8 @@ type runner struct {
 	// ids are the tasks delete_all deleted and restore restored in this
 	// call, in order: details.ids.
 	ids []int
+	// affected and shown become Result.Affected and Result.Shown.
+	affected, shown []int
 }
 
 // create runs `create` (todo-behaviour.md §2 "create checks"): status,
@@ -88,6 +90,7 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 	}
 	w.Tasks = append(w.Tasks, t)
 	w.NextID = t.ID + 1
+	r.touch(t.ID)
 	return fmt.Sprintf("Created #%d: %s (pending)", t.ID, sanitize(t.Subject)), true, nil
 }
 
@@ -115,6 +118,7 @@ func (r *runner) del(w *State, p *params) (string, bool, error) {
 	t.Version++
 	t.UpdatedAt = r.now
 	w.Tasks[i] = t
+	r.touch(t.ID)
 	return fmt.Sprintf("Deleted #%d: %s", t.ID, sanitize(t.Subject)), true, nil
 }
 
@@ -129,6 +133,7 @@ func (r *runner) clear(w *State) (string, bool, error) {
 		if !t.isPlan() {
 			removed++
 			delete(r.created, t.ID)
+			r.touch(t.ID)
 			continue
 		}
 		if t.Status != Deleted {
@@ -154,6 +159,7 @@ func (r *runner) clear(w *State) (string, bool, error) {
 				nt.Version++
 				nt.UpdatedAt = r.now
 				*t = nt
+				r.touch(t.ID)
 			}
 		}
 		w.Tasks = kept
@@ -196,6 +202,7 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 	}
 	w.LastDeleteAll = ids
 	r.ids = append(r.ids, ids...)
+	r.touch(ids...)
 	return fmt.Sprintf("Deleted %s: %s. Undo with %s", countNoun(len(ids), "task"), idRuns(ids, nil), undoHint(ids)), true, nil
 }
 
@@ -254,5 +261,6 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 	}
 	w.LastDeleteAll = rest
 	r.ids = append(r.ids, done...)
+	r.touch(done...)
 	return fmt.Sprintf("Restored %s: %s", countNoun(len(done), "task"), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" })), true, nil
 }

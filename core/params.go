@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,6 +39,12 @@ type params struct {
 
 	IncludeDeleted bool
 
+	// List shaping (issue 11 item 9): the extra fields rows show, and a
+	// plan-group filter.
+	Fields    []string
+	HasFields bool
+	Group     *string
+
 	// MCP seed (003) fields.
 	ProjectID        *string
 	Priority         *string
@@ -67,6 +74,7 @@ var knownFields = map[string]bool{
 	"due_at": true, "note": true, "item_status": true, "due_before": true, "search": true,
 	"query": true, "limit": true, "cursor": true, "owner_timezone": true,
 	"client_mutation_id": true, "expected_version": true, "confirm_delete_all": true, "ids": true,
+	"fields": true, "group": true,
 }
 
 // decodeObject reads a JSON object into its raw members, dropping nulls.
@@ -131,6 +139,9 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		}
 		n, ok := parseInt(raw)
 		if !ok {
+			n, ok = intInString(raw)
+		}
+		if !ok {
 			err = fmt.Errorf("%s must be an integer", key)
 			return nil
 		}
@@ -145,13 +156,16 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 			return nil
 		}
 		var items []json.RawMessage
-		if e := json.Unmarshal(raw, &items); e != nil {
+		if e := json.Unmarshal(jsonInString(raw, '['), &items); e != nil {
 			err = fmt.Errorf("%s must be an array of task ids", key)
 			return nil
 		}
 		out := make([]int, 0, len(items))
 		for _, it := range items {
 			n, ok := parseInt(it)
+			if !ok {
+				n, ok = intInString(it)
+			}
 			if !ok {
 				err = fmt.Errorf("%s must be an array of task ids", key)
 				return nil
@@ -170,6 +184,13 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		}
 		var b bool
 		if e := json.Unmarshal(raw, &b); e != nil {
+			var s string
+			switch _ = json.Unmarshal(raw, &s); s {
+			case "true":
+				return true
+			case "false":
+				return false
+			}
 			err = fmt.Errorf("%s must be true or false", key)
 		}
 		return b
@@ -207,7 +228,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		p.Status = &st
 	}
 	if raw, ok := obj["metadata"]; ok && err == nil {
-		m, e := decodeMetadata(raw)
+		m, e := decodeMetadata(jsonInString(raw, '{'))
 		if e != nil {
 			err = e
 		}
@@ -217,6 +238,11 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	p.AddBlockedBy = ints("addBlockedBy")
 	p.RemoveBlockedBy = ints("removeBlockedBy")
 	p.IncludeDeleted = boolean("includeDeleted")
+	if raw, ok := obj["fields"]; ok && err == nil {
+		p.Fields, err = parseFields(raw)
+		p.HasFields = true
+	}
+	p.Group = str("group")
 
 	p.ProjectID = str("project_id")
 	p.Priority = str("priority")
@@ -244,6 +270,33 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// parseFields reads list's fields: an array of field names, or one string
+// of names separated by commas ("evidence,planText"); "all" names every one.
+func parseFields(raw json.RawMessage) ([]string, error) {
+	var names []string
+	if json.Unmarshal(jsonInString(raw, '['), &names) != nil {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, fmt.Errorf("fields must be an array of field names (%s, or \"all\")", strings.Join(RowFields, ", "))
+		}
+		names = strings.Split(s, ",")
+	}
+	var out []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		switch {
+		case n == "all":
+			out = append(out, RowFields...)
+		case slices.Contains(RowFields, n):
+			out = append(out, n)
+		case n == "":
+		default:
+			return nil, fmt.Errorf("fields: %q is not a row field; use %s, or \"all\"", n, strings.Join(RowFields, ", "))
+		}
+	}
+	return out, nil
 }
 
 // agree returns the first present value of aliases that must be equal when
@@ -284,6 +337,37 @@ func parseInt(raw json.RawMessage) (int, bool) {
 		return 0, false
 	}
 	return int(f), true
+}
+
+// intInString reads a JSON string holding a decimal integer ("2", " 12 ")
+// within ±2^53, as some agent clients send every argument (issue 11 item 3).
+// Anything else ("2.5", "", "two", "0x10", "1e3") is not an integer.
+func intInString(raw json.RawMessage) (int, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n > 1<<53 || n < -(1<<53) {
+		return 0, false
+	}
+	return int(n), true
+}
+
+// jsonInString returns the JSON text inside raw when raw is a JSON string
+// whose content is a JSON value starting with open ('[' or '{') — an array
+// or object sent as a string (issue 11 item 3) — and raw itself otherwise,
+// so the caller's own type error still names what was wrong.
+func jsonInString(raw json.RawMessage, open byte) json.RawMessage {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return raw
+	}
+	inner := bytes.TrimSpace([]byte(s))
+	if len(inner) == 0 || inner[0] != open || !json.Valid(inner) {
+		return raw
+	}
+	return inner
 }
 
 // parseTodoID reads the MCP seed's string id: "3" or "#3".

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // sanitize makes stored text safe to print on one terminal line: control
@@ -96,10 +97,56 @@ func planCounts(st *State) (open, total int) {
 	return open, total
 }
 
+// RowFields are the fields a list row can show below its line, in the
+// order it shows them (the `fields` parameter of list).
+var RowFields = []string{"planText", "description", "note", "evidence", "reason"}
+
+// rowShape is which fields list rows show and how long each may be.
+type rowShape struct {
+	seed   bool            // the seed's rows: plan text of open items, evidence, reason
+	fields map[string]bool // otherwise, the fields named
+	clip   int             // bytes per field; 0 = whole
+}
+
+// shapeFor is a list call's row shape: named fields when it gave fields,
+// none under Options.CompactRows, else the seed's.
+func shapeFor(p *params, opts Options) rowShape {
+	sh := rowShape{clip: opts.FieldBytes}
+	if !p.HasFields && !opts.CompactRows {
+		sh.seed = true
+		return sh
+	}
+	sh.fields = map[string]bool{}
+	for _, f := range p.Fields {
+		sh.fields[f] = true
+	}
+	return sh
+}
+
+// names lists the fields a non-seed shape shows, in RowFields order.
+func (sh rowShape) names() []string {
+	var out []string
+	for _, f := range RowFields {
+		if sh.fields[f] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (sh rowShape) shows(field string, t *Task) bool {
+	if sh.seed {
+		open := t.Status == Pending || t.Status == InProgress
+		return field == "evidence" || field == "reason" || (field == "planText" && open)
+	}
+	return sh.fields[field]
+}
+
 // listRow renders one task for list (todo-behaviour.md §6 "List row"),
-// followed by the MCP seed's priority and due date when set.
-func listRow(b *strings.Builder, t *Task) {
-	fmt.Fprintf(b, "[%s] #%d %s", t.Status, t.ID, sanitize(t.Subject))
+// followed by the MCP seed's priority and due date when set, then the
+// fields sh shows.
+func listRow(b *strings.Builder, t *Task, sh rowShape) {
+	fmt.Fprintf(b, "[%s] #%d %s", statusLabel(t), t.ID, sanitize(t.Subject))
 	if t.Status == InProgress && t.ActiveForm != nil && *t.ActiveForm != "" {
 		fmt.Fprintf(b, " (%s)", sanitize(*t.ActiveForm))
 	}
@@ -120,15 +167,34 @@ func listRow(b *strings.Builder, t *Task) {
 	if t.DueAt != "" {
 		fmt.Fprintf(b, " [due: %s]", t.DueAt)
 	}
-	if t.PlanText != "" && (t.Status == Pending || t.Status == InProgress) {
-		indented(b, "    ", t.PlanText)
+	if t.PlanText != "" && sh.shows("planText", t) {
+		indented(b, "    ", Clip(t.PlanText, sh.clip))
 	}
-	if t.Evidence != "" {
-		fmt.Fprintf(b, "\n    evidence: %s", sanitize(t.Evidence))
+	field := func(name, label, v string) {
+		if v != "" && sh.shows(name, t) {
+			fmt.Fprintf(b, "\n    %s: %s", label, sanitize(Clip(v, sh.clip)))
+		}
 	}
-	if t.Reason != "" {
-		fmt.Fprintf(b, "\n    deferred: %s", sanitize(t.Reason))
+	if t.Description != nil {
+		field("description", "description", *t.Description)
 	}
+	field("note", "note", t.Note)
+	field("evidence", "evidence", t.Evidence)
+	field("reason", "deferred", t.Reason)
+}
+
+// Clip cuts s to at most n bytes (on a rune boundary) ending in "…", or
+// returns it whole when it fits or n <= 0.
+func Clip(s string, n int) string {
+	if n <= 0 || len(s) <= n {
+		return s
+	}
+	const ell = "…"
+	cut := max(n-len(ell), 0)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ell
 }
 
 // indented writes each line of text on its own line after prefix.
@@ -144,7 +210,7 @@ func indented(b *strings.Builder, prefix, text string) {
 // seed's priority, due date and note come after owner.
 func renderGet(st *State, t *Task) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "#%d [%s] %s", t.ID, t.Status, sanitize(t.Subject))
+	fmt.Fprintf(&b, "#%d [%s] %s", t.ID, statusLabel(t), sanitize(t.Subject))
 	line := func(label string, v *string) {
 		if v != nil && *v != "" {
 			fmt.Fprintf(&b, "\n  %s: %s", label, sanitize(*v))
@@ -233,4 +299,19 @@ func planBefore(a, b *Task) bool {
 		return true
 	}
 	return a.PlanOrder < b.PlanOrder
+}
+
+// removedLabel is what a tombstoned plan item's status reads as. Plan items
+// cannot be deleted (seed "Plan items"); the only way one is tombstoned is
+// a re-approval of a plan that no longer holds it, so "[deleted]" would
+// misstate what happened.
+const removedLabel = "removed by re-approval"
+
+// statusLabel is t's status as rows and `get` print it: the status, or
+// removedLabel for a plan item's tombstone.
+func statusLabel(t *Task) string {
+	if t.Status == Deleted && t.Source == "plan" {
+		return removedLabel
+	}
+	return string(t.Status)
 }

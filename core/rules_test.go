@@ -182,7 +182,7 @@ func TestBatchMalformed(t *testing.T) {
 		{`{"ops":[{"action":"list"},{"subject":"x"}]}`, "ops[1]: action required"},
 		{`{"ops":[{"action":"list"},{"action":"list","ops":[]}]}`, "ops[1]: ops can't be nested"},
 		{`{"ops":[{"action":"create","subject":"x"},{"action":"nope"}]}`, `ops[1]: unknown action "nope": use create, update, complete, list, get, delete, clear, delete_all, restore`},
-		{`{"ops":[{"action":"create","subject":"x"},{"action":"update","id":"1"}]}`, "ops[1]: id must be an integer"},
+		{`{"ops":[{"action":"create","subject":"x"},{"action":"update","id":"1.5"}]}`, "ops[1]: id must be an integer"},
 		{`{"ops":[{"action":"create","subject":"x","colour":"red"}]}`, `ops[0]: unknown field "colour": see the todo tool's parameters`},
 		{`{"ops":[{"action":"create","subject":"x"},{"action":"list","project_id":"p"}]}`, `ops[1]: project_id "p" is not this project: this server has no project id, leave project_id out`},
 		// A failing read throws away every mutation of the batch.

@@ -190,6 +190,7 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 	t.Version++
 	t.UpdatedAt = r.now
 	w.Tasks[i] = t
+	r.touch(t.ID)
 	return text, true, nil
 }
 

@@ -17,19 +17,26 @@ func validate(st *State) (errs []string, warnings []string) {
 		errs = append(errs, fmt.Sprintf("state version %d is newer than this planls understands (%d)", st.Version, SchemaVersion))
 	}
 	seen := map[int]bool{}
+	first := map[int]int{} // id → index of its first entry
 	maxID := 0
+	for i := range st.Tasks {
+		if id := st.Tasks[i].ID; id > maxID {
+			maxID = id
+		}
+	}
+	freeID := max(st.NextID, maxID+1) // ids suggested for duplicates, in turn
 	for i := range st.Tasks {
 		t := &st.Tasks[i]
 		if t.ID < 1 {
 			errs = append(errs, fmt.Sprintf("task id %d is below 1", t.ID))
 		}
 		if seen[t.ID] {
-			errs = append(errs, fmt.Sprintf("duplicate task id #%d", t.ID))
+			errs = append(errs, duplicateError(st, first[t.ID], i, freeID))
+			freeID++
+		} else {
+			first[t.ID] = i
 		}
 		seen[t.ID] = true
-		if t.ID > maxID {
-			maxID = t.ID
-		}
 		if !validStatus(t.Status) {
 			errs = append(errs, fmt.Sprintf("#%d: unknown status %q", t.ID, t.Status))
 		}
@@ -60,4 +67,14 @@ func validate(st *State) (errs []string, warnings []string) {
 		warnings = append(warnings, "cycle: "+idList(c, " → "))
 	}
 	return errs, warnings
+}
+
+// duplicateError names both entries of a duplicated id (a merge of two
+// branches that each added a task gives them the same id) by position and
+// subject, and says how to keep both: give the later entry the free id
+// newID and move nextId past it. Positions are 0-based indexes into "tasks".
+func duplicateError(st *State, a, b, newID int) string {
+	ta, tb := &st.Tasks[a], &st.Tasks[b]
+	return fmt.Sprintf("duplicate task id #%d: tasks[%d] %q and tasks[%d] %q; to keep both, set the \"id\" of tasks[%d] to %d and \"nextId\" to at least %d",
+		ta.ID, a, ta.Subject, b, tb.Subject, b, newID, newID+1)
 }

@@ -15,7 +15,12 @@ func TestValidate(t *testing.T) {
 		{"empty", `{"version":1,"nextId":1,"tasks":[]}`, nil, nil},
 		{"good", `{"version":1,"nextId":4,"tasks":[{"id":1,"subject":"a","status":"pending"},{"id":3,"subject":"b","status":"deleted","blockedBy":[1]}]}`, nil, nil},
 		{"duplicate id", `{"version":1,"nextId":3,"tasks":[{"id":2,"subject":"a","status":"pending"},{"id":2,"subject":"b","status":"pending"}]}`,
-			[]string{"duplicate task id #2"}, nil},
+			[]string{`duplicate task id #2: tasks[0] "a" and tasks[1] "b"; to keep both, set the "id" of tasks[1] to 3 and "nextId" to at least 4`}, nil},
+		{"duplicate ids twice", `{"version":1,"nextId":9,"tasks":[{"id":2,"subject":"a","status":"pending"},{"id":5,"subject":"c","status":"pending"},{"id":2,"subject":"b","status":"pending"},{"id":5,"subject":"d","status":"pending"}]}`,
+			[]string{
+				`duplicate task id #2: tasks[0] "a" and tasks[2] "b"; to keep both, set the "id" of tasks[2] to 9 and "nextId" to at least 10`,
+				`duplicate task id #5: tasks[1] "c" and tasks[3] "d"; to keep both, set the "id" of tasks[3] to 10 and "nextId" to at least 11`,
+			}, nil},
 		{"unknown status", `{"version":1,"nextId":2,"tasks":[{"id":1,"subject":"a","status":"done"}]}`,
 			[]string{`#1: unknown status "done"`}, nil},
 		{"id below 1", `{"version":1,"nextId":2,"tasks":[{"id":0,"subject":"a","status":"pending"},{"id":1,"subject":"b","status":"pending"}]}`,

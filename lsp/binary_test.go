@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,7 +72,7 @@ func serveSession(t *testing.T, msgs []map[string]any) (map[float64]map[string]a
 	replies := map[float64]map[string]any{}
 	readDone := make(chan error, 1)
 	go func() {
-		st := &stream{in: bufio.NewReader(stdout), log: newDiscardLogger()}
+		st := &stream{in: bufio.NewReader(stdout), log: slog.New(slog.DiscardHandler)}
 		for {
 			body, _, err := st.readFrame()
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 // cmdArgs is the one argument object of every planls.* command
@@ -40,6 +42,8 @@ var statusCmds = map[string]statusCmd{
 
 // executeCommand runs a planls.* command. Every state change goes through
 // store.Store.Call / Approve (actor "lsp"); the reply is the todo envelope.
+// The command runs off the request worker (detach): it may wait on the
+// store's lock, on git and on the user.
 func (s *server) executeCommand(r *request) (any, error) {
 	var p protocol.ExecuteCommandParams
 	if err := decode(r.params, &p); err != nil {
@@ -60,18 +64,43 @@ func (s *server) executeCommand(r *request) (any, error) {
 	}
 	switch p.Command {
 	case "planls.approve":
-		return s.cmdApprove(f, a)
+		return s.detach(r, func(ctx context.Context) (any, error) { return s.cmdApprove(ctx, f, a) })
 	case "planls.todo":
 		if len(a.Params) == 0 || string(a.Params) == "null" {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `planls.todo needs {"params": {<todo tool params>}}`)
 		}
-		return s.callStore(f, a.Params)
+		return s.detach(r, func(ctx context.Context) (any, error) { return s.callStore(ctx, f, a.Params) })
 	}
 	sc, ok := statusCmds[p.Command]
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "unknown command %q (known: %s)", p.Command, strings.Join(commands, ", "))
 	}
-	return s.cmdStatus(r, f, p.Command, a, sc)
+	if a.ID <= 0 {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `%s needs {"id": <plan item id>}`, p.Command)
+	}
+	return s.detach(r, func(ctx context.Context) (any, error) { return s.cmdStatus(ctx, f, p.Command, a, sc) })
+}
+
+// detach runs fn on a group goroutine and answers r with its result, so the
+// request worker goes on at once. fn's context ends with $/cancelRequest of
+// r and at shutdown; a panic in fn is an InternalError reply.
+func (s *server) detach(r *request, fn func(ctx context.Context) (any, error)) (any, error) {
+	started := s.grp.goFn(func(gctx context.Context) {
+		ctx, cancel := context.WithCancel(r.ctx)
+		defer cancel()
+		defer context.AfterFunc(gctx, cancel)()
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("command panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
+			}
+		}()
+		r.answer(fn(ctx))
+	})
+	if !started {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	}
+	return nil, errDetached
 }
 
 // folderOfURI resolves the optional uri argument (caller holds mu).
@@ -93,10 +122,10 @@ func (s *server) folderOfURI(u string) (*folder, error) {
 	return f, nil
 }
 
-func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc statusCmd) (any, error) {
-	if a.ID <= 0 {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, `%s needs {"id": <plan item id>}`, name)
-	}
+// cmdStatus sets the status of item a.ID, asking the user for the evidence
+// or reason it needs when a.Evidence / a.Reason is missing and the client
+// can show a prompt.
+func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArgs, sc statusCmd) (any, error) {
 	// The item may have changed since the action was offered: look it up again.
 	st, err := f.store.Read()
 	if err != nil {
@@ -119,38 +148,34 @@ func (s *server) cmdStatus(r *request, f *folder, name string, a cmdArgs, sc sta
 			value = *a.Reason
 		}
 	}
-	params := map[string]any{"action": "update", "id": a.ID, "status": string(sc.status)}
-	if sc.field == "" || strings.TrimSpace(value) != "" {
-		if sc.field != "" {
-			params[sc.field] = value
+	status := sc.status
+	op := core.UpdateOp{ID: a.ID, Status: &status}
+	set := func(v string) {
+		switch sc.field {
+		case "evidence":
+			op.Evidence = &v
+		case "reason":
+			op.Reason = &v
 		}
-		return s.callStore(f, mustJSON(params))
+	}
+	if sc.field == "" || strings.TrimSpace(value) != "" {
+		set(value)
+		return s.update(ctx, f, op)
 	}
 	s.mu.Lock()
 	canAsk := s.caps.Window.ShowMessage != nil
 	s.mu.Unlock()
-	suggestions := s.suggestions(f, st, sc.field)
+	suggestions := s.suggestions(ctx, f, st, sc.field)
 	if !canAsk || len(suggestions) == 0 {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
-		return s.callStore(f, mustJSON(params))
+		return s.update(ctx, f, op) // the seed's error names the missing field
 	}
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Error("command panic", "command", name, "panic", fmt.Sprint(p))
-				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", name, p))
-			}
-		}()
-		if v, ok := s.ask(r.ctx, t, sc.field, suggestions); ok {
-			params[sc.field] = v
-		} else if r.ctx.Err() != nil {
-			r.answer(nil, r.ctx.Err()) // $/cancelRequest while the prompt was open
-			return
-		}
-		res, err := s.callStore(f, mustJSON(params))
-		r.answer(res, err)
-	}()
-	return nil, errDetached
+	if v, ok := s.ask(ctx, t, sc.field, suggestions); ok {
+		set(v)
+	} else if ctx.Err() != nil {
+		return nil, ctx.Err() // $/cancelRequest while the prompt was open
+	}
+	return s.update(ctx, f, op)
 }
 
 // howTo tells a client without prompts how to pass the missing value.
@@ -186,10 +211,10 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 
 // suggestions are the values offered for evidence or a reason: the current
 // commit ("abc1234 subject") and the last value recorded in the state.
-func (s *server) suggestions(f *folder, st *core.State, field string) []string {
+func (s *server) suggestions(ctx context.Context, f *folder, st *core.State, field string) []string {
 	var out []string
 	if field == "evidence" && s.opts.gitHead != nil {
-		if h := s.opts.gitHead(f.root); h != "" {
+		if h := s.opts.gitHead(ctx, f.root); h != "" {
 			out = append(out, h)
 		}
 	}
@@ -217,9 +242,9 @@ func (s *server) suggestions(f *folder, st *core.State, field string) []string {
 }
 
 // gitHead returns `git log -1 --format='%h %s'` in dir, or "" (no git, no
-// repository, no commit, or slower than two seconds).
-func gitHead(dir string) string {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+// repository, no commit, slower than two seconds, or ctx ended).
+func gitHead(ctx context.Context, dir string) string {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", "-1", "--format=%h %s")
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
@@ -230,7 +255,7 @@ func gitHead(dir string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
+func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, error) {
 	s.mu.Lock()
 	planPath := f.planPath
 	looked := s.folderSettings(f).PlanFiles
@@ -242,7 +267,7 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	var dirty bool
 	if d := s.docs[keyOf(planPath)]; d != nil && planPath != "" {
 		disk, err := os.ReadFile(planPath)
-		dirty = err != nil || !sameBytes(disk, d.text)
+		dirty = err != nil || !sameText(disk, d.text)
 	}
 	s.mu.Unlock()
 	if planPath == "" {
@@ -253,7 +278,10 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	res, err := f.store.Approve(planPath, core.Options{})
+	res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "approve failed: %v", err)
 	}
@@ -266,11 +294,29 @@ func (s *server) cmdApprove(f *folder, a cmdArgs) (any, error) {
 	return res.Envelope, nil
 }
 
-// callStore runs one todo tool call for folder f and republishes at once, so
+// callStore runs one todo tool call (JSON params, planls.todo) for folder
+// f; see commit.
+func (s *server) callStore(ctx context.Context, f *folder, params json.RawMessage) (any, error) {
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) { return f.store.Call(ctx, params, core.Options{}) })
+}
+
+// update runs core.Update(op) on folder f's state; see commit.
+func (s *server) update(ctx context.Context, f *folder, op core.UpdateOp) (any, error) {
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
+		return f.store.Apply(ctx, func(st *core.State) core.Result { return core.Update(st, op, core.Options{}) })
+	})
+}
+
+// commit runs one store operation for folder f and republishes at once, so
 // the change shows before (and without) the file watcher's event, which then
-// finds the same bytes and does nothing (B07).
-func (s *server) callStore(f *folder, params json.RawMessage) (any, error) {
-	res, err := f.store.Call(params, core.Options{})
+// finds the same bytes and does nothing (B07). The reply is the todo
+// envelope; an operation that ctx ended (while it waited on the lock) is
+// RequestCancelled.
+func (s *server) commit(ctx context.Context, f *folder, op func(context.Context) (core.Result, error)) (any, error) {
+	res, err := op(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}
@@ -299,12 +345,4 @@ func findTask(st *core.State, id int) *core.Task {
 		}
 	}
 	return nil
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only maps of strings and ints reach here
-	}
-	return b
 }

@@ -212,7 +212,7 @@ func TestGitHead(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	dir := t.TempDir()
-	if gitHead(dir) != "" {
+	if gitHead(t.Context(), dir) != "" {
 		t.Error("a directory without a repository has a head")
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "--allow-empty", "-m", "Add the limiter"}} {
@@ -222,7 +222,7 @@ func TestGitHead(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	if got := gitHead(dir); !regexp.MustCompile(`^[0-9a-f]{7,} Add the limiter$`).MatchString(got) {
+	if got := gitHead(t.Context(), dir); !regexp.MustCompile(`^[0-9a-f]{7,} Add the limiter$`).MatchString(got) {
 		t.Errorf("gitHead = %q", got)
 	}
 }

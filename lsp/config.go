@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 )
@@ -53,16 +54,17 @@ func (s *server) pullSettings(folders []*folder) {
 	for i, f := range asked {
 		items[i] = configItem{ScopeURI: f.uri, Section: configSection}
 	}
-	go s.sendPull(s.pulls.seq, asked, items)
+	seq := s.pulls.seq
+	s.grp.goFn(func(ctx context.Context) { s.sendPull(ctx, seq, asked, items) })
 }
 
 // sendPull sends one workspace/configuration request, bounded by
 // opts.callTimeout, and applies its answer. A failed, timed-out or
 // malformed answer is logged and changes nothing.
-func (s *server) sendPull(seq uint64, asked []*folder, items []configItem) {
+func (s *server) sendPull(ctx context.Context, seq uint64, asked []*folder, items []configItem) {
 	var answers []json.RawMessage
-	err := s.callClient(s.ctx, s.opts.callTimeout, "workspace/configuration", configParams{Items: items}, &answers)
-	if s.ctx.Err() != nil {
+	err := s.callClient(ctx, s.opts.callTimeout, "workspace/configuration", configParams{Items: items}, &answers)
+	if ctx.Err() != nil {
 		return // the session ended: nobody is left to apply it for
 	}
 	s.mu.Lock()
@@ -88,7 +90,7 @@ func (s *server) sendPull(seq uint64, asked []*folder, items []configItem) {
 // pulls race the later request wins; so is one for a folder removed since.
 // Caller holds mu.
 func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessage) {
-	if s.state == shutDown || s.ctx.Err() != nil {
+	if s.state == shutDown {
 		return
 	}
 	before := s.planFilesUnion()

@@ -32,8 +32,8 @@ func (s *server) settingsChanged(before []string, changed []*folder) {
 	}
 	// The client watches unless registration fell back to fsnotify; a
 	// registration still in flight re-reads the settings when it runs.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && s.watcher == nil && !slices.Equal(before, s.planFilesUnion()) {
-		go s.registerWatchers()
+	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused && !slices.Equal(before, s.planFilesUnion()) {
+		s.grp.goFn(s.registerWatchers)
 	}
 	for _, f := range changed {
 		s.refresh(f, true)

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"log/slog"
 	"reflect"
 	"slices"
 	"testing"
@@ -29,7 +30,7 @@ func TestParsePatch(t *testing.T) {
 		{"unknown keys set nothing", `{"colour":"red"}`, settingsPatch{}},
 	}
 	for _, tt := range tests {
-		got := parsePatch(json.RawMessage(tt.raw), newDiscardLogger())
+		got := parsePatch(json.RawMessage(tt.raw), slog.New(slog.DiscardHandler))
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
@@ -110,7 +111,7 @@ func FuzzParsePatch(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		p := parsePatch(raw, newDiscardLogger())
+		p := parsePatch(raw, slog.New(slog.DiscardHandler))
 		got := p.over(defaultSettings())
 		if severityOf(got.Severity) == 0 || len(got.PlanFiles) == 0 || !insideRoot(got.PlanFiles) {
 			t.Fatalf("%q gave %+v", raw, got)

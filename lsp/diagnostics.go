@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -53,30 +51,11 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	if v.path == "" {
 		return out
 	}
-	// Sized for a second diagnostic on every ticked item (checked but not
-	// completed): growing a 10k-entry list copies it.
-	n := len(v.items) + len(v.plan.Problems) + 2
-	for i := range v.items {
-		if it := v.items[i].item; it != nil && it.Checkbox == planparse.Checked {
-			n++
-		}
-	}
-	list := f.diagSpare[:0]
-	f.diagSpare = nil
-	if cap(list) < n {
-		list = make([]protocol.Diagnostic, 0, n)
-	}
-	// One allocation for every data object: boxing each diagData into the
-	// interface field cost 10k allocations per keystroke on a large plan.
-	datas := make([]diagData, 0, n)
+	list := make([]protocol.Diagnostic, 0, len(v.items)+len(v.plan.Problems)+2)
 	add := func(r protocol.Range, sev protocol.DiagnosticSeverity, code string, id int, msg string) *protocol.Diagnostic {
-		if len(datas) == cap(datas) {
-			datas = make([]diagData, 0, n) // never reallocate: earlier diagnostics point in
-		}
-		datas = append(datas, diagData{ID: id, Code: code})
 		list = append(list, protocol.Diagnostic{
-			Range: r, Severity: sev, Code: boxCode(code), Source: "planls", Message: msg,
-			Data: &datas[len(datas)-1],
+			Range: r, Severity: sev, Code: code, Source: "planls", Message: msg,
+			Data: diagData{ID: id, Code: code},
 		})
 		return &list[len(list)-1]
 	}
@@ -95,7 +74,8 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	if !v.approved {
 		add(title, protocol.DiagnosticSeverityInformation, codeNotApp, 0,
 			notApprovedMsg(v.plan.Title, len(v.plan.Items)))
-		return s.withList(out, v.uri, list)
+		out[v.uri] = list
+		return out
 	}
 	cfg := s.folderSettings(f)
 	sev := severityOf(cfg.Severity)
@@ -127,9 +107,9 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		} else {
 			switch t.Status {
 			case core.Pending:
-				add(r, sev, codeOpen, t.ID, f.msgs.message(v.state, t))
+				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, t.Subject))
 			case core.InProgress:
-				add(r, sev, codeInProgress, t.ID, f.msgs.message(v.state, t))
+				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, t.Subject))
 			case core.Completed, core.Deferred:
 				if msg := noProof(t); msg != "" {
 					// Only a hand edit of state.json closes an item without
@@ -151,39 +131,8 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 				fmt.Sprintf("plan item #%d is ticked but not completed: complete it with evidence", t.ID))
 		}
 	}
-	return s.withList(out, v.uri, list)
-}
-
-func (s *server) withList(out map[string][]protocol.Diagnostic, uri string, list []protocol.Diagnostic) map[string][]protocol.Diagnostic {
-	if list == nil {
-		list = []protocol.Diagnostic{}
-	}
-	out[uri] = list
+	out[v.uri] = list
 	return out
-}
-
-// boxCode returns code as an interface value without allocating for the
-// codes planls emits (constants box statically).
-func boxCode(code string) any {
-	switch code {
-	case codeOpen:
-		return codeOpen
-	case codeInProgress:
-		return codeInProgress
-	case codeBlocked:
-		return codeBlocked
-	case codeDrift:
-		return codeDrift
-	case codeChecked:
-		return codeChecked
-	case codeClosed:
-		return codeClosed
-	case codeNoProof:
-		return codeNoProof
-	case codeNotApp:
-		return codeNotApp
-	}
-	return code
 }
 
 // notApprovedMsg is the plan-not-approved message for a plan titled title
@@ -283,87 +232,6 @@ func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
 		Range: m.rng(off, end), Severity: protocol.DiagnosticSeverityError, Code: codeStateBad,
 		Source: "planls", Message: "state file cannot be used: " + stateMsg(err),
 		Data: diagData{Code: codeStateBad},
-	}
-}
-
-// publish sends the diagnostics that differ from what each URI last got and
-// clears, with an empty list, URIs this folder no longer reports on (B30).
-// Each message is encoded once, in place, and written as one frame
-// (jsonrpc2's Notify would re-encode a possibly megabyte-sized list twice).
-// The list's bytes inside it are kept to compare with the next list: equal
-// bytes are the dedupe, exactly, and cost less than hashing them did. The
-// buffer they replace is reused for the next encoding, so a keystroke in a
-// large plan allocates no megabyte-sized message.
-func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
-	for uri, list := range diags {
-		buf := s.pubSpare[:0]
-		s.pubSpare = nil
-		if want := 256*len(list) + 256; cap(buf) < want {
-			buf = make([]byte, 0, want)
-		}
-		msg := s.publishHead(buf, uri)
-		start := len(msg)
-		msg, err := appendDiagnosticsWith(msg, list, &f.tails)
-		if err != nil {
-			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
-			continue
-		}
-		prev, seen := s.published[uri]
-		if seen && bytes.Equal(prev.list(), msg[start:]) {
-			s.pubSpare = msg[:0]
-			continue
-		}
-		s.published[uri] = sentList{msg: msg, start: start, end: len(msg)}
-		s.sendPublish(uri, msg)
-		if prev.msg != nil {
-			s.pubSpare = prev.msg[:0]
-		}
-	}
-	for uri := range f.published {
-		if _, ok := diags[uri]; !ok {
-			delete(s.published, uri)
-			s.sendPublish(uri, append(s.publishHead(nil, uri), "[]"...))
-		}
-	}
-	f.published = map[string]bool{}
-	for uri := range diags {
-		f.published[uri] = true
-	}
-}
-
-// sentList is the last publishDiagnostics message sent for a URI: the
-// diagnostics array is msg[start:end] (sendPublish appended to msg after).
-type sentList struct {
-	msg        []byte
-	start, end int
-}
-
-func (l sentList) list() []byte { return l.msg[l.start:l.end] }
-
-// publishHead appends the start of a textDocument/publishDiagnostics
-// message for uri, up to the diagnostics array, with the open buffer's
-// version when there is one.
-func (s *server) publishHead(buf []byte, uri string) []byte {
-	var version int32
-	for _, d := range s.docs {
-		if d.uri == uri && d.version > 0 {
-			version = d.version
-		}
-	}
-	u, _ := json.Marshal(uri)
-	buf = append(buf, `{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":`...)
-	buf = append(buf, u...)
-	if version > 0 {
-		buf = fmt.Appendf(buf, `,"version":%d`, version)
-	}
-	return append(buf, `,"diagnostics":`...)
-}
-
-// sendPublish closes and writes a message begun by publishHead.
-func (s *server) sendPublish(uri string, msg []byte) {
-	msg = append(msg, "}}"...)
-	if _, err := s.raw(msg); err != nil {
-		s.log.Debug("publishDiagnostics failed", "uri", uri, "err", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // errDetached is returned by a handler that took ownership of its reply (it
@@ -25,24 +26,31 @@ type request struct {
 	id     jsonrpc2.ID
 	once   sync.Once
 	reply  jsonrpc2.Replier
+	out    *outbox
 	done   func() // forgets the cancel func of a call
+	// change is a didChange's params, decoded as it was queued (queuedChange
+	// reads its target); changeErr is why they did not decode.
+	change    *didChangeParams
+	changeErr error
 }
 
-// answer sends the reply of a call exactly once; later calls are ignored,
-// which is what keeps jsonrpc2's "replied more than once" panic unreachable.
+// answer queues the reply of a call exactly once, behind what the session
+// sent before it; later calls are ignored, which is what keeps jsonrpc2's
+// "replied more than once" panic unreachable.
 func (r *request) answer(result any, err error) {
 	if !r.isCall {
 		return
 	}
 	r.once.Do(func() {
 		r.done()
-		_ = r.reply(context.WithoutCancel(r.ctx), result, toRPCError(err))
+		ctx, rpcErr := context.WithoutCancel(r.ctx), toRPCError(err)
+		r.out.put("", func() { _ = r.reply(ctx, result, rpcErr) })
 	})
 }
 
 // toRPCError maps handler errors to JSON-RPC errors. A plain error would go
 // out with code 0 (jsonrpc2 toError); here it becomes InternalError, and a
-// cancelled context becomes RequestCancelled (-32800, LSP).
+// cancelled context becomes RequestCancelled (LSP).
 func toRPCError(err error) error {
 	if err == nil {
 		return nil
@@ -52,7 +60,7 @@ func toRPCError(err error) error {
 		return rpc
 	}
 	if errors.Is(err, context.Canceled) {
-		return jsonrpc2.NewError(-32800, "request cancelled")
+		return protocol.ErrRequestCancelled
 	}
 	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 }
@@ -66,6 +74,7 @@ func toRPCError(err error) error {
 // error close the connection (ANCHORS-AND-STYLE.md §4.2).
 type dispatcher struct {
 	log    *slog.Logger
+	out    *outbox
 	handle func(*request) (any, error)
 
 	mu      sync.Mutex
@@ -75,8 +84,8 @@ type dispatcher struct {
 	cancels map[jsonrpc2.ID]context.CancelFunc
 }
 
-func newDispatcher(log *slog.Logger, handle func(*request) (any, error)) *dispatcher {
-	d := &dispatcher{log: log, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}}
+func newDispatcher(log *slog.Logger, out *outbox, handle func(*request) (any, error)) *dispatcher {
+	d := &dispatcher{log: log, out: out, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}}
 	d.cond = sync.NewCond(&d.mu)
 	return d
 }
@@ -88,7 +97,10 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 		d.cancel(req.Params())
 		return nil
 	}
-	r := &request{ctx: ctx, method: req.Method(), params: req.Params(), reply: reply, done: func() {}}
+	r := &request{ctx: ctx, method: req.Method(), params: req.Params(), reply: reply, out: d.out, done: func() {}}
+	if r.method == "textDocument/didChange" {
+		r.change, r.changeErr = decodeDidChange(r.params)
+	}
 	if call, ok := req.(*jsonrpc2.Call); ok {
 		r.isCall, r.id = true, call.ID()
 		cctx, cancel := context.WithCancel(ctx)
@@ -158,7 +170,7 @@ func (d *dispatcher) queuedChange(uri string, version int32) bool {
 		if r.method != "textDocument/didChange" {
 			continue
 		}
-		if u, v, ok := changeTarget(r.params); ok && u == uri && v > version {
+		if c := r.change; c != nil && string(c.TextDocument.URI) == uri && c.TextDocument.Version > version {
 			return true
 		}
 	}

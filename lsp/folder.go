@@ -6,14 +6,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"runtime/debug"
 	"time"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
-	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
 )
 
@@ -26,12 +25,8 @@ type folder struct {
 	implicit bool   // made for a file opened outside every folder
 	store    *store.Store
 
-	state    *core.State        // last good state (Empty when the file is missing)
-	stateErr error              // the state file cannot be used (after retries)
-	tasks    map[int]*core.Task // taskIndex's cache, of tasksOf
-	taskIDs  []*core.Task       // tasks by id, for ids below its length
-	tasksOf  *core.State
-	tasksLen int
+	state    *core.State // last good state (Empty when the file is missing)
+	stateErr error       // the state file cannot be used (after retries)
 	stateSum [32]byte
 	stateOK  bool // stateSum describes the current file
 	badReads int  // consecutive unparsable reads awaiting a retry
@@ -39,23 +34,20 @@ type folder struct {
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
 	planSum  [32]byte
-	// parser re-parses only the changed parts of the plan between views:
-	// one keystroke in a 10k-item plan must not cost a whole parse.
-	parser *planparse.Cache
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
 	pending      bool      // a debounced reload is scheduled
 	pendingSince time.Time // first event of the pending burst
 	retry        *time.Timer
+	typing       *time.Timer // a large plan's analysis after a pause (didChange)
+	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
+	settleUntil  time.Time   // end of that window (zero: none)
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
 	lensSum      uint64                           // lensSum of the view the client last saw
 	lensSumOK    bool
-	msgs         statusMsgs            // of state's tasks, for diagnostics
-	tails        tailCache             // of the diagnostics last published
-	diagSpare    []protocol.Diagnostic // a dead list diagnostics may reuse
 
 	pulled    settingsPatch // keys workspace/configuration set for this folder
 	pulledSeq uint64        // request number of the last answer applied (0: none)
@@ -66,7 +58,6 @@ func newFolder(root, uri string) *folder {
 		root: root, key: keyOf(root), uri: uri,
 		store:     store.Open(root, "lsp"),
 		state:     core.Empty(),
-		parser:    planparse.NewCache(),
 		published: map[string]bool{},
 	}
 }
@@ -74,35 +65,10 @@ func newFolder(root, uri string) *folder {
 func (f *folder) statePath() string { return filepath.Join(f.root, ".planls", "state.json") }
 
 func (f *folder) stopTimers() {
-	if f.debounce != nil {
-		f.debounce.Stop()
-	}
-	if f.retry != nil {
-		f.retry.Stop()
-	}
-}
-
-// taskIndex returns f.state's tasks by id. It is kept until the state is
-// replaced (states are never changed in place), so a keystroke does not
-// rebuild a 10k-entry map; views share it read-only.
-func (f *folder) taskIndex() map[int]*core.Task {
-	if f.tasksOf != f.state || f.tasksLen != len(f.state.Tasks) {
-		f.tasks = make(map[int]*core.Task, len(f.state.Tasks))
-		f.taskIDs = make([]*core.Task, 2*len(f.state.Tasks)+64)
-		for i := range f.state.Tasks {
-			t := &f.state.Tasks[i]
-			f.tasks[t.ID] = t
-		}
-		// The same index, dense, for the ids that fit: a keystroke looks up
-		// every item's task, and a slice in id order beats a 10k-entry map.
-		for id, t := range f.tasks {
-			if id > 0 && id < len(f.taskIDs) {
-				f.taskIDs[id] = t
-			}
-		}
-		f.tasksOf, f.tasksLen = f.state, len(f.state.Tasks)
-	}
-	return f.tasks
+	stopTimer(f.debounce)
+	stopTimer(f.retry)
+	stopTimer(f.typing)
+	stopTimer(f.settle)
 }
 
 // readDisk re-reads the state file and the plan file (in that order: the
@@ -119,6 +85,12 @@ func (s *server) readDisk(f *folder) bool {
 			s.log.Warn("plan file unreadable", "path", path, "err", err)
 		}
 		data = nil
+	}
+	if s.holdPlan(f, path, data) {
+		if changed {
+			f.revision++
+		}
+		return changed
 	}
 	sum := sha256.Sum256(data)
 	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
@@ -192,13 +164,15 @@ func (s *server) resolvePlan(f *folder) string {
 		}
 	}
 	for _, g := range s.folderSettings(f).PlanFiles {
-		matches, err := filepath.Glob(filepath.Join(f.root, filepath.FromSlash(g)))
+		// Matched under the root, not on root+pattern: a root such as
+		// "client [acme]" is a path, not a pattern.
+		matches, err := fs.Glob(os.DirFS(f.root), path.Clean(g))
 		if err != nil {
 			continue
 		}
 		for _, m := range matches {
-			if isFile(m) {
-				return m
+			if p := filepath.Join(f.root, filepath.FromSlash(m)); isFile(p) {
+				return p
 			}
 		}
 	}
@@ -226,44 +200,10 @@ func (s *server) refresh(f *folder, force bool) {
 
 // recompute rebuilds the view and publishes its diagnostics (caller holds mu).
 func (s *server) recompute(f *folder) {
-	prev := f.diags
-	if f.view != nil {
-		// The plan's list of the last view is garbage from here (code
-		// actions read f.diags, under mu, by value): the next one is built
-		// in it, which saves a megabyte per keystroke in a 10k-item plan.
-		f.diagSpare = prev[f.view.uri]
-	}
 	f.view = s.buildView(f)
 	f.diags = s.diagnostics(f, f.view)
 	s.publish(f, f.diags)
 	s.noteLenses(f)
-	if len(f.view.text) >= bigPlan {
-		s.scheduleScavenge()
-	}
-}
-
-// bigPlan is the plan size (bytes) above which an idle server returns the
-// parse's garbage to the OS: parsing a 1 MB plan allocates tens of MB that
-// would otherwise stay resident.
-const bigPlan = 256 << 10
-
-// scheduleScavenge frees unused heap to the OS once the server has been
-// quiet for a moment (caller holds mu).
-func (s *server) scheduleScavenge() {
-	if s.scavenge != nil {
-		s.scavenge.Stop()
-	}
-	s.scavenge = time.AfterFunc(300*time.Millisecond, func() {
-		// The spare publish buffer (megabytes for a large plan) only saves
-		// garbage while the user types: idle, it goes back too.
-		s.mu.Lock()
-		s.pubSpare = nil
-		for _, f := range s.folders {
-			f.diagSpare = nil
-		}
-		s.mu.Unlock()
-		debug.FreeOSMemory()
-	})
 }
 
 type stateChangedParams struct {
@@ -283,16 +223,11 @@ func (s *server) scheduleDebounced(f *folder) {
 		f.pendingSince = time.Now()
 	}
 	f.pending = true
-	if f.debounce != nil {
-		f.debounce.Stop()
-	}
-	f.debounce = time.AfterFunc(s.opts.debounce, func() {
+	stopTimer(f.debounce)
+	f.debounce = s.grp.afterFunc(s.opts.debounce, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		f.pending = false
-		if s.state == shutDown || s.ctx.Err() != nil {
-			return
-		}
 		s.refresh(f, false)
 	})
 }
@@ -307,19 +242,19 @@ func (s *server) extendDebounced(f *folder) {
 }
 
 func (s *server) scheduleRetry(f *folder) {
-	if f.retry != nil {
-		f.retry.Stop()
-	}
-	f.retry = time.AfterFunc(s.opts.retryDelay, func() {
+	stopTimer(f.retry)
+	f.retry = s.grp.afterFunc(s.opts.retryDelay, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.state == shutDown || s.ctx.Err() != nil {
-			return
-		}
 		f.stateOK = false
 		s.refresh(f, false)
 	})
 }
 
-// sameBytes reports whether an open buffer matches the plan on disk.
-func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }
+// sameText reports whether an open buffer matches the plan on disk. A
+// leading UTF-8 BOM does not count: editors keep it out of the buffer they
+// send (issue 11 item 7).
+func sameText(a, b []byte) bool {
+	bom := []byte("\xEF\xBB\xBF")
+	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))
+}

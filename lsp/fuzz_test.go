@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -20,7 +21,7 @@ func FuzzStreamRead(f *testing.F) {
 	f.Add([]byte("content-length: 40\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}xxx"))
 	f.Add([]byte("Content-Length: -1\r\n\r\nContent-Length: 99999999999\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		st := &stream{in: bufio.NewReader(bytes.NewReader(data)), rwc: nopRWC{}, log: newDiscardLogger()}
+		st := &stream{in: bufio.NewReader(bytes.NewReader(data)), rwc: nopRWC{}, log: slog.New(slog.DiscardHandler)}
 		for i := 0; i < 1000; i++ {
 			if _, _, err := st.Read(context.Background()); err != nil {
 				return

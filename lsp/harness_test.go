@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func testOptions() options {
 	o.retryDelay = 20 * time.Millisecond
 	o.callTimeout = 5 * time.Second
 	o.askTimeout = 5 * time.Second
-	o.gitHead = func(string) string { return "abc1234 Add the limiter" }
+	o.gitHead = func(context.Context, string) string { return "abc1234 Add the limiter" }
 	return o
 }
 
@@ -80,7 +81,7 @@ func startServer(t testing.TB, opts options) (net.Conn, chan error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		defer close(stopped)
-		done <- run(ctx, ss, testLog{t}, opts)
+		done <- run(ctx, ss, slog.New(slog.NewTextHandler(testLog{t}, nil)), opts)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -105,7 +106,7 @@ func newEnv(t testing.TB, cfg envConfig) *env {
 	cs, done := startServer(t, cfg.opts)
 	e := &env{t: t, done: done, changed: make(chan struct{}), srv: <-srv,
 		diags: map[string][]protocol.Diagnostic{}, rawDiag: map[string]string{}}
-	e.stream = newStream(cs, newDiscardLogger())
+	e.stream = newStream(cs, slog.New(slog.DiscardHandler))
 	e.conn = jsonrpc2.NewConn(e.stream)
 	e.conn.Go(context.Background(), e.handle)
 	if !cfg.noInit {

@@ -118,7 +118,7 @@ func (s *server) initialize(r *request) (any, error) {
 			ServerCapabilities: protocol.ServerCapabilities{
 				TextDocumentSync: protocol.TextDocumentSyncOptions{
 					OpenClose: true,
-					Change:    protocol.TextDocumentSyncKindFull,
+					Change:    protocol.TextDocumentSyncKindIncremental,
 					Save:      &protocol.SaveOptions{IncludeText: false},
 				},
 				HoverProvider:           true,
@@ -140,20 +140,18 @@ func (s *server) initialize(r *request) (any, error) {
 	return res, nil
 }
 
-// initializedNote starts watching: through the client when it offers
-// dynamic registration of workspace/didChangeWatchedFiles, else fsnotify.
-// Then it pulls the settings of every folder (config.go) when the client
-// answers workspace/configuration.
+// initializedNote starts watching: fsnotify at once, and through the client
+// too when it offers dynamic registration of workspace/didChangeWatchedFiles
+// (once the client accepts, fsnotify keeps only the state directories, see
+// watch.go). Then it pulls the settings of every folder (config.go) when the
+// client answers workspace/configuration.
 func (s *server) initializedNote(r *request) (any, error) {
 	s.mu.Lock()
 	dyn := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	s.startFSWatch()
 	s.mu.Unlock()
 	if dyn {
-		go s.registerWatchers()
-	} else {
-		s.mu.Lock()
-		s.startFSWatch()
-		s.mu.Unlock()
+		s.grp.goFn(s.registerWatchers)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

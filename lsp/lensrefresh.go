@@ -1,6 +1,9 @@
 package lsp
 
-import "strconv"
+import (
+	"context"
+	"hash/maphash"
+)
 
 // lensRefresh coalesces workspace/codeLens/refresh requests (LSP 3.16):
 // one is in flight at a time, and changes seen meanwhile cost one more.
@@ -13,41 +16,22 @@ type lensRefresh struct {
 // lensSum fingerprints what the code lenses of v show: the approval
 // lenses and each tracked item's label and actions. Positions are left out:
 // a client re-requests lenses itself after editing the buffer, and a plan
-// that is not open shows none. FNV-1a, inline: it runs on every keystroke.
+// that is not open shows none.
 func lensSum(v *view) uint64 {
-	h := fnv1a(fnvOffset, v.uri)
-	h = fnv1a(h, strconv.FormatBool(v.approved))
-	h = fnv1a(h, strconv.FormatBool(v.needsReapproval))
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	maphash.WriteComparable(&h, v.approved)
+	maphash.WriteComparable(&h, v.needsReapproval)
+	h.WriteString(v.uri)
 	for i := range v.items {
 		vi := &v.items[i]
 		if vi.item == nil || vi.task == nil {
 			continue
 		}
-		h = fnvInt(h, vi.task.ID)
-		h = fnv1a(h, string(vi.task.Status))
+		maphash.WriteComparable(&h, vi.task.ID)
+		maphash.WriteComparable(&h, vi.task.Status)
 	}
-	return h
-}
-
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-// fnvInt hashes n's 8 bytes into h.
-func fnvInt(h uint64, n int) uint64 {
-	for i := 0; i < 64; i += 8 {
-		h = (h ^ uint64(n>>i)&0xff) * fnvPrime
-	}
-	return h
-}
-
-// fnv1a hashes s, then a separator, into h.
-func fnv1a(h uint64, s string) uint64 {
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * fnvPrime
-	}
-	return (h ^ 0xff) * fnvPrime // 0xff never occurs in UTF-8
+	return h.Sum64()
 }
 
 // noteLenses asks the client to re-request code lenses when those of f's
@@ -69,20 +53,19 @@ func (s *server) noteLenses(f *folder) {
 		s.lenses.again = true
 		return
 	}
-	s.lenses.busy = true
-	go s.sendLensRefresh()
+	s.lenses.busy = s.grp.goFn(s.sendLensRefresh)
 }
 
 // sendLensRefresh sends workspace/codeLens/refresh until no change came in
 // while the previous one was in flight. It waits on the client, so it runs
 // on its own goroutine and never holds mu across the call.
-func (s *server) sendLensRefresh() {
+func (s *server) sendLensRefresh(ctx context.Context) {
 	for {
-		if err := s.callClient(s.ctx, s.opts.callTimeout, "workspace/codeLens/refresh", nil, nil); err != nil {
+		if err := s.callClient(ctx, s.opts.callTimeout, "workspace/codeLens/refresh", nil, nil); err != nil {
 			s.log.Debug("codeLens refresh failed", "err", err)
 		}
 		s.mu.Lock()
-		if !s.lenses.again || s.ctx.Err() != nil {
+		if !s.lenses.again || ctx.Err() != nil {
 			s.lenses.busy, s.lenses.again = false, false
 			s.mu.Unlock()
 			return

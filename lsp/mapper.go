@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"bytes"
-	"encoding/binary"
 	"sort"
 	"unicode/utf8"
 
@@ -36,20 +34,6 @@ type mapper struct {
 }
 
 func newMapper(text []byte, enc encoding) *mapper {
-	if bytes.IndexByte(text, '\r') < 0 {
-		// Only LF: count, then find each line with the vectorised search,
-		// instead of growing the index byte by byte (every keystroke pays
-		// this on the whole plan).
-		lines := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
-		for i := 0; ; {
-			n := bytes.IndexByte(text[i:], '\n')
-			if n < 0 {
-				return &mapper{text: text, enc: enc, lines: lines}
-			}
-			i += n + 1
-			lines = append(lines, i)
-		}
-	}
 	m := &mapper{text: text, enc: enc, lines: []int{0}}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
@@ -95,20 +79,9 @@ func (m *mapper) position(off int) protocol.Position {
 	return protocol.Position{Line: uint32(l), Character: uint32(m.units(m.text[start:off]))}
 }
 
-// rng converts a byte range to an LSP range. A range within one line (an
-// item's subject line: one per item per keystroke) costs one line search
-// and one count of its own bytes.
+// rng converts a byte range to an LSP range.
 func (m *mapper) rng(start, end int) protocol.Range {
-	p := m.position(start)
-	l := int(p.Line)
-	// From a rune start the count of the line's prefix and of the rest add
-	// up to the count of the whole (no sequence spans start).
-	if start >= m.lines[l] && start <= end && end <= m.lineEnd(l) && (start == len(m.text) || utf8.RuneStart(m.text[start])) {
-		q := p
-		q.Character += uint32(m.units(m.text[start:end]))
-		return protocol.Range{Start: p, End: q}
-	}
-	return protocol.Range{Start: p, End: m.position(end)}
+	return protocol.Range{Start: m.position(start), End: m.position(end)}
 }
 
 // offset converts a position to a byte offset. A line past the end maps to
@@ -149,22 +122,9 @@ func (m *mapper) units(b []byte) int {
 	}
 	n := 0
 	for i := 0; i < len(b); {
-		// Eight ASCII bytes are eight units, the usual case.
-		if i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&swarHi == 0 {
-			n += 8
-			i += 8
-			continue
-		}
-		c := b[i]
-		if c < utf8.RuneSelf {
-			n++
-			i++
-			continue
-		}
 		r, size := utf8.DecodeRune(b[i:])
+		n++
 		if r >= 0x10000 && r != utf8.RuneError {
-			n += 2
-		} else {
 			n++
 		}
 		i += size

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func (r *rawClient) send(header, body string) {
 func (r *rawClient) next() map[string]any {
 	r.t.Helper()
 	_ = r.c.SetReadDeadline(time.Now().Add(waitTimeout))
-	st := &stream{in: r.in, log: newDiscardLogger()}
+	st := &stream{in: r.in, log: slog.New(slog.DiscardHandler)}
 	body, _, err := st.readFrame()
 	if err != nil {
 		r.t.Fatalf("read: %v", err)

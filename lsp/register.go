@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -17,6 +18,9 @@ type watchReg struct {
 	id    string   // the live registration ("" when none)
 	globs []string // the planFiles it watches
 	seq   int      // numbers ids: a new registration never reuses an old id
+	// refused: the client refused a registration, so fsnotify watches
+	// everything (guarded by server.mu, not mu).
+	refused bool
 }
 
 const watchMethod = "workspace/didChangeWatchedFiles"
@@ -27,9 +31,10 @@ const watchMethod = "workspace/didChangeWatchedFiles"
 // registration when they changed since (its globs are unregistered first,
 // with client/unregisterCapability). It reads the settings when it runs, so
 // calls made in a burst of configuration changes end with the latest globs.
-// On a refused registration it falls back to fsnotify. Runs on its own
-// goroutine (it waits on the client).
-func (s *server) registerWatchers() {
+// On a refused registration it falls back to fsnotify, unless the session
+// was shut down meanwhile. Runs on a group goroutine (it waits on the
+// client); ctx ends at shutdown.
+func (s *server) registerWatchers(ctx context.Context) {
 	s.reg.mu.Lock()
 	defer s.reg.mu.Unlock()
 	s.mu.Lock()
@@ -40,7 +45,7 @@ func (s *server) registerWatchers() {
 	}
 	if s.reg.id != "" {
 		params := protocol.UnregistrationParams{Unregisterations: []protocol.Unregistration{{ID: s.reg.id, Method: watchMethod}}}
-		if err := s.callClient(s.ctx, s.opts.callTimeout, "client/unregisterCapability", params, nil); err != nil {
+		if err := s.callClient(ctx, s.opts.callTimeout, "client/unregisterCapability", params, nil); err != nil {
 			s.log.Warn("client refused to drop the old file watchers", "id", s.reg.id, "err", err)
 		}
 		s.reg.id, s.reg.globs = "", nil
@@ -58,15 +63,20 @@ func (s *server) registerWatchers() {
 		ID: id, Method: watchMethod,
 		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
 	}}}
-	err := s.callClient(s.ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
+	err := s.callClient(ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err != nil && (ctx.Err() != nil || s.state == shutDown) {
+		return // the session ended: nothing is left to watch for
+	}
 	if err != nil {
 		s.log.Warn("client file watching refused; using fsnotify", "err", err)
 		s.clientFS = false
+		s.reg.refused = true
 		s.startFSWatch()
 		return
 	}
 	s.reg.id, s.reg.globs = id, globs
 	s.clientFS = true
+	s.startFSWatch() // down to the state directories (watch.go)
 }

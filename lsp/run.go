@@ -39,10 +39,11 @@ type options struct {
 	debounce    time.Duration // quiet time after a file event before re-reading
 	retryDelay  time.Duration // wait before re-reading a state file that did not parse
 	retries     int           // re-reads of a broken state file before reporting it
+	planSettle  time.Duration // how long a vanished or emptied plan may take to come back (settle.go)
 	askTimeout  time.Duration // bound on window/showMessageRequest
 	callTimeout time.Duration // bound on other server→client requests
 	// gitHead returns "abc1234 subject" for the repository at dir, or "".
-	gitHead func(dir string) string
+	gitHead func(ctx context.Context, dir string) string
 	// noFSWatch disables fsnotify (tests that drive didChangeWatchedFiles).
 	noFSWatch bool
 	// onStart, when set, sees the session's server (tests inspect it).
@@ -54,6 +55,7 @@ func defaultOptions() options {
 		debounce:    40 * time.Millisecond,
 		retryDelay:  60 * time.Millisecond,
 		retries:     3,
+		planSettle:  500 * time.Millisecond,
 		askTimeout:  10 * time.Minute,
 		callTimeout: 10 * time.Second,
 		gitHead:     gitHead,
@@ -61,31 +63,32 @@ func defaultOptions() options {
 }
 
 // Run serves one LSP session over in/out (stdio for `planls serve`) until the
-// client sends exit or in closes. Logs go to logw. It returns nil after a
-// clean shutdown+exit, ErrExitWithoutShutdown after an exit without shutdown,
-// ErrClientClosed or ErrClosedAfterShutdown when in ends first, and any
-// other read error as it is. Exit and shutdown count once read: input that
-// ends right after them gives the same result as if they had been handled.
-func Run(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer) error {
-	return run(ctx, rwc{in: in, out: out}, logw, defaultOptions())
+// client sends exit or in closes, logging to log (nil: no logs). It returns
+// nil after a clean shutdown+exit, ErrExitWithoutShutdown after an exit
+// without shutdown, ErrClientClosed or ErrClosedAfterShutdown when in ends
+// first, and any other read error as it is. Exit and shutdown count once
+// read: input that ends right after them gives the same result as if they
+// had been handled. Every goroutine of the session has ended when it
+// returns.
+func Run(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) error {
+	return run(ctx, rwc{in: in, out: out}, log, defaultOptions())
 }
 
-func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts options) error {
-	if logw == nil {
-		logw = io.Discard
+func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts options) error {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	st := newStream(conn, log)
-	jc := jsonrpc2.NewConn(st)
-	s := newServer(ctx, jc, log, opts)
-	s.raw = st.writeRaw
+	jc := jsonrpc2.NewConn(newStream(conn, log))
+	out := newOutbox(log)
+	go out.run()
+	s := newServer(ctx, jc, out, log, opts)
 	if opts.onStart != nil {
 		opts.onStart(s)
 	}
 	var ends endMessages
-	d := newDispatcher(log, func(r *request) (any, error) {
+	d := newDispatcher(log, out, func(r *request) (any, error) {
 		if r.method == "exit" {
 			// The dispatcher goes on after exit; a shutdown queued behind
 			// it must not turn this exit into a clean one.
@@ -106,11 +109,14 @@ func run(ctx context.Context, conn io.ReadWriteCloser, logw io.Writer, opts opti
 	case <-ctx.Done():
 		closeConn(jc)
 	case <-s.exited:
+		out.flush(200 * time.Millisecond) // the reply to shutdown, at least
 		closeConn(jc)
 	}
 	d.stop()
 	wg.Wait()
 	s.close()
+	out.close()
+	s.grp.wait()
 	select {
 	case <-s.exited:
 		if ends.cleanExit() {
@@ -216,6 +222,3 @@ func (c rwc) Close() error {
 	}
 	return err
 }
-
-// newDiscardLogger is a logger that drops everything.
-func newDiscardLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -42,7 +42,7 @@ func TestRunInputEnds(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			done := make(chan error, 1)
-			go func() { done <- Run(context.Background(), strings.NewReader(tc.in), io.Discard, io.Discard) }()
+			go func() { done <- Run(context.Background(), strings.NewReader(tc.in), io.Discard, nil) }()
 			select {
 			case err := <-done:
 				if (tc.want == nil) != (err == nil) || !errors.Is(err, tc.want) {

@@ -21,11 +21,13 @@ const (
 
 // server is one client session (one connection). mu guards every field
 // below it; handlers run one at a time on the dispatcher's worker, but file
-// watching and detached command replies run on their own goroutines.
+// watching, timers and commands run on the group's goroutines. Nothing
+// writes to the client while holding mu: messages go to the outbox, whose
+// goroutine writes them.
 type server struct {
-	ctx  context.Context // cancelled when the connection ends
 	conn jsonrpc2.Conn
-	raw  func([]byte) (int64, error) // writes one pre-encoded message
+	out  *outbox
+	grp  *group // the session's background work; stopped at shutdown
 	// laterChange reports a queued didChange for a URI (nil in no session).
 	laterChange func(uri string, version int32) bool
 	log         *slog.Logger
@@ -36,59 +38,53 @@ type server struct {
 
 	mu        sync.Mutex
 	state     lifecycle
-	shutdown  bool
 	enc       encoding
 	caps      clientCaps
 	settings  settings // pushed over the defaults; folderSettings adds what was pulled
 	folders   []*folder
 	docs      map[string]*document // by path key
 	watcher   *fsWatcher
-	clientFS  bool                // the client watches files for us (dynamic registration)
-	published map[string]sentList // URI → the message last sent
-	pubSpare  []byte              // a buffer publish may encode into (see publish)
-	scavenge  *time.Timer         // returns idle heap to the OS after big parses
+	clientFS  bool              // the client watches files for us (dynamic registration)
+	published map[string]uint64 // URI → meaningHash of the diagnostics last sent
 	lenses    lensRefresh
 	pulls     configPulls
 
 	reg watchReg // not guarded by mu: it has its own
 }
 
-// document is an open text document (full sync).
+// document is an open text document.
 type document struct {
 	uri     string // exactly as the client sent it (B28)
 	path    string
 	key     string
 	version int32
-	text    []byte
+	text    []byte // never changed in place: views share it
 }
 
-func newServer(ctx context.Context, conn jsonrpc2.Conn, log *slog.Logger, opts options) *server {
+func newServer(ctx context.Context, conn jsonrpc2.Conn, out *outbox, log *slog.Logger, opts options) *server {
 	return &server{
-		ctx: ctx, conn: conn, log: log, opts: opts,
+		conn: conn, out: out, grp: newGroup(ctx), log: log, opts: opts,
 		exited:    make(chan struct{}),
 		settings:  defaultSettings(),
 		docs:      map[string]*document{},
-		published: map[string]sentList{},
+		published: map[string]uint64{},
 	}
 }
 
 func (s *server) shutdownSeen() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.shutdown
+	return s.state == shutDown
 }
 
-// close stops watchers and timers after the connection ended.
+// close stops the session's background work (watchers, timers, pulls,
+// prompts) after shutdown or when the connection ended; it does not wait
+// for it (run does, once no handler can hold mu).
 func (s *server) close() {
+	s.grp.stop()
 	s.mu.Lock()
 	w := s.watcher
 	s.watcher = nil
-	for _, f := range s.folders {
-		f.stopTimers()
-	}
-	if s.scavenge != nil {
-		s.scavenge.Stop()
-	}
 	s.mu.Unlock()
 	if w != nil {
 		w.close()
@@ -163,22 +159,26 @@ func decode(params json.RawMessage, v any) error {
 func (s *server) shutdownReq(r *request) (any, error) {
 	s.mu.Lock()
 	s.state = shutDown
-	s.shutdown = true
 	s.mu.Unlock()
 	s.close()
 	return nil, nil
 }
 
-// notify sends a server→client notification, logging failures (a
+// notify queues a server→client notification; a failure is logged (a
 // notification has nobody to report to).
 func (s *server) notify(method string, params any) {
-	if err := s.conn.Notify(s.ctx, method, params); err != nil {
+	s.out.put("", func() { s.send(method, params) })
+}
+
+func (s *server) send(method string, params any) {
+	if err := s.conn.Notify(context.Background(), method, params); err != nil {
 		s.log.Debug("notify failed", "method", method, "err", err)
 	}
 }
 
-// callClient sends a server→client request bounded by timeout; jsonrpc2's
-// Conn.Call would otherwise wait forever on a dead connection.
+// callClient sends a server→client request bounded by timeout and by ctx
+// (the group's context ends it at shutdown); jsonrpc2's Conn.Call would
+// otherwise wait forever on a dead connection.
 func (s *server) callClient(ctx context.Context, timeout time.Duration, method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

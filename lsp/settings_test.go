@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"log/slog"
 	"reflect"
 	"testing"
 )
@@ -26,7 +27,7 @@ func TestParseSettings(t *testing.T) {
 		{"not an object", `[1,2]`, base},
 	}
 	for _, tt := range tests {
-		got := parseSettings(json.RawMessage(tt.raw), base, newDiscardLogger())
+		got := parseSettings(json.RawMessage(tt.raw), base, slog.New(slog.DiscardHandler))
 		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}

@@ -46,11 +46,6 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if body == nil {
 			continue
 		}
-		if len(body) >= bigNote {
-			if msg, ok := decodeBigNote(body); ok {
-				return msg, total, nil
-			}
-		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err != nil {
 			s.log.Warn("dropping undecodable message", "err", err, "bytes", len(body))
@@ -102,12 +97,12 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 	return body, total + length, nil
 }
 
-// Write frames one message.
+// Write frames one message, encoded by the message's own MarshalJSON (the
+// jsonrpc2 library's codec, as its own stream does): json.Marshal would
+// only re-validate and copy what it returns.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	var data []byte
 	var err error
-	// Calling MarshalJSON directly skips encoding/json's re-validation of the
-	// whole output, which is most of the cost of a large publishDiagnostics.
 	if m, ok := msg.(json.Marshaler); ok {
 		data, err = m.MarshalJSON()
 	} else {
@@ -119,24 +114,12 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return s.writeRaw(data)
 }
 
+// writeRaw frames one encoded message body as one write.
 func (s *stream) writeRaw(data []byte) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(data) >= bigNote {
-		// Header and body in two writes (under mu, so nothing comes
-		// between): copying a megabyte body behind its header costs more.
-		hdr := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(data))
-		n, err := s.rwc.Write(hdr)
-		if err != nil {
-			return int64(n), err
-		}
-		m, err := s.rwc.Write(data)
-		return int64(n + m), err
-	}
-	frame := make([]byte, 0, len(data)+32)
-	frame = fmt.Appendf(frame, "Content-Length: %d\r\n\r\n", len(data))
-	frame = append(frame, data...)
-	n, err := s.rwc.Write(frame)
+	frame := fmt.Appendf(make([]byte, 0, len(data)+32), "Content-Length: %d\r\n\r\n", len(data))
+	n, err := s.rwc.Write(append(frame, data...))
 	return int64(n), err
 }
 

@@ -25,8 +25,7 @@ type view struct {
 	approved        bool // the folder has an approved plan
 	needsReapproval bool // the file's content differs from the approved plan
 	items           []viewItem
-	tasks           map[int]*core.Task // read through task
-	taskIDs         []*core.Task       // the same by id, for ids below its length
+	tasks           map[int]*core.Task // by id; read through task
 	byID            map[int]int        // task id → index in items; see itemByID
 }
 
@@ -40,8 +39,11 @@ type viewItem struct {
 // buildView parses the plan (the open buffer wins over disk) and matches it
 // to the state (caller holds mu).
 func (s *server) buildView(f *folder) *view {
-	tasks := f.taskIndex() // before reading f.taskIDs, which it rebuilds
-	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: tasks, taskIDs: f.taskIDs}
+	tasks := make(map[int]*core.Task, len(f.state.Tasks))
+	for i := range f.state.Tasks {
+		tasks[f.state.Tasks[i].ID] = &f.state.Tasks[i]
+	}
+	v := &view{state: f.state, stateErr: f.stateErr, path: f.planPath, tasks: tasks}
 	if f.planPath == "" {
 		v.m = newMapper(nil, s.enc)
 		v.plan = &planparse.Plan{Title: "plan"}
@@ -52,7 +54,7 @@ func (s *server) buildView(f *folder) *view {
 		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
 	}
 	v.m = newMapper(v.text, s.enc)
-	v.plan = f.parser.Parse(v.text)
+	v.plan = planparse.Parse(v.text)
 	v.approved = f.state.Plan != nil
 	if !v.approved {
 		v.items = make([]viewItem, 0, len(v.plan.Items))
@@ -61,9 +63,8 @@ func (s *server) buildView(f *folder) *view {
 		}
 		return v
 	}
-	v.needsReapproval = core.PlanID(v.text) != f.state.Plan.ID
+	v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
 	matches, missing := core.MatchPlan(f.state, v.plan)
-	// Indexed by item, not a map: this runs on every keystroke.
 	byItem := make([]*core.ItemMatch, len(v.plan.Items))
 	for i := range matches {
 		if m := &matches[i]; m.Item >= 0 && m.Item < len(byItem) {
@@ -157,12 +158,7 @@ func (v *view) itemByID(id int) *viewItem {
 }
 
 // task returns the task of id in the view's state, or nil.
-func (v *view) task(id int) *core.Task {
-	if id > 0 && id < len(v.taskIDs) {
-		return v.taskIDs[id]
-	}
-	return v.tasks[id]
-}
+func (v *view) task(id int) *core.Task { return v.tasks[id] }
 
 // open reports whether a task is pending or in progress.
 func isOpen(t *core.Task) bool {

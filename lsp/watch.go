@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -14,20 +15,33 @@ import (
 // plan files and state file: never the files themselves, whose inode an
 // editor's rename-over save replaces (B01). Until .planls/ exists its
 // parent is watched, and the watch is re-armed when it appears (B03).
+//
+// When the client watches files for us it still watches each .planls/:
+// clients that accept the registration (eglot 1.9, coc.nvim) never report
+// state.json replaced by rename nor files in a dot-directory, and those are
+// exactly how the CLI and agents change the state. The plan files are then
+// left to the client. An event seen twice (ours and the client's) costs
+// nothing: both restart one debounce, and a re-read of unchanged bytes
+// publishes nothing (readState compares hashes, which also skips our own
+// writes).
 type fsWatcher struct {
 	w    *fsnotify.Watcher
 	s    *server
 	mu   sync.Mutex
 	dirs map[string]bool
-	done chan struct{}
-	wg   sync.WaitGroup
 }
 
-// startFSWatch starts fsnotify unless the client watches for us (caller
-// holds s.mu). Failure to start is logged: the server still works, it only
-// misses outside writers.
+// startFSWatch starts fsnotify, or re-syncs it when it runs: over every
+// watched directory, or only the state directories while s.clientFS (caller
+// holds s.mu). Nothing starts once the session is shut down; the loop is a
+// group goroutine. Failure to start is logged: the server still works, it
+// only misses outside writers.
 func (s *server) startFSWatch() {
-	if s.watcher != nil || s.clientFS || s.opts.noFSWatch {
+	if s.opts.noFSWatch || s.state == shutDown || s.grp.isStopped() {
+		return
+	}
+	if s.watcher != nil {
+		s.watcher.sync(s)
 		return
 	}
 	w, err := fsnotify.NewWatcher()
@@ -35,11 +49,13 @@ func (s *server) startFSWatch() {
 		s.log.Warn("fsnotify unavailable; outside changes are not seen", "err", err)
 		return
 	}
-	fw := &fsWatcher{w: w, s: s, dirs: map[string]bool{}, done: make(chan struct{})}
+	fw := &fsWatcher{w: w, s: s, dirs: map[string]bool{}}
+	if !s.grp.goFn(fw.loop) {
+		_ = w.Close()
+		return
+	}
 	s.watcher = fw
 	fw.sync(s)
-	fw.wg.Add(1)
-	go fw.loop()
 }
 
 // sync adds and removes directory watches to match the folders and
@@ -48,8 +64,11 @@ func (s *server) startFSWatch() {
 func (fw *fsWatcher) sync(s *server) []string {
 	want := map[string]bool{}
 	for _, f := range s.folders {
-		want[f.root] = true
 		want[existingAncestor(filepath.Join(f.root, ".planls"), f.root)] = true
+		if s.clientFS {
+			continue
+		}
+		want[f.root] = true
 		for _, g := range s.folderSettings(f).PlanFiles {
 			want[existingAncestor(filepath.Dir(filepath.Join(f.root, filepath.FromSlash(g))), f.root)] = true
 		}
@@ -81,10 +100,13 @@ func (fw *fsWatcher) sync(s *server) []string {
 }
 
 // existingAncestor returns dir, or its nearest existing ancestor, never
-// above stop. Glob metacharacters make a directory "not existing".
+// above stop. A directory whose path below stop holds a glob metacharacter
+// (a planFiles pattern such as plans/*/PLAN.md) counts as not existing; the
+// characters in stop itself are only characters (a project in
+// "client [acme]/" is watched like any other).
 func existingAncestor(dir, stop string) string {
 	for d := dir; ; d = filepath.Dir(d) {
-		if !strings.ContainsAny(d, "*?[") {
+		if rel, err := filepath.Rel(stop, d); err == nil && !strings.ContainsAny(rel, "*?[") {
 			if st, err := os.Stat(d); err == nil && st.IsDir() {
 				return d
 			}
@@ -97,11 +119,10 @@ func existingAncestor(dir, stop string) string {
 
 // loop drains fsnotify's channels without ever blocking on the server for
 // long: each relevant event only (re)starts a folder's debounce timer.
-func (fw *fsWatcher) loop() {
-	defer fw.wg.Done()
+func (fw *fsWatcher) loop(ctx context.Context) {
 	for {
 		select {
-		case <-fw.done:
+		case <-ctx.Done():
 			return
 		case ev, ok := <-fw.w.Events:
 			if !ok {
@@ -185,8 +206,5 @@ func (fw *fsWatcher) error(err error) {
 	s.log.Warn("file watching error", "err", err)
 }
 
-func (fw *fsWatcher) close() {
-	close(fw.done)
-	_ = fw.w.Close()
-	fw.wg.Wait()
-}
+// close ends the watches; the loop ends with them (or with the group).
+func (fw *fsWatcher) close() { _ = fw.w.Close() }

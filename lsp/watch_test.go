@@ -1,10 +1,12 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +21,7 @@ import (
 // cli is another writer of the same state (what `planls todo` does).
 func cli(t testing.TB, root string, params string) core.Result {
 	t.Helper()
-	res, err := store.Open(root, "cli").Call(json.RawMessage(params), core.Options{})
+	res, err := store.Open(root, "cli").Call(context.Background(), json.RawMessage(params), core.Options{})
 	if err != nil {
 		t.Fatalf("cli %s: %v", params, err)
 	}
@@ -31,7 +33,7 @@ func cli(t testing.TB, root string, params string) core.Result {
 
 func cliApprove(t testing.TB, root string) {
 	t.Helper()
-	if _, err := store.Open(root, "cli").Approve("PLAN.md", core.Options{}); err != nil {
+	if _, err := store.Open(root, "cli").Approve(context.Background(), "PLAN.md", core.Options{}, store.ApproveOptions{}); err != nil {
 		t.Fatalf("approve: %v", err)
 	}
 }
@@ -258,6 +260,17 @@ func TestOwnWritesIgnored(t *testing.T) {
 		return n-before >= 2
 	})
 	e.barrier()
+	count := func() int {
+		n := 0
+		for _, x := range e.notes {
+			if x.method == "planls/stateChanged" {
+				n++
+			}
+		}
+		return n - before
+	}
+	e.waitFor("the second planls/stateChanged", func() bool { return count() >= 2 })
+	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 2 {
 		t.Errorf("%d stateChanged, want 2 (our command, the plan edit)", n)
 	}
@@ -316,9 +329,7 @@ func TestClientWatching(t *testing.T) {
 		}
 	}
 	e.barrier()
-	if w := serverOf(t, e).watcherOrNil(); w != nil {
-		t.Error("fsnotify started although the client watches")
-	}
+	waitWatched(t, e, filepath.Join(root, ".planls"))
 	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
 	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
 		map[string]any{"uri": uriOf(filepath.Join(root, ".planls", "state.json")), "type": 2}}})
@@ -375,5 +386,127 @@ func TestStateUnreadable(t *testing.T) {
 	}
 	if _, err := e.exec("planls.start", map[string]any{"id": 1}); err == nil {
 		t.Error("a command ran on an unreadable state")
+	}
+}
+
+// Issue 11 item 6: a client that accepts the watch registration but never
+// reports state.json replaced by rename (eglot 1.9, coc.nvim): the server's
+// own watch of .planls/ still sees the CLI's change, and publishes it once.
+func TestClientWatchingSilentStillSeesState(t *testing.T) {
+	root, plan := workspace(t, basicPlan(t))
+	cliApprove(t, root)
+	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
+	e := newEnv(t, envConfig{folders: []string{root}, opts: testOptions(), caps: caps})
+	u := uriOf(plan)
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitFor("registerCapability", func() bool {
+		for _, r := range e.reqs {
+			if r.method == "client/registerCapability" {
+				return true
+			}
+		}
+		return false
+	})
+	e.barrier()
+	before := len(e.notesOf("planls/stateChanged"))
+	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
+	e.waitDiags(u, "the CLI change without a client event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	// The client's own (late) event for the same change must not refresh again.
+	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
+		map[string]any{"uri": uriOf(filepath.Join(root, ".planls", "state.json")), "type": 2}}})
+	e.barrier()
+	cli(t, root, `{"action":"update","id":4,"status":"in_progress"}`)
+	e.waitDiags(u, "a second CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 2 })
+	count := func() int {
+		n := 0
+		for _, x := range e.notes {
+			if x.method == "planls/stateChanged" {
+				n++
+			}
+		}
+		return n - before
+	}
+	e.waitFor("the second planls/stateChanged", func() bool { return count() >= 2 })
+	e.barrier()
+	if n := len(e.notesOf("planls/stateChanged")) - before; n != 2 {
+		t.Errorf("two CLI changes gave %d planls/stateChanged, want 2", n)
+	}
+}
+
+// waitWatched waits until fsnotify watches exactly dirs. The change follows
+// the client's answer to registerCapability, on the server's goroutine, so
+// each check is a round trip to the server rather than a sleep.
+func waitWatched(t *testing.T, e *env, dirs ...string) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		var got []string
+		if w := serverOf(t, e).watcherOrNil(); w != nil {
+			w.mu.Lock()
+			for d := range w.dirs {
+				got = append(got, d)
+			}
+			w.mu.Unlock()
+		}
+		slices.Sort(got)
+		if slices.Equal(got, dirs) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fsnotify watches %q, want %q", got, dirs)
+		}
+		e.barrier()
+	}
+}
+
+// Issue 11 item 5: a save that renames PLAN.md away and writes a new file a
+// little later (empty at first) is no change at all when the bytes come back
+// the same: no empty list, no "plan missing", no item reported missing in
+// between, no planls/stateChanged.
+func TestPlanReplacedBySaveSettles(t *testing.T) {
+	e, root, u := diskEnv(t, options{})
+	plan := filepath.Join(root, "PLAN.md")
+	text, err := os.ReadFile(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Lock()
+	seen, notes := len(e.pubs), len(e.notes)
+	e.mu.Unlock()
+	if err := os.Rename(plan, plan+"~"); err != nil {
+		t.Fatal(err)
+	}
+	// The editor's gaps (input timing, not a wait for the server): far
+	// longer than the debounce, within the settle window.
+	time.Sleep(120 * time.Millisecond)
+	writeFile(t, plan, "")
+	time.Sleep(60 * time.Millisecond)
+	writeFile(t, plan, string(text))
+	if err := os.Remove(plan + "~"); err != nil {
+		t.Fatal(err)
+	}
+	// A later real change shows the server has read past the save.
+	cli(t, root, `{"action":"update","id":2,"status":"in_progress"}`)
+	e.waitDiags(u, "the CLI change after the save", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.barrier()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, p := range e.pubs[seen:] {
+		if string(p.URI) != u {
+			t.Errorf("publish for %s during the save", p.URI)
+			continue
+		}
+		if n := countCode(p.Diagnostics, codeOpen) + countCode(p.Diagnostics, codeInProgress); n != 7 {
+			t.Errorf("a publish during the save shows %d open items, want 7: %s", n, codes(p.Diagnostics))
+		}
+	}
+	changes := 0
+	for _, n := range e.notes[notes:] {
+		if n.method == "planls/stateChanged" {
+			changes++
+		}
+	}
+	if changes != 1 {
+		t.Errorf("%d planls/stateChanged for the save and one CLI change, want 1 (the CLI's)", changes)
 	}
 }

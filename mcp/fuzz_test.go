@@ -61,24 +61,3 @@ func FuzzToolCall(f *testing.F) {
 		}
 	})
 }
-
-// FuzzStructured: trimming never panics and keeps only tasks of the state.
-func FuzzStructured(f *testing.F) {
-	f.Add("[pending] #3 x ⛓ #1,#2", `{"action":"update","id":3,"ids":[4,"5"],"ops":[{"id":6}]}`)
-	f.Add("#99999999999999999999", `{"id":"99999999999999999999"}`)
-	f.Add("", `[`)
-	f.Fuzz(func(t *testing.T, text, args string) {
-		st := bigTasks(trimAbove + 5)
-		d := structured(coreEnvelope(text, st), json.RawMessage(args))
-		if !d.TasksTrimmed || d.TasksInState != len(st) {
-			t.Fatalf("trimmed %v of %d", d.TasksTrimmed, d.TasksInState)
-		}
-		last := 0
-		for _, task := range d.Tasks {
-			if task.ID <= last || task.ID > len(st) {
-				t.Fatalf("task ids out of order or invented: %d after %d", task.ID, last)
-			}
-			last = task.ID
-		}
-	})
-}

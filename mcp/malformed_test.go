@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,6 +38,7 @@ func TestStdioMalformedLinesBetweenRequests(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"m","method":["tools/call"]}`,
 		callMsg(3, `{"action":"create","subject":"b"}`),
 		`[7,{"jsonrpc":"2.0","id":8,"method":"ping"}]`,
+		`[{"jsonrpc":"2.0","id":9,"method":"ping"}]`,
 		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"todo","arguments":{"action":"create","subject":"c"`,
 		callMsg(4, `{"action":"list"}`),
 	)
@@ -52,15 +54,18 @@ func TestStdioMalformedLinesBetweenRequests(t *testing.T) {
 	if p.err != nil {
 		t.Fatalf("exit: %v\n%s", p.err, p.stderr)
 	}
+	// The decoding errors are the SDK's own words; the session's protocol
+	// (2025-06-18) has no batches.
 	wantErrors := []string{
 		errLine("null", -32700, "Parse error: invalid character 'h' looking for beginning of value"),
-		errLine("null", -32600, msgNotMessage),
+		errLine("null", -32600, "Invalid Request: a message must be a JSON object or a batch array"),
 		errLine("null", -32700, "Parse error: the message is not valid UTF-8"),
-		errLine("null", -32600, `Invalid Request: "id" must be a string, a number or null`),
+		errLine("null", -32600, "Invalid Request: parse error: invalid ID type bool"),
 		errLine("null", -32600, "Invalid Request: empty batch"),
-		errLine("77", -32600, `Invalid Request: "jsonrpc" must be "2.0"`),
-		errLine(`"m"`, -32600, `Invalid Request: "method" must be a string`),
-		`[` + errLine("null", -32600, "Invalid Request: a batch element must be a JSON object") + `,{"jsonrpc":"2.0","id":8,"result":{}}]`,
+		errLine("77", -32600, `Invalid Request: invalid message version tag "1.0"; expected "2.0"`),
+		errLine(`"m"`, -32600, `Invalid Request: unmarshaling jsonrpc message: json: cannot unmarshal "[\"tools/call\"]" into Go value of type string`),
+		errLine("null", -32600, "Invalid Request: batch element 0: a batch element must be a JSON object"),
+		errLine("null", -32600, "Invalid Request: JSON-RPC batches are not part of MCP 2025-06-18 and later (this session: 2025-06-18)"),
 		errLine("null", -32700, "Parse error: unexpected end of JSON input"),
 		errLine("null", -32700, `Parse error: invalid character '\x01' looking for beginning of value`),
 	}
@@ -191,5 +196,39 @@ func TestStdioGoSDKClient(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "level=WARN") || strings.Contains(stderr.String(), "level=ERROR") {
 		t.Fatalf("a well-behaved client caused warnings:\n%s", stderr.String())
+	}
+}
+
+// errLine is the JSON-RPC error reply the server writes for a bad line.
+func errLine(id string, code int, msg string) string {
+	m, _ := json.Marshal(msg)
+	c, _ := json.Marshal(code)
+	return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":` + string(c) + `,"message":` + string(m) + `}}`
+}
+
+// TestStdioBatchOnOldProtocol: a 2025-03-26 session still has JSON-RPC
+// batches; a batch's calls come back as one array, in the batch's order.
+func TestStdioBatchOnOldProtocol(t *testing.T) {
+	root := newProject(t)
+	p := startMCP(t, root, cleanEnv(), "--root", root)
+	p.send(strings.Replace(fmt.Sprintf(initMsg, "1"), "2025-06-18", "2025-03-26", 1), initializedMsg,
+		"["+callMsg(2, `{"action":"create","subject":"a"}`)+`,{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}},{"jsonrpc":"2.0","id":3,"method":"ping"}]`)
+	p.stdin.Close()
+	var batch string
+	for line := range p.lines {
+		if strings.HasPrefix(string(line), "[") {
+			batch = string(line)
+		}
+	}
+	<-p.exited
+	var replies []message
+	if err := json.Unmarshal([]byte(batch), &replies); err != nil || len(replies) != 2 {
+		t.Fatalf("batch reply %q: %v", batch, err)
+	}
+	if string(replies[0].ID) != "2" || string(replies[1].ID) != "3" {
+		t.Fatalf("batch reply order: %s", batch)
+	}
+	if text, isErr := toolText(t, replies[0]); isErr || text != "Created #1: a (pending)" {
+		t.Fatalf("call in batch: %q", text)
 	}
 }

@@ -8,6 +8,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -37,9 +38,11 @@ const protocolMRTR = "2026-07-28"
 // the server's configuration instead of finding an empty store.
 type rootError struct{ looked []string }
 
+// Each place is named once, with what was found there (issue 11 item 10:
+// the error used to repeat --root, $PLANLS_ROOT and .git three times).
 func (e *rootError) Error() string {
-	return "no planls project found; looked at " + strings.Join(e.looked, "; ") +
-		". Start the server with --root DIR, set PLANLS_ROOT, or run it inside a project (a directory with .git or .planls)"
+	return "no planls project found: " + strings.Join(e.looked, ", ") +
+		". Start the server with --root DIR, set PLANLS_ROOT, or start it inside a project"
 }
 
 // fixedRoot applies the two sources that need no client: the --root flag,
@@ -49,14 +52,14 @@ func fixedRoot(flagRoot string) (root string, decided bool, err error) {
 	if flagRoot != "" {
 		root, err := store.FindRoot(flagRoot, cwd)
 		if err != nil {
-			return "", true, &rootError{looked: []string{fmt.Sprintf("--root %s: %v", flagRoot, err)}}
+			return "", true, &rootError{looked: []string{err.Error()}} // names --root and the value
 		}
 		return root, true, nil
 	}
 	if env := os.Getenv("PLANLS_ROOT"); env != "" {
 		root, err := store.FindRoot("", cwd)
 		if err != nil {
-			return "", true, &rootError{looked: []string{fmt.Sprintf("$PLANLS_ROOT=%s: %v", env, err)}}
+			return "", true, &rootError{looked: []string{err.Error()}} // names $PLANLS_ROOT and the value
 		}
 		return root, true, nil
 	}
@@ -103,11 +106,16 @@ func rootFromClient(roots []*sdk.Root, note string) (string, error) {
 			note = "[" + strings.Join(uris, ", ") + "]"
 		}
 	}
-	looked := []string{"--root (not given)", "$PLANLS_ROOT (not set)", "MCP roots " + note}
+	looked := []string{"--root not given", "$PLANLS_ROOT not set", "MCP roots " + note}
 	cwd := workDir()
 	root, err := store.FindRoot("", cwd)
-	if err != nil {
-		looked = append(looked, fmt.Sprintf("working directory %s: %v", cwd, err))
+	var none *store.NoRootError
+	switch {
+	case errors.As(err, &none):
+		looked = append(looked, fmt.Sprintf("and no %s/ or .git in the working directory %s or above it", store.DirName, none.Looked[0]))
+		return "", &rootError{looked: looked}
+	case err != nil:
+		looked = append(looked, fmt.Sprintf("and the working directory %s: %v", cwd, err))
 		return "", &rootError{looked: looked}
 	}
 	return root, nil

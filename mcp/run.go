@@ -29,19 +29,18 @@ type Options struct {
 // Run serves MCP over in/out until in closes. Nothing but protocol messages is
 // written to out; logs go to logw.
 //
-// It answers every request read before in closed, then returns nil; an
-// error means the transport failed or ctx ended. A line that is not a
-// JSON-RPC message gets a JSON-RPC error reply and a warning on logw, and
-// the session goes on (see lineTransport). Run does not touch
+// It runs on the SDK's IOTransport behind a stdioGuard: it answers every
+// request read before in closed, then returns nil; an error means the
+// transport failed or ctx ended. A line that is not a JSON-RPC message (or
+// a batch on protocol 2025-06-18 and later) gets a JSON-RPC error reply and
+// a warning on logw, and the session goes on. Run does not touch
 // os.Stdout: a caller serving on stdout must keep other writers off it.
 func Run(ctx context.Context, in io.Reader, out io.Writer, logw io.Writer, opts Options) error {
 	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	s := newServer(opts, log)
-	rc, ok := in.(io.ReadCloser)
-	if !ok {
-		rc = io.NopCloser(in)
-	}
-	err := s.Run(ctx, drainTransport{lineTransport{in: rc, out: out, log: log}})
+	g := newStdioGuard(in, out, log)
+	// The guard enforces the line cap itself, skipping over-long lines.
+	err := s.Run(ctx, &sdk.IOTransport{Reader: g, Writer: g.out, MaxLineLength: -1})
 	if err == nil || errors.Is(err, io.EOF) {
 		return nil
 	}

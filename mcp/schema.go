@@ -1,6 +1,10 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/planls/planls/core"
+)
 
 // toolName is the one tool the server offers (both seeds call it `todo`).
 const toolName = "todo"
@@ -15,7 +19,7 @@ Rules:
 - Completing needs evidence: {"action":"update","id":3,"status":"completed","evidence":"abc1234: ` + "`go test ./...`" + ` passes"} (or {"action":"complete","id":3,"evidence":...}). Never complete with failing tests.
 - Good evidence names what can be checked (planls verify checks it): a commit id (abc1234), a file path with an optional line (internal/ratelimit/bucket.go:42), a test (TestBucketRefill, pkg/foo_test.go:TestBar), a command in backticks with its result (` + "`go test ./...`" + ` passes, ` + "`npm test`" + `: 42 passed). "done", "fixed" or "works now" is accepted but flagged weak-evidence.
 - Plan items (source "plan", from the approved PLAN.md) are completed with evidence or deferred with a reason ({"status":"deferred","reason":...}); they are never deleted, and never reported done while open.
-- Use "ops":[...] for an atomic batch. Lists are paged: "limit" (default 20) and "cursor".
+- Use "ops":[...] for an atomic batch. Lists are paged: "limit" (default 20) and "cursor"; rows are one line ("fields":["evidence","planText"] adds those; "group" filters by plan heading).
 - delete_all needs an explicit user request and "confirm_delete_all":true; it is recoverable with {"action":"restore"}.`
 
 // readOnlyNote leads the description on a --read-only server.
@@ -53,19 +57,25 @@ func fieldSchemas() map[string]any {
 		},
 		"includeDeleted": map[string]any{"type": "boolean", "description": "list: show tombstones (default false)"},
 		// seed 003
-		"todo_id":            str("task id as a string, same as id"),
-		"ids":                ints("restore: the ids to bring back (default: everything the last delete_all removed)"),
-		"content":            str("task text, same as subject; must match title when both are given"),
-		"title":              str("task text, same as subject; must match content when both are given"),
-		"priority":           str("task priority"),
-		"due_at":             str("due time: RFC 3339, or YYYY-MM-DD read in owner_timezone"),
-		"note":               str("handoff note"),
-		"item_status":        str("list filter: open, pending, in_progress, completed, deferred, deleted or all"),
-		"due_before":         str("list filter: due before this time (RFC 3339 or YYYY-MM-DD)"),
-		"search":             str("list filter: text search; same as query"),
-		"query":              str("list filter: text search; same as search"),
-		"limit":              map[string]any{"type": "integer", "minimum": 1, "description": "list page size (default 20)"},
-		"cursor":             str("list: nextCursor of the previous page"),
+		"todo_id":     str("task id as a string, same as id"),
+		"ids":         ints("restore: the ids to bring back (default: everything the last delete_all removed)"),
+		"content":     str("task text, same as subject; must match title when both are given"),
+		"title":       str("task text, same as subject; must match content when both are given"),
+		"priority":    str("task priority"),
+		"due_at":      str("due time: RFC 3339, or YYYY-MM-DD read in owner_timezone"),
+		"note":        str("handoff note"),
+		"item_status": str("list filter: open, pending, in_progress, completed, deferred, deleted or all"),
+		"due_before":  str("list filter: due before this time (RFC 3339 or YYYY-MM-DD)"),
+		"search":      str("list filter: text search; same as query"),
+		"query":       str("list filter: text search; same as search"),
+		"limit":       map[string]any{"type": "integer", "minimum": 1, "description": "list page size (default 20)"},
+		"cursor":      str("list: nextCursor of the previous page"),
+		"fields": map[string]any{
+			"type":        "array",
+			"items":       map[string]any{"type": "string", "enum": append(append([]string{}, core.RowFields...), "all")},
+			"description": "list: what rows show below their line (default none; get shows a task whole); a page stays under 32 KiB and its cursor goes on",
+		},
+		"group":              str("list filter: plan items under this heading of the plan (its name, any case)"),
 		"owner_timezone":     str("IANA time zone for date-only due_at and due_before"),
 		"client_mutation_id": str("idempotency key for create/update: a retry returns the first result and applies nothing twice"),
 		"expected_version":   map[string]any{"type": "integer", "minimum": 1, "description": "update: the task's version you last saw; a different current version is a conflict"},

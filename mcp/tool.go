@@ -23,13 +23,11 @@ type handler struct {
 
 	// callMu runs one call at a time across this server's sessions, so
 	// they queue here instead of racing for the state lock inside one
-	// process. (Within a session, drainConn already keeps arrival order.)
+	// process. (Within a session, the stdio guard already keeps arrival order.)
 	callMu sync.Mutex
 
 	rootsMu sync.Mutex
 	roots   map[*sdk.ServerSession]string // resolved root per session
-
-	stores storeSet // one store per root, kept for its read cache
 }
 
 // call is the tools/call handler. Every outcome, including a missing
@@ -40,6 +38,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
+	args = objectInString(args)
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
@@ -51,37 +50,54 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 		h.log.Warn("todo call without a project", "err", err)
 		return toolResult(failure(args, err), args), nil
 	}
-	env, err := h.apply(root, args)
+	res, err := h.apply(ctx, root, args)
 	if err != nil {
 		h.log.Warn("todo call failed", "root", root, "err", err)
 		return toolResult(failure(args, err), args), nil
 	}
-	return toolResult(env, args), nil
+	return toolResult(res, args), nil
 }
 
 // apply runs one call on root's state. A read-only server, and any call
 // that only reads (list, get), reads the state without the lock and never
 // calls the store's writer: it cannot write or block on anything whatever
-// core decides, and a reader never waits behind another process's write.
-func (h *handler) apply(root string, args json.RawMessage) (core.Envelope, error) {
+// core decides, and a reader never waits behind another process's write. A
+// write waiting for the lock ends with ctx (the client cancelled the call,
+// or the session ended).
+func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) (core.Result, error) {
 	opts := core.Options{
 		ReadOnly:    h.opts.ReadOnly,
 		NoDeleteAll: h.opts.NoDeleteAll,
 		ProjectID:   store.ProjectID(root),
+		// List pages for agents: one line a row unless fields asks for
+		// more, every field cut, the page within pageBytes (listpage.go).
+		CompactRows: true,
+		FieldBytes:  fieldBytes,
 	}
-	st := h.stores.get(root)
+	st := store.Open(root, actor)
 	if h.opts.ReadOnly || readsOnly(args) {
 		state, err := st.Read()
 		if err != nil {
-			return core.Envelope{}, err
+			return core.Result{}, err
 		}
-		return core.Call(state, args, opts).Envelope, nil
+		return listPage(state, args, opts), nil
 	}
-	res, err := st.Call(args, opts)
-	if err != nil {
-		return core.Envelope{}, err
+	return st.Call(ctx, args, opts)
+}
+
+// objectInString unwraps arguments sent as a string holding a JSON object
+// (`"arguments":"{\"action\":\"list\"}"`, issue 11 item 3); any other
+// value is returned as is, for core to judge.
+func objectInString(args json.RawMessage) json.RawMessage {
+	var s string
+	if args[0] != '"' || json.Unmarshal(args, &s) != nil {
+		return args
 	}
-	return withEvidenceNotes(res), nil
+	inner := bytes.TrimSpace([]byte(s))
+	if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
+		return inner
+	}
+	return args
 }
 
 // readsOnly reports whether a call is a list or get, or a batch of only
@@ -116,12 +132,12 @@ func readsOnly(args json.RawMessage) bool {
 // failure shapes an out-of-band error (no project, lock timeout, a state
 // file that does not parse) like core's in-band rejections: "Error: <msg>"
 // and details.error, with no tasks since the state is unknown.
-func failure(args json.RawMessage, err error) core.Envelope {
+func failure(args json.RawMessage, err error) core.Result {
 	msg := err.Error()
-	return core.Envelope{
+	return core.Result{Envelope: core.Envelope{
 		Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
 		Details: core.Details{Action: actionOf(args), Params: args, Tasks: []core.Task{}, Error: msg},
-	}
+	}}
 }
 
 // actionOf names a call's action as details.action does: "batch" for ops.
@@ -139,17 +155,18 @@ func actionOf(args json.RawMessage) string {
 	return p.Action
 }
 
-// toolResult maps the core envelope onto MCP: content stays text content,
+// toolResult maps the core result onto MCP: content stays text content,
 // details becomes structuredContent (trimmed for a large state), and a
 // rejected call is isError so the agent reads it as a failure.
-func toolResult(env core.Envelope, args json.RawMessage) *sdk.CallToolResult {
+func toolResult(res core.Result, args json.RawMessage) *sdk.CallToolResult {
+	env := withEvidenceNotes(res)
 	content := make([]sdk.Content, 0, len(env.Content))
 	for _, c := range env.Content {
 		content = append(content, &sdk.TextContent{Text: c.Text})
 	}
 	return &sdk.CallToolResult{
 		Content:           content,
-		StructuredContent: structured(env, args),
+		StructuredContent: structured(res),
 		IsError:           env.IsError(),
 	}
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -409,9 +410,15 @@ func TestPagingLargeState(t *testing.T) {
 	if got := call(t, cs, `{"action":"list","limit":5}`); len(rowIDs(got.Text)) != 5 {
 		t.Fatalf("limit 5 gave:\n%s", got.Text)
 	}
-	// The largest page core allows stays bounded too.
-	if got := call(t, cs, `{"action":"list","limit":200}`); got.IsError || len(rowIDs(got.Text)) != 200 || len(got.Raw) > 4*maxResult {
-		t.Fatalf("limit 200: %d rows, %d bytes", len(rowIDs(got.Text)), len(got.Raw))
+	// The largest page core allows stays within the page budget: fewer
+	// rows, and the cursor goes on after the last one (issue 11 item 9).
+	got200 := call(t, cs, `{"action":"list","limit":200}`)
+	n200 := len(rowIDs(got200.Text))
+	if got200.IsError || n200 >= 200 || n200 < 50 || len(got200.Raw) > pageBytes || got200.Details.NextCursor == "" {
+		t.Fatalf("limit 200: %d rows, %d bytes", n200, len(got200.Raw))
+	}
+	if !strings.Contains(got200.Text, fmt.Sprintf("(1-%d of 3000 shown;", n200)) || fmt.Sprint(got200.Details.Params) != "map[action:list limit:200]" {
+		t.Fatalf("limit 200 page: params %s, text ends %q", got200.Details.Params, got200.Text[len(got200.Text)-80:])
 	}
 	if got := call(t, cs, `{"action":"list","limit":100000}`); !got.IsError {
 		t.Fatalf("an unbounded page was served: %d bytes", len(got.Raw))
@@ -527,7 +534,7 @@ func TestPlanItemsThroughMCP(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "PLAN.md"), plan, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Open(root, "cli").Approve("PLAN.md", core.Options{}); err != nil {
+	if _, err := store.Open(root, "cli").Approve(context.Background(), "PLAN.md", core.Options{}, store.ApproveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	cs := connect(t, Options{Root: root})

@@ -5,5 +5,4 @@ package planparse
 // gives a Plan, in time linear in len(src). src is not modified or retained.
 // Parse is safe for concurrent use. All ranges in the Plan are byte offsets
 // into src itself (a BOM, CRLF or lone CR is never stripped before counting).
-// To re-parse successive versions of one document cheaply, use a Cache.
 func Parse(src []byte) *Plan { return parse(src) }

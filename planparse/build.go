@@ -4,14 +4,13 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
 )
 
-// Building a Plan is split in two so that Cache can reuse the first half per
-// chunk: extractor reads one goldmark tree into events whose ranges do not
-// depend on anything before the parsed bytes (see extract), and assembler
-// (assemble.go) replays events in source order, applying the rules that carry
-// state across headings (scope, context labels, lead-ins, sections, title,
-// duplicates).
+// Building a Plan is split in two: extractor reads the goldmark tree into
+// events, one per top-level block, and reader (read.go) groups them into
+// sections and applies the reading rules (dialects, section classes,
+// lead-ins, overrides, title, duplicates).
 
 // evKind is the kind of a top-level block, as the rules tell blocks apart.
 type evKind uint8
@@ -21,7 +20,9 @@ const (
 	evList                    // a top-level list (rule 4)
 	evParagraph               // a paragraph, read line by line (rule 6)
 	evFence                   // a fenced code block: prose that keeps lead-in skipping
-	evProse                   // indented code, table, quote, HTML: prose that ends skipping
+	evProse                   // indented code, quote, HTML: prose that ends skipping
+	evTable                   // a GFM table: prose, unless it is a task table
+	evComment                 // an HTML block of comments only: invisible, not prose
 )
 
 // event is one top-level block. Ranges are offsets into the parsed bytes.
@@ -33,12 +34,20 @@ type event struct {
 	textRange Range
 	lineEnd   int
 	label     bool
-	// evList: the items in order.
+	// evList: the items in order, and whether the list is numbered.
 	entries []entry
+	ordered bool
 	// evParagraph: lines > 0 when the paragraph has lines; prose when one of
-	// them is not a lead-in; leadIn when the last one is.
+	// them is not a lead-in; leadIn when the last one is. last is the last
+	// line's text, first the first line's range (a plain-text plan's item).
 	lines         int
 	prose, leadIn bool
+	last          string
+	first         Range
+	// evComment: the planls override it holds, if any.
+	override override
+	// evTable: the data rows, when the header names a task or status column.
+	rows []entry
 }
 
 // entry is one top-level list item: an Item without Group and Scope, or,
@@ -46,20 +55,17 @@ type event struct {
 type entry struct {
 	item  Item
 	empty bool
+	box   bool // a task box of any marker ("[ ]", "[x]", "[~]", "[-]", ...)
 }
 
-// extract is what one goldmark tree gives: its events, the first title
-// candidate among its paragraphs (rule 3's last resort), and whether it ends
-// clean (see endsClean).
+// extract is what one goldmark tree gives: its events and the first title
+// candidate among its paragraphs (rule 3's last resort).
 type extract struct {
-	key        string // the parsed bytes, when kept by a Cache
-	gen        uint64 // the Cache call that last used it
-	items      int    // entries in all events
+	items      int // entries in all events
 	events     []event
 	title      string
 	titleRange Range
 	hasTitle   bool
-	clean      bool
 }
 
 // extractor walks the document's direct children once (rule 1).
@@ -74,7 +80,6 @@ func extractTree(src []byte, ln *lines, t *tree) *extract {
 	x := &extractor{src: src, ln: ln, t: t, out: &extract{}}
 	x.walk()
 	x.out.title, x.out.titleRange, x.out.hasTitle = x.firstParagraphTitle()
-	x.out.clean = x.endsClean()
 	return x.out
 }
 
@@ -107,6 +112,7 @@ func (x *extractor) walk() {
 				i++
 			}
 			ev := x.list(items, spans)
+			ev.ordered = n.IsOrdered()
 			x.out.items += len(ev.entries)
 			x.out.events = append(x.out.events, ev)
 		case *ast.Paragraph:
@@ -115,6 +121,10 @@ func (x *extractor) walk() {
 			// Not prose (rule 5 lists what is), and not a paragraph (rule 6).
 		case *ast.FencedCodeBlock:
 			x.out.events = append(x.out.events, event{kind: evFence})
+		case *ast.HTMLBlock:
+			x.out.events = append(x.out.events, x.html(n))
+		case *extast.Table:
+			x.out.events = append(x.out.events, x.table(n, nextStart(i+1)))
 		default:
 			x.out.events = append(x.out.events, event{kind: evProse})
 		}
@@ -168,8 +178,13 @@ func (x *extractor) paragraph(n *ast.Paragraph) event {
 	segs := n.Lines()
 	for i := 0; i < segs.Len(); i++ {
 		l := x.ln.lineOf(x.t.orig(segs.At(i).Start))
-		ev.leadIn = isLeadIn(string(x.ln.text(l)))
+		ev.last = string(x.ln.text(l))
+		ev.leadIn = isLeadIn(ev.last)
 		ev.prose = ev.prose || !ev.leadIn
+		if ev.lines == 0 {
+			s, e := trimRange(x.src, x.ln.start[l], x.ln.end[l])
+			ev.first = Range{s, e}
+		}
 		ev.lines++
 	}
 	return ev
@@ -199,6 +214,7 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 		Line:  Range{marker, x.ln.end[ml]},
 	}
 	subjectLine := ml
+	var ent entry
 	if p := li.FirstChild(); p != nil && isTextBlock(p) {
 		s := x.t.orig(p.Lines().At(0).Start)
 		subjectLine = x.ln.lineOf(s)
@@ -207,6 +223,7 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 		box, w := checkbox(x.src[s:e])
 		if w > 0 {
 			it.Checkbox = box
+			ent.box = true
 			s, e = trimRange(x.src, s+w, e)
 		}
 		it.Subject = string(x.src[s:e])
@@ -216,7 +233,8 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 		return entry{item: Item{Line: it.Line}, empty: true}, true
 	}
 	it.PlanText = planText(x.ln, subjectLine+1, sp.last)
-	return entry{item: it}, true
+	ent.item = it
+	return ent, true
 }
 
 // isTextBlock reports whether an item's first child gives its subject: a
@@ -274,3 +292,165 @@ func isSetext(n ast.Node) bool {
 	l := n.Lines()
 	return l != nil && (l.Len() > 1 || (l.Len() == 1 && l.At(0).Start == n.Pos()))
 }
+
+// html reads an HTML block: a block of comments only is invisible (not
+// prose), and a `<!-- planls: skip -->` or `<!-- planls: track -->` comment
+// in it is an override for its section (docs/PLAN-FORMAT.md "Overrides").
+func (x *extractor) html(n *ast.HTMLBlock) event {
+	var b strings.Builder
+	segs := n.Lines()
+	for i := 0; i < segs.Len(); i++ {
+		sg := segs.At(i)
+		b.Write(x.src[x.t.orig(sg.Start):min(x.t.orig(sg.Stop), len(x.src))])
+	}
+	if n.HasClosure() {
+		sg := n.ClosureLine
+		b.Write(x.src[x.t.orig(sg.Start):min(x.t.orig(sg.Stop), len(x.src))])
+	}
+	text := b.String()
+	rest, ov := stripComments(text)
+	if strings.TrimSpace(rest) != "" {
+		return event{kind: evProse, override: ov}
+	}
+	return event{kind: evComment, override: ov}
+}
+
+// stripComments removes every `<!-- ... -->` from s and returns what is
+// left and the last planls override among the comments.
+func stripComments(s string) (string, override) {
+	var rest strings.Builder
+	ov := noOverride
+	for {
+		i := strings.Index(s, "<!--")
+		if i < 0 {
+			rest.WriteString(s)
+			break
+		}
+		rest.WriteString(s[:i])
+		body := s[i+4:]
+		j := strings.Index(body, "-->")
+		if j < 0 {
+			j = len(body)
+			s = ""
+		} else {
+			s = body[j+3:]
+		}
+		if o := parseOverride(body[:j]); o != noOverride {
+			ov = o
+		}
+	}
+	return rest.String(), ov
+}
+
+// parseOverride reads the body of one HTML comment: "planls: skip" or
+// "planls: track", any case and spacing.
+func parseOverride(body string) override {
+	f := strings.Fields(strings.ToLower(strings.ReplaceAll(body, ":", " : ")))
+	if len(f) == 3 && f[0] == "planls" && f[1] == ":" {
+		switch f[2] {
+		case "skip":
+			return overrideSkip
+		case "track":
+			return overrideTrack
+		}
+	}
+	return noOverride
+}
+
+// table reads a GFM table. When its header names a task or status column
+// ("Task", "Status", "Todo", "Aufgabe", "任务", ...), each data row is an
+// entry: the row's line is its Line and Block, the task cell (else the
+// first cell that is not a number) its subject, the whole row its plan
+// text, so editing any cell is drift.
+func (x *extractor) table(n ast.Node, next int) event {
+	ev := event{kind: evTable}
+	sp := blockSpans(x.t, x.ln, []ast.Node{n}, next)[0]
+	if sp.last-sp.first < 2 {
+		return ev
+	}
+	header := tableCells(x.ln.text(sp.first), x.ln.start[sp.first])
+	col, task := -1, false
+	for i, c := range header {
+		h, _ := normalizeLabel(string(x.src[c.Start:c.End]))
+		switch {
+		case startsWith(h, taskColumnWords) || containsAny(h, taskColumnCJK):
+			if col < 0 {
+				col = i
+			}
+			task = true
+		case startsWith(h, statusColumnWords) || containsAny(h, statusColumnCJK):
+			task = true
+		}
+	}
+	if !task {
+		return ev
+	}
+	for l := sp.first + 2; l <= sp.last; l++ {
+		if x.ln.blank(l) {
+			continue
+		}
+		cells := tableCells(x.ln.text(l), x.ln.start[l])
+		pick := -1
+		if col >= 0 && col < len(cells) {
+			pick = col
+		} else {
+			for i, c := range cells {
+				v := trimSpace(string(x.src[c.Start:c.End]))
+				if v != "" && strings.Trim(v, "0123456789.#") != "" {
+					pick = i
+					break
+				}
+			}
+		}
+		if pick < 0 {
+			continue
+		}
+		c := cells[pick]
+		s, e := trimRange(x.src, c.Start, c.End)
+		if v := plainInline(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" {
+			// A count ("| Phase 1 | 5 tasks |" as "| 5 |"): a summary row.
+			continue
+		}
+		lr := Range{x.ln.start[l] + indent(x.ln.text(l)), x.ln.end[l]}
+		it := Item{Subject: string(x.src[s:e]), SubjectRange: Range{s, e}, Line: lr, Block: lr,
+			PlanText: trimSpace(string(x.ln.text(l)))}
+		ev.rows = append(ev.rows, entry{item: it})
+	}
+	return ev
+}
+
+// tableCells splits a table row into its cells' byte ranges (absolute,
+// from off), pipes escaped with '\' or inside code spans kept in the cell.
+func tableCells(line []byte, off int) []Range {
+	var out []Range
+	i := indent(line)
+	if i < len(line) && line[i] == '|' {
+		i++
+	}
+	start, code := i, false
+	for ; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '`':
+			code = !code
+		case '|':
+			if !code {
+				out = append(out, Range{off + start, off + i})
+				start = i + 1
+			}
+		}
+	}
+	if t := trimSpace(string(line[start:min(i, len(line))])); t != "" {
+		out = append(out, Range{off + start, off + len(line)})
+	}
+	return out
+}
+
+var (
+	taskColumnWords = []string{"task", "tasks", "todo", "to do", "item", "work item", "action", "deliverable",
+		"aufgabe", "tarea", "tarefa", "tâche", "tache", "задача", "nhiệm vụ", "công việc"}
+	taskColumnCJK     = []string{"任务", "タスク", "작업", "항목"}
+	statusColumnWords = []string{"status", "state", "done", "estado", "état", "etat", "статус", "trạng thái"}
+	statusColumnCJK   = []string{"状态", "状態", "ステータス", "상태"}
+)

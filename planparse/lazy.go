@@ -10,8 +10,7 @@ import (
 // Rule 4 ("unindented lines end the item") differs from CommonMark, which
 // reads a column-0 line after an item's paragraph as a lazy continuation of it.
 // The only column-0 lines CommonMark puts inside a top-level list item are such
-// lazy lines, so after a parse lazyBreaks finds them (predictBreaks guesses
-// most of them before the first parse), and the copy is parsed again with a
+// lazy lines, so after a parse lazyBreaks finds them, and the copy is parsed again with a
 // blank line inserted before each: the item ends there and the
 // line starts a paragraph of the section, exactly as if the author had left a
 // blank line. A run of lazy lines is one paragraph, so only its first line
@@ -30,6 +29,19 @@ func lazyBreaks(t *tree, ln *lines) []int {
 	var at []int // line indices, ascending
 	kids := children(t.doc)
 	for i, n := range kids {
+		if n.Kind() == ast.KindParagraph {
+			// "Steps:" then "2. next": a numbered line that does not start
+			// at 1 cannot interrupt a paragraph in CommonMark, but rpiv
+			// and plan authors read it as a list (issue 10).
+			segs := n.Lines()
+			for k := 1; k < segs.Len(); k++ {
+				l := ln.lineOf(t.orig(segs.At(k).Start))
+				if txt := ln.text(l); atColumn0(txt) && isBreakingMarker(txt) {
+					at = append(at, l)
+				}
+			}
+			continue
+		}
 		if n.Kind() != ast.KindList {
 			continue
 		}
@@ -54,9 +66,8 @@ func lazyBreaks(t *tree, ln *lines) []int {
 	// to a heading, and some markers can't interrupt a paragraph ("2. x"):
 	// break before those too, so they stay list items as rpiv reads them. A
 	// column-0 ATX heading ends the paragraph, so the run stops there: what
-	// follows a heading never depends on what precedes it (Cache relies on
-	// this). out is unsorted and has
-	// repeats; mergeBreaks sorts it.
+	// follows a heading never depends on what precedes it. out is unsorted
+	// and has repeats; mergeBreaks sorts it.
 	var out []int
 	scanned := -1
 	for _, l := range at {
@@ -126,79 +137,6 @@ func children(n ast.Node) []ast.Node {
 		out = append(out, c)
 	}
 	return out
-}
-
-// predictBreaks finds most lazy lines before any parse, so that the common
-// case costs one goldmark parse, not two. It follows top-level list items by
-// their content column and predicts a break before a column-0 line that
-// directly follows a line of an item and starts like paragraph text (not a
-// block start such as '#', '>', '<', a fence, a table row or an underline),
-// and, as lazyBreaks does, before the list-marker lines that follow it. The
-// parse that uses these breaks is still checked by lazyBreaks, which finds
-// any lazy line the prediction missed.
-func predictBreaks(ln *lines, base int) []int {
-	var out []int
-	content := -1 // content column of the open top-level item, -1 outside lists
-	prevBlank, afterBreak := true, false
-	for l := 0; l < ln.count(); l++ {
-		if ln.start[l] < base && ln.end[l] <= base {
-			continue
-		}
-		txt := ln.src[max(ln.start[l], base):ln.end[l]]
-		if isBlank(txt) {
-			prevBlank, afterBreak = true, false
-			continue
-		}
-		ind := indent(txt)
-		switch {
-		case ind <= 3 && isMarkerLine(txt[ind:]) && !isThematicBreak(txt):
-			if afterBreak && ind == 0 && isBreakingMarker(txt) {
-				out = append(out, ln.start[l]-base)
-			}
-			content = ind + markerContent(txt[ind:])
-		case ind == 0:
-			if isATXLine(txt) {
-				afterBreak = false // a heading ends the run of lazy lines
-			}
-			if content >= 0 && !prevBlank && ordinaryStart(txt[0]) {
-				out = append(out, ln.start[l]-base)
-				afterBreak = true
-			}
-			content = -1
-		case prevBlank && ind < content:
-			content = -1 // a less indented line after a blank line ends the list
-		}
-		prevBlank = false
-	}
-	return out
-}
-
-// markerContent returns the width of a list marker and the spaces after it,
-// as CommonMark counts the item's content column (1–4 spaces; more, or none
-// before the line's end, count as one).
-func markerContent(txt []byte) int {
-	w := 1
-	if txt[0] >= '0' && txt[0] <= '9' {
-		for w < len(txt) && txt[w] >= '0' && txt[w] <= '9' {
-			w++
-		}
-		w++ // '.' or ')'
-	}
-	s := indent(txt[w:])
-	if s == 0 || s > 4 || s == len(txt)-w {
-		s = 1
-	}
-	return w + s
-}
-
-// ordinaryStart reports whether a column-0 line starting with c is paragraph
-// text for sure, not the start of another block.
-func ordinaryStart(c byte) bool {
-	switch c {
-	case '#', '>', '<', '`', '~', '|', '=', '-', '*', '_', '+':
-		return false
-	}
-	return c < '0' || c > '9'
 }
 
 // isUnderline reports whether line could be a setext heading underline.

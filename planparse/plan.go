@@ -18,8 +18,7 @@
 //     reads it as an item).
 //   - A column-0 ATX heading ends a run of such lines: list-marker lines
 //     after it read as CommonMark reads them, whatever came before the
-//     heading. So what follows a heading never depends on what precedes it,
-//     which Cache relies on.
+//     heading.
 //   - A fenced code block that directly follows an item, with no blank line
 //     between, joins that item's planText whatever its indent (rpiv, vector
 //     P29). After a blank line a column-0 fence is section prose (P16 ⚠).
@@ -62,6 +61,10 @@ const (
 	Unchecked
 	// Checked is `[x]` or `[X]`.
 	Checked
+	// OtherMark is a box with another marker (`[~]`, `[-]`, `[/]`, `[v]`,
+	// ...): plans use them for in progress, dropped or partly done. Like a
+	// ticked box it never changes an item's status.
+	OtherMark
 )
 
 // Item is one plan item: a bullet of a top-level list, or a prose-only section
@@ -105,9 +108,14 @@ type Heading struct {
 	Level int    // 1–6
 	Text  string // heading text, inline markup kept (as for groups)
 	Range Range  // byte range of the heading's line(s), line ending excluded
-	// Skipped is true when this heading or an ancestor heading of level 2–6 is a
-	// context label, so its subtree produces no items.
+	// Skipped is true when no items come from this heading's own section
+	// because it, or a heading above it, is not work (a context, notes or
+	// non-goal section, or <!-- planls: skip -->).
 	Skipped bool
+	// Why says how the section was read, for people ("context section",
+	// "checkbox plan: only checkboxes are items", "one item: the heading
+	// names the work"); empty when its bullets are read as items.
+	Why string
 }
 
 // Problem is something wrong in the plan source that is not fatal:

@@ -70,20 +70,6 @@ func TestLineClassifiers(t *testing.T) {
 	}
 }
 
-func TestMarkerContent(t *testing.T) {
-	tests := []struct {
-		line string
-		want int
-	}{
-		{"- a", 2}, {"-    a", 5}, {"-     a", 2}, {"-", 2}, {"10. a", 4}, {"1)\ta", 3}, {"-  ", 2},
-	}
-	for _, tc := range tests {
-		if got := markerContent([]byte(tc.line)); got != tc.want {
-			t.Errorf("markerContent(%q) = %d, want %d", tc.line, got, tc.want)
-		}
-	}
-}
-
 func TestCheckbox(t *testing.T) {
 	tests := []struct {
 		in    string
@@ -91,7 +77,8 @@ func TestCheckbox(t *testing.T) {
 		width int
 	}{
 		{"[ ] a", Unchecked, 3}, {"[x] a", Checked, 3}, {"[X]\ta", Checked, 3}, {"[ ]", Unchecked, 3},
-		{"[x]a", NoCheckbox, 0}, {"[-] a", NoCheckbox, 0}, {"[]", NoCheckbox, 0}, {"x [ ] a", NoCheckbox, 0},
+		{"[x]a", NoCheckbox, 0}, {"[-] a", OtherMark, 3}, {"[~] a", OtherMark, 3}, {"[/]", OtherMark, 3},
+		{"[ ]* optional", Unchecked, 4}, {"[x]* b", Checked, 4}, {"[q] a", NoCheckbox, 0}, {"[]", NoCheckbox, 0}, {"x [ ] a", NoCheckbox, 0},
 		{"[\t] a", NoCheckbox, 0},
 	}
 	for _, tc := range tests {

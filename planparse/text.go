@@ -36,18 +36,29 @@ func trimRange(src []byte, s, e int) (int, int) {
 	return s, e
 }
 
-// checkbox reads a GFM task box at the start of b: "[ ]", "[x]" or "[X]"
-// followed by a space, a tab or the end of b. It returns the state and the
-// number of bytes the box takes (0 when there is none).
+// checkbox reads a task box at the start of b: "[ ]", "[x]" or "[X]" (GFM),
+// or a marker plans use for other states ("[~]", "[-]", "[/]", "[v]", "[>]",
+// "[!]", "[?]"), followed by a space, a tab or the end of b; Kiro's "[ ]*"
+// (an optional task) counts as the box. It returns the state and the number
+// of bytes the box takes (0 when there is none).
 func checkbox(b []byte) (Checkbox, int) {
-	if len(b) < 3 || b[0] != '[' || b[2] != ']' || (len(b) > 3 && b[3] != ' ' && b[3] != '\t') {
+	if len(b) < 3 || b[0] != '[' || b[2] != ']' {
+		return NoCheckbox, 0
+	}
+	w := 3
+	if len(b) > 3 && b[3] == '*' {
+		w = 4
+	}
+	if len(b) > w && b[w] != ' ' && b[w] != '\t' {
 		return NoCheckbox, 0
 	}
 	switch b[1] {
 	case ' ':
-		return Unchecked, 3
+		return Unchecked, w
 	case 'x', 'X':
-		return Checked, 3
+		return Checked, w
+	case '~', '-', '/', 'v', 'V', '>', '!', '?':
+		return OtherMark, w
 	}
 	return NoCheckbox, 0
 }

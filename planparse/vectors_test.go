@@ -57,6 +57,12 @@ var planlsResults = map[string]struct {
 		{Group: "Work", Subject: "Upper-case box", Checkbox: ptr(Checked)},
 	}},
 	"P13": {items: []vectorItem{}},
+	// P08: "## Step 2: Scope the API" names a task; its bullet is a detail
+	// (issue 10, docs/PLAN-FORMAT.md "Task headings").
+	"P08": {items: []vectorItem{
+		{Group: "3. Implementation", Subject: "kept"},
+		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API"},
+	}},
 	"P16": {title: "Work", items: []vectorItem{
 		{Group: "Work", Subject: "run it"},
 		{Group: "Work", Subject: "next", PlanText: ptr("```js\nconst x = 1;\n```")},

@@ -29,4 +29,5 @@ fi
 
 if [ -x editors/nvim/test/install.sh ]; then editors/nvim/test/install.sh; fi
 if [ -x editors/vscode/scripts/install-test-deps.sh ]; then editors/vscode/scripts/install-test-deps.sh; fi
+if [ -x agents/pi/test/install.sh ]; then agents/pi/test/install.sh; fi
 echo "== test dependencies in place"

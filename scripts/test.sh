@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Runs every planls test: installs what the tests need, then the Go suites
 # (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim, the node LSP
-# client, the MCP inspector and VS Code (code-server + Chromium).
+# client, the MCP inspector, VS Code (code-server + Chromium) and pi (agents/pi).
 # Usage: scripts/test.sh            everything
 #        SKIP_INSTALL=1 scripts/test.sh   skip the install step
-#        SUITES="go nvim" scripts/test.sh only some suites (go nvim node mcp vscode)
+#        SUITES="go nvim" scripts/test.sh only some suites (go nvim node mcp vscode pi)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 export PLANLS_TEST_CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 export PATH="$PLANLS_TEST_CACHE/bin:$PATH"
-SUITES=${SUITES:-"go nvim node mcp vscode"}
+SUITES=${SUITES:-"go nvim node mcp vscode pi"}
 # A count, not a duration: with a duration Go 1.26's fuzz coordinator can fail
 # a target with a bare "context deadline exceeded" when the time runs out
 # (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
@@ -46,9 +46,8 @@ repo_hygiene() {
 fuzz_short() {
   go test -run '^$' -fuzz '^FuzzParse$' -fuzztime "$FUZZTIME" ./planparse &&
   go test -run '^$' -fuzz '^FuzzCall$' -fuzztime "$FUZZTIME" ./core &&
-  # The MCP line reader is slower per input; fewer runs keep the suite short.
-  go test -run '^$' -fuzz '^FuzzParseLine$' -fuzztime 20000x ./mcp &&
-  go test -run '^$' -fuzz '^FuzzLineReader$' -fuzztime 10000x ./mcp
+  # The MCP stdio guard's line splitting and checks in front of the SDK.
+  go test -run '^$' -fuzz '^FuzzStdioLine$' -fuzztime 20000x ./mcp
 }
 
 if has go; then
@@ -63,6 +62,7 @@ has nvim && [ -x editors/nvim/test/run.sh ] && suite neovim editors/nvim/test/ru
 has node && [ -x test/node-lsp/run.sh ] && suite "node LSP client" test/node-lsp/run.sh
 has mcp && [ -x test/mcp-inspector/run.sh ] && suite "MCP inspector" test/mcp-inspector/run.sh
 has vscode && [ -x editors/vscode/test/run.sh ] && suite "VS Code" editors/vscode/test/run.sh
+has pi && [ -x agents/pi/test/run.sh ] && suite "pi" agents/pi/test/run.sh
 
 echo
 [ $failed -gt 0 ] && echo "failed suites: ${failures[*]}"

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ func TestCallAndApprove(t *testing.T) {
 	root := t.TempDir()
 	s := Open(root, "test")
 
-	res, err := s.Call(json.RawMessage(`{"action":"get","id":1}`), core.Options{})
+	res, err := s.Call(context.Background(), json.RawMessage(`{"action":"get","id":1}`), core.Options{})
 	if err != nil || res.Envelope.Text() != "Error: #1 not found" || res.Changed {
 		t.Fatalf("get on empty: %q changed=%v err=%v", res.Envelope.Text(), res.Changed, err)
 	}
@@ -24,7 +25,7 @@ func TestCallAndApprove(t *testing.T) {
 		t.Fatal("a rejected call created .planls")
 	}
 
-	res, err = s.Call(json.RawMessage("{\n \"action\": \"create\",\n \"subject\": \"Write the parser\"\n}"), core.Options{})
+	res, err = s.Call(context.Background(), json.RawMessage("{\n \"action\": \"create\",\n \"subject\": \"Write the parser\"\n}"), core.Options{})
 	if err != nil || res.Envelope.Text() != "Created #1: Write the parser (pending)" || res.State.Revision != 1 {
 		t.Fatalf("create: %q %v", res.Envelope.Text(), err)
 	}
@@ -37,11 +38,11 @@ func TestCallAndApprove(t *testing.T) {
 	if err := os.WriteFile(plan, []byte("# Ship\n\n## Work\n- one\n- two\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.Approve("PLAN.md", core.Options{})
+	res, err = s.Approve(context.Background(), "PLAN.md", core.Options{}, ApproveOptions{})
 	if err != nil || !res.Changed || res.State.Plan == nil || res.State.Plan.Path != "PLAN.md" || res.State.Revision != 2 {
 		t.Fatalf("approve: %+v %v", res, err)
 	}
-	res, err = s.Approve(plan, core.Options{})
+	res, err = s.Approve(context.Background(), plan, core.Options{}, ApproveOptions{})
 	if err != nil || res.Changed {
 		t.Fatalf("approving the same plan again changed something: %v", err)
 	}
@@ -54,7 +55,7 @@ func TestCallAndApprove(t *testing.T) {
 		t.Errorf("approval journal entry: %s %s", last.Kind, last.Params)
 	}
 
-	if _, err := s.Approve("missing.md", core.Options{}); err == nil || !strings.HasPrefix(err.Error(), "read plan: ") {
+	if _, err := s.Approve(context.Background(), "missing.md", core.Options{}, ApproveOptions{}); err == nil || !strings.HasPrefix(err.Error(), "read plan: ") {
 		t.Errorf("missing plan: %v", err)
 	}
 }
@@ -69,7 +70,7 @@ func TestApproveOutsideRoot(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(other, "plan.md"), []byte("# X\n- a\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.Approve(plan, core.Options{})
+		res, err := s.Approve(context.Background(), plan, core.Options{}, ApproveOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestApproveOutsideRoot(t *testing.T) {
 	if err := os.WriteFile(dots, []byte("# D\n- a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Approve(dots, core.Options{})
+	res, err := s.Approve(context.Background(), dots, core.Options{}, ApproveOptions{})
 	if err != nil || res.Envelope.IsError() || res.State.Plan.Path != "..plan.md" {
 		t.Fatalf("..plan.md: %q %v", res.Envelope.Text(), err)
 	}
@@ -96,7 +97,7 @@ func TestApproveOutsideRoot(t *testing.T) {
 	if err := os.Symlink(root, link); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	res, err = Open(link, "test").Approve(filepath.Join(root, "..plan.md"), core.Options{})
+	res, err = Open(link, "test").Approve(context.Background(), filepath.Join(root, "..plan.md"), core.Options{}, ApproveOptions{})
 	if err != nil || res.Envelope.IsError() || res.State.Plan.Path != "..plan.md" {
 		t.Errorf("through a symlinked root: %q %v", res.Envelope.Text(), err)
 	}

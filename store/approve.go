@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -18,7 +19,18 @@ type ApproveOptions struct {
 	Force bool
 }
 
-func (s *Store) approve(planPath string, opts core.Options, aopts ApproveOptions) (core.Result, error) {
+// Approve parses the plan file at planPath (absolute, or relative to Root)
+// and approves it through core.Approve, under the lock. Refused in-band (an
+// `Error: ...` envelope with details.error set, nothing written): a plan
+// file outside Root (symlinks resolved), a plan file that is not UTF-8 text
+// (NUL bytes, invalid UTF-8, a UTF-16/32 byte order mark), and, unless
+// aopts.Force, a plan with no items while the approved plan has plan items.
+// After a change, the text gets one `note: ...` line per completed,
+// deferred or in-progress plan item the approval tombstoned, one listing
+// the open plan items a forced empty plan removed, and one per task that
+// lost a blocker (see approvalNotes). The error is out-of-band only: the
+// plan file cannot be read, lock timeout or ctx ended, I/O, *StateError.
+func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options, aopts ApproveOptions) (core.Result, error) {
 	abs := planPath
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(s.Root, abs)
@@ -42,7 +54,7 @@ func (s *Store) approve(planPath string, opts core.Options, aopts ApproveOptions
 	}
 	plan := planparse.Parse(src)
 	items := countItems(plan)
-	return s.update("approve", params, func(st *core.State) core.Result {
+	return s.update(ctx, "approve", params, func(st *core.State) core.Result {
 		if items == 0 && !aopts.Force && livePlanItems(st) > 0 && !opts.ReadOnly {
 			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, countNoun(livePlanItems(st), "plan item")))
 		}
@@ -85,7 +97,7 @@ func relInRoot(root, abs string) (string, bool) {
 // refuse answers a refused approval over the current state without taking
 // the lock.
 func (s *Store) refuse(params json.RawMessage, msg string) (core.Result, error) {
-	st, err := s.read()
+	st, err := s.Read()
 	if err != nil {
 		return core.Result{}, err
 	}

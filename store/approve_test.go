@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ func approveFile(t *testing.T, s *Store, body string, aopts ApproveOptions) core
 	if err := os.WriteFile(filepath.Join(s.Root, "PLAN.md"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.ApproveWith("PLAN.md", core.Options{Now: fixedTime}, aopts)
+	res, err := s.Approve(context.Background(), "PLAN.md", core.Options{Now: fixedTime}, aopts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func approveFile(t *testing.T, s *Store, body string, aopts ApproveOptions) core
 // call runs one real todo call and fails on a rejection.
 func call(t *testing.T, s *Store, p string) {
 	t.Helper()
-	res, err := s.Call(params(p), core.Options{Now: fixedTime})
+	res, err := s.Call(context.Background(), params(p), core.Options{Now: fixedTime})
 	if err != nil || res.Envelope.IsError() {
 		t.Fatalf("%s: %v %s", p, err, res.Envelope.Text())
 	}
@@ -144,7 +145,7 @@ func TestApproveNotes(t *testing.T) {
 		}
 	}
 	// Approving the same content again says nothing more.
-	res, err = s.Approve("PLAN.md", core.Options{Now: fixedTime})
+	res, err = s.Approve(context.Background(), "PLAN.md", core.Options{Now: fixedTime}, ApproveOptions{})
 	if err != nil || strings.Contains(res.Envelope.Text(), "note:") {
 		t.Errorf("again: %q %v", res.Envelope.Text(), err)
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -18,7 +19,7 @@ func BenchmarkCommit(b *testing.B) {
 		b.ResetTimer()
 		start := time.Now()
 		for i := 0; i < b.N; i++ {
-			if _, err := s.update("call", params(`{}`), fakeBump(1+i%50)); err != nil {
+			if _, err := s.update(context.Background(), "call", params(`{}`), fakeBump(1+i%50)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -37,7 +38,7 @@ func BenchmarkCommit(b *testing.B) {
 			i := 0
 			for pb.Next() {
 				i++
-				if _, err := s.update("call", params(`{}`), fakeBump(1+i%50)); err != nil {
+				if _, err := s.update(context.Background(), "call", params(`{}`), fakeBump(1+i%50)); err != nil {
 					b.Error(err)
 					return
 				}

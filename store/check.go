@@ -13,7 +13,7 @@ import (
 // restoredWarning). They are reported, never fixed. The error is the same
 // as Read's (*StateError for a bad file).
 func (s *Store) Check() (warnings []string, err error) {
-	st, err := s.read()
+	st, err := s.Read()
 	if err != nil {
 		return nil, err
 	}

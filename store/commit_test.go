@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -17,14 +18,14 @@ import (
 
 func TestCommitWritesStateJournalAndGitignore(t *testing.T) {
 	s := Open(t.TempDir(), "test")
-	res, err := s.update("call", params("{\n  \"action\": \"create\"\n}"), fakeCreate("a <b>"))
+	res, err := s.update(context.Background(), "call", params("{\n  \"action\": \"create\"\n}"), fakeCreate("a <b>"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.State.Revision != 1 || res.Envelope.Text() != "Created #1: a <b> (pending)" {
 		t.Fatalf("result revision %d text %q", res.State.Revision, res.Envelope.Text())
 	}
-	if _, err := s.update("call", params(`{"action":"create"}`), fakeCreate("b")); err != nil {
+	if _, err := s.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate("b")); err != nil {
 		t.Fatal(err)
 	}
 	st := mustRead(t, s)
@@ -75,7 +76,7 @@ func TestCommitWritesStateJournalAndGitignore(t *testing.T) {
 func TestNoChangeCreatesNothing(t *testing.T) {
 	root := t.TempDir()
 	s := Open(root, "test")
-	res, err := s.update("call", params(`{"action":"list"}`), noChange)
+	res, err := s.update(context.Background(), "call", params(`{"action":"list"}`), noChange)
 	if err != nil || res.Envelope.Text() != "No tasks" {
 		t.Fatalf("%q %v", res.Envelope.Text(), err)
 	}
@@ -101,7 +102,7 @@ func TestBadStateIsNeverOverwritten(t *testing.T) {
 			if err := os.WriteFile(s.StatePath(), []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := s.update("call", params(`{"action":"create"}`), fakeCreate("x"))
+			_, err := s.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate("x"))
 			var serr *StateError
 			if !errors.As(err, &serr) {
 				t.Fatalf("error %v, want *StateError", err)
@@ -129,7 +130,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 			defer wg.Done()
 			s := Open(root, fmt.Sprintf("w%d", w))
 			for i := 0; i < each; i++ {
-				if _, err := s.update("call", params(`{}`), fakeCreate(fmt.Sprintf("w%d-%d", w, i))); err != nil {
+				if _, err := s.update(context.Background(), "call", params(`{}`), fakeCreate(fmt.Sprintf("w%d-%d", w, i))); err != nil {
 					errs <- err
 				}
 			}
@@ -173,7 +174,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 func TestLockTimeoutNamesHolder(t *testing.T) {
 	root := t.TempDir()
 	holder := Open(root, "holder")
-	release, err := holder.Lock()
+	release, err := holder.Lock(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestLockTimeoutNamesHolder(t *testing.T) {
 	s := Open(root, "waiter")
 	s.LockTimeout = 150 * time.Millisecond
 	start := time.Now()
-	_, err = s.update("call", params(`{}`), fakeCreate("x"))
+	_, err = s.update(context.Background(), "call", params(`{}`), fakeCreate("x"))
 	var lerr *LockTimeoutError
 	if !errors.As(err, &lerr) {
 		t.Fatalf("error %v, want *LockTimeoutError", err)
@@ -201,7 +202,7 @@ func TestLockTimeoutNamesHolder(t *testing.T) {
 	if err := release(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.update("call", params(`{}`), fakeCreate("x")); err != nil {
+	if _, err := s.update(context.Background(), "call", params(`{}`), fakeCreate("x")); err != nil {
 		t.Fatalf("after release: %v", err)
 	}
 }
@@ -221,7 +222,7 @@ func TestStaleLockFileDoesNotBlock(t *testing.T) {
 	if err := os.Chtimes(s.LockPath(), old, old); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.update("call", params(`{}`), fakeCreate("x")); err != nil {
+	if _, err := s.update(context.Background(), "call", params(`{}`), fakeCreate("x")); err != nil {
 		t.Fatal(err)
 	}
 	if st := mustRead(t, s); st.Revision != 1 {
@@ -251,7 +252,7 @@ func TestJournalCatchesUpWithFullSnapshot(t *testing.T) {
 	f.WriteString(`{"revision":3,"ba`)
 	f.Close()
 
-	if _, err := s.update("call", params(`{}`), fakeBump(1)); err != nil {
+	if _, err := s.update(context.Background(), "call", params(`{}`), fakeBump(1)); err != nil {
 		t.Fatal(err)
 	}
 	entries, probs, err := ReadJournal(s.JournalPath())
@@ -290,7 +291,7 @@ func TestLeftoverTempFileRemoved(t *testing.T) {
 func TestReplayKeepsTopLevelFields(t *testing.T) {
 	s := Open(t.TempDir(), "test")
 	seed(t, s, 2)
-	_, err := s.update("call", params(`{}`), func(st *core.State) core.Result {
+	_, err := s.update(context.Background(), "call", params(`{}`), func(st *core.State) core.Result {
 		next := *st
 		next.Plan = &core.PlanRef{ID: "sha256:ab", Title: `a "plan" with ,"tasks":null`, Path: "PLAN.md", ApprovedAt: fixedTime}
 		next.LastDeleteAll = []int{1, 2}

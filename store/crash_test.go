@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 	case "hold":
 		// Take the lock, say so, and hold it until killed.
 		s := Open(os.Getenv("PLANLS_HELPER_ROOT"), "helper")
-		if _, err := s.Lock(); err != nil {
+		if _, err := s.Lock(context.Background()); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 		s.LockTimeout = time.Minute
 		parent := os.Getppid()
 		for i := 0; os.Getppid() == parent; i++ { // a test that died leaves no writer behind
-			if _, err := s.update("call", params(`{"action":"create"}`), fakeCreate(fmt.Sprintf("p%d-%d", os.Getpid(), i))); err != nil {
+			if _, err := s.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate(fmt.Sprintf("p%d-%d", os.Getpid(), i))); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(3)
 			}
@@ -85,13 +86,13 @@ func TestKilledHolderReleasesLock(t *testing.T) {
 	}
 	s := Open(root, "test")
 	s.LockTimeout = 100 * time.Millisecond
-	if _, err := s.update("call", params(`{}`), fakeCreate("x")); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("locked by pid %d, actor helper", h.Process.Pid)) {
+	if _, err := s.update(context.Background(), "call", params(`{}`), fakeCreate("x")); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("locked by pid %d, actor helper", h.Process.Pid)) {
 		t.Fatalf("while held: %v", err)
 	}
 	h.Process.Signal(syscall.SIGKILL)
 	h.Wait()
 	s.LockTimeout = 5 * time.Second
-	if _, err := s.update("call", params(`{}`), fakeCreate("x")); err != nil {
+	if _, err := s.update(context.Background(), "call", params(`{}`), fakeCreate("x")); err != nil {
 		t.Fatalf("after the holder died: %v", err)
 	}
 }

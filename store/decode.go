@@ -41,7 +41,7 @@ func decodeState(path string, data []byte) (*core.State, error) {
 	}
 	if line := conflictLine(body); line > 0 {
 		e := &StateError{Path: path, Line: line, Col: 1,
-			Msg: fmt.Sprintf("merge conflict in %s at line %d; keep one side of the <<<<<<< ======= >>>>>>> block, then run planls doctor", relState(), line)}
+			Msg: fmt.Sprintf("merge conflict in %s at line %d (git merged it without the planls merge driver); planls doctor --rebuild --move-aside merges both sides from the journal (keeping one side of the block would drop the other side's changes)", relState(), line)}
 		return nil, e
 	}
 	if !utf8.Valid(body) {

@@ -92,7 +92,7 @@ func TestDecodeEncodings(t *testing.T) {
 		{"utf32be no bom", "\x00\x00\x00{", "STATE: unsupported encoding UTF-32BE; re-save the file as UTF-8 (without BOM)"},
 		{"latin1 byte", `{"version":1,"nextId":1,"tasks":[],"x":"caf` + "\xE9" + `"}`, "STATE:1:44: invalid UTF-8; re-save the file as UTF-8 (without BOM)"},
 		{"bom then error", "\xEF\xBB\xBF{,}", "STATE:1:5: invalid JSON: invalid character ',' looking for beginning of object key string"},
-		{"bom then conflict", "\xEF\xBB\xBF{\n=======\n}", "STATE:2:1: merge conflict in .planls/state.json at line 2; keep one side of the <<<<<<< ======= >>>>>>> block, then run planls doctor"},
+		{"bom then conflict", "\xEF\xBB\xBF{\n=======\n}", "STATE:2:1: merge conflict in .planls/state.json at line 2 (git merged it without the planls merge driver); planls doctor --rebuild --move-aside merges both sides from the journal (keeping one side of the block would drop the other side's changes)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := decodeState("STATE", []byte(tc.data))

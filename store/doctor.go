@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -60,7 +61,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 		r.Notes = append(r.Notes, "the state file is usable; nothing moved aside")
 		return r, nil
 	}
-	h, err := s.lock()
+	h, err := s.lock(context.Background())
 	if err != nil {
 		return r, err
 	}
@@ -85,7 +86,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 }
 
 func (s *Store) inspect(r *DoctorReport) error {
-	st, err := s.read()
+	st, err := s.Read()
 	var serr *StateError
 	switch {
 	case errors.As(err, &serr):
@@ -118,6 +119,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", countNoun(r.JournalEntries, "entry"), r.JournalRevision))
+	r.Notes = append(r.Notes, lastMergeNotes(entries)...)
 	// Replay starts at the last full snapshot, so damage before it (such as
 	// a fork an older planls made) no longer matters: noted, not a problem.
 	baseLine := 0
@@ -132,6 +134,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.JournalProblems = append(r.JournalProblems, p)
 		r.Notes = append(r.Notes, fmt.Sprintf("journal line %d: %s", p.Line, p.Msg))
 	}
+	r.Notes = append(r.Notes, branchRepairNote(r.JournalProblems)...)
 	if r.StateErr == nil && !r.Missing && r.JournalEntries > 0 && r.JournalRevision != r.Revision {
 		if w := restoredWarning(r.Revision, r.JournalRevision); w != "" {
 			r.Warnings = append(r.Warnings, w)
@@ -144,14 +147,19 @@ func (s *Store) inspect(r *DoctorReport) error {
 }
 
 func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
-	entries, _, err := ReadJournal(s.JournalPath())
+	jt, err := readTreeFile(s.JournalPath())
 	if err != nil {
 		return err
 	}
+	entries := jt.entries
 	if len(entries) == 0 {
 		return errors.New("the journal has no entries: nothing to rebuild from")
 	}
-	rebuilt := Replay(entries)
+	// Branches merged without the driver are merged here (see journaltree.go).
+	rebuilt, merges := jt.merged()
+	if len(jt.markers) > 0 && !moveAside {
+		return fmt.Errorf("%s holds git conflict markers (line %d); add --move-aside to keep it as %s.corrupt-<time> and write it without them, with both sides' entries and their merge", relJournal(), jt.markers[0], relJournal())
+	}
 	if errs, _ := core.Validate(rebuilt); len(errs) > 0 {
 		return fmt.Errorf("the state rebuilt from the journal is invalid (%s); nothing written", strings.Join(errs, "; "))
 	}
@@ -189,21 +197,31 @@ func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
 	}
 	r.Rebuilt = true
 	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %s (revision %d, %s)", relState(), countNoun(len(entries), "journal entry"), rebuilt.Revision, countNoun(len(rebuilt.Tasks), "task")))
-	return nil
+	return s.journalMerges(r, jt, rebuilt, merges)
 }
 
 // moveAside renames the state file to state.json.corrupt-<UTC time>, never
 // replacing an earlier one.
 func (s *Store) moveAside(r *DoctorReport) error {
-	base := s.StatePath() + ".corrupt-" + nowUTC().Format("20060102T150405Z")
-	dest := base
-	for i := 2; exists(dest); i++ {
-		dest = fmt.Sprintf("%s-%d", base, i)
-	}
-	if err := os.Rename(s.StatePath(), dest); err != nil {
-		return fmt.Errorf("move aside: %w", err)
+	dest, err := moveAsideFile(s.StatePath())
+	if err != nil {
+		return err
 	}
 	r.MovedAside = dest
 	r.Notes = append(r.Notes, "moved "+relState()+" aside to "+dest)
 	return nil
+}
+
+// moveAsideFile renames path to path.corrupt-<UTC time> (with -2, -3, ...
+// when taken) and returns the new name.
+func moveAsideFile(path string) (string, error) {
+	base := path + ".corrupt-" + nowUTC().Format("20060102T150405Z")
+	dest := base
+	for i := 2; exists(dest); i++ {
+		dest = fmt.Sprintf("%s-%d", base, i)
+	}
+	if err := os.Rename(path, dest); err != nil {
+		return "", fmt.Errorf("move aside: %w", err)
+	}
+	return dest, nil
 }

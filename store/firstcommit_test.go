@@ -1,6 +1,9 @@
 package store
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // A reader that finds no state file while another writer's first commit
 // lands (rename, then journal line) must read that commit, not report the
@@ -10,7 +13,7 @@ func TestReadDuringFirstCommit(t *testing.T) {
 	writer := Open(root, "writer")
 	testHookStateMissing = func() {
 		testHookStateMissing = nil // the writer's own read must not recurse
-		if _, err := writer.update("call", params(`{"action":"create"}`), fakeCreate("first")); err != nil {
+		if _, err := writer.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate("first")); err != nil {
 			t.Errorf("first commit: %v", err)
 		}
 	}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -80,7 +81,7 @@ func stateBytes(t testing.TB, s *Store) []byte {
 func seed(t testing.TB, s *Store, n int) {
 	t.Helper()
 	for i := 0; i < n; i++ {
-		if _, err := s.update("call", params(`{"action":"create"}`), fakeCreate(fmt.Sprintf("task %d", i+1))); err != nil {
+		if _, err := s.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate(fmt.Sprintf("task %d", i+1))); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -30,8 +30,9 @@ type JournalEntry struct {
 	Base     int64     `json:"base"`     // the revision the change was applied to
 	Time     time.Time `json:"time"`     // commit time, UTC
 	Actor    string    `json:"actor"`    // Store.Actor of the writer
-	Kind     string    `json:"kind"`     // "call" or "approve"
-	// Params are the todo tool params (kind "call"), or {"path","planId"} for an approval.
+	Kind     string    `json:"kind"`     // "call", "approve", or "merge" (branches joined: see merge.go)
+	// Params are the todo tool params (kind "call"), {"path","planId"} for an approval, or
+	// {"base","ours","theirs","renumbered"} for a merge (mergeParams).
 	Params json.RawMessage `json:"params,omitempty"`
 	Result string          `json:"result"` // content[0].text of the result
 	Full   bool            `json:"full,omitempty"`
@@ -237,24 +238,34 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 	var probs []JournalProblem
 	r := bufio.NewReader(f)
 	var prev int64
+	seen := map[int64]bool{0: true} // revisions so far: a branch starts from one of them
+	lines := map[int64]string{}     // each revision's line, to tell a repeated line from a branch's
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
 			var e JournalEntry
 			switch uerr := json.Unmarshal(line, &e); {
+			case uerr != nil && isConflictMarker(line):
+				probs = append(probs, JournalProblem{n, "git conflict marker: " + JournalName + " was " + mergedAsText})
 			case uerr != nil && err == io.EOF:
 				probs = append(probs, JournalProblem{n, "last line is cut short (a writer was killed while appending); ignored"})
 			case uerr != nil:
 				probs = append(probs, JournalProblem{n, "not a journal entry: " + uerr.Error()})
+			case e.Revision <= prev && seen[e.Base] && e.Base < e.Revision && lines[e.Revision] != string(bytes.TrimSpace(line)):
+				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d comes again after revision %d: another branch's changes, %s", e.Revision, prev, mergedAsText)})
 			case e.Revision <= prev:
 				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d does not follow revision %d; ignored", e.Revision, prev)})
 			default:
-				if !e.Full && e.Base != prev {
+				// An entry applied to an earlier revision than the one before
+				// it is a branch's, placed after the other branch's by a merge.
+				if !e.Full && e.Base != prev && !seen[e.Base] {
 					probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d was applied to revision %d but the journal holds revision %d before it; changes in between are missing", e.Revision, e.Base, prev)})
 				}
 				e.line = n
 				out = append(out, e)
 				prev = e.Revision
+				seen[prev] = true
+				lines[prev] = string(bytes.TrimSpace(line))
 			}
 		}
 		if err == io.EOF {

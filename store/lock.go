@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -41,12 +42,19 @@ type heldLock struct {
 	path string
 }
 
+// lockRetry is how often a waiting writer tries the lock again. A commit
+// holds it for about a millisecond, so a short fixed retry keeps the queue
+// moving without spinning.
+const lockRetry = 2 * time.Millisecond
+
 // lock takes .planls/state.lock, creating .planls/ and its .gitignore when
 // needed. The lock is a flock(2)/LockFileEx lock, so the OS releases it when
 // its holder dies however it dies: a lock file left behind (even an empty
-// one) never blocks anyone (field failure B34). The holder writes who it is
-// into the file so a writer that times out can name it.
-func (s *Store) lock() (*heldLock, error) {
+// one) never blocks anyone (field failure B34). The wait ends after
+// LockTimeout (a *LockTimeoutError naming the holder) or when ctx ends (its
+// error). The holder writes who it is into the file so a writer that times
+// out can name it.
+func (s *Store) lock(ctx context.Context) (*heldLock, error) {
 	if err := s.ensureDir(); err != nil {
 		return nil, err
 	}
@@ -56,23 +64,19 @@ func (s *Store) lock() (*heldLock, error) {
 	if timeout <= 0 {
 		timeout = DefaultLockTimeout
 	}
-	deadline := time.Now().Add(timeout)
-	delay := time.Millisecond
-	for {
-		ok, err := fl.TryLock()
-		if err != nil {
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		if ok {
-			break
-		}
-		if time.Now().After(deadline) {
+	wait, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(wait, lockRetry)
+	if !ok {
+		_ = fl.Close()
+		switch {
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("lock %s: %w", path, ctx.Err())
+		case errors.Is(err, context.DeadlineExceeded):
 			holder, _ := os.ReadFile(path)
-			_ = fl.Close()
 			return nil, &LockTimeoutError{Path: path, Holder: strings.TrimSpace(string(holder)), Waited: timeout}
 		}
-		time.Sleep(delay)
-		delay = min(delay*2, 16*time.Millisecond)
+		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	host, _ := os.Hostname()
 	info := fmt.Sprintf("pid %d, actor %s, host %s, since %s\n", os.Getpid(), s.actor(), host, time.Now().UTC().Format(time.RFC3339))
@@ -95,7 +99,7 @@ func (s *Store) ensureDir() error {
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
 	old, err := os.ReadFile(gi)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && string(old) == gitignoreV1) {
+	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2)) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}
@@ -110,13 +114,14 @@ func (s *Store) actor() string {
 	return s.Actor
 }
 
-// Lock takes the state lock every writer takes (waiting at most LockTimeout;
-// a *LockTimeoutError names the holder) and returns its release. While held,
+// Lock takes the state lock every writer takes (waiting at most LockTimeout,
+// when a *LockTimeoutError names the holder, or until ctx ends) and returns
+// its release. While held,
 // no other process or Store commits, including this Store: Call, Approve and
 // Doctor take the lock themselves, so calling them while holding it waits
 // for LockTimeout and fails. It creates .planls/ when missing.
-func (s *Store) Lock() (release func() error, err error) {
-	h, err := s.lock()
+func (s *Store) Lock(ctx context.Context) (release func() error, err error) {
+	h, err := s.lock(ctx)
 	if err != nil {
 		return nil, err
 	}

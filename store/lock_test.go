@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/planls/planls/core"
 )
 
 // A holder that wrote nothing (another tool, an older planls) is named as
@@ -23,7 +26,7 @@ func TestLockTimeoutUnknownHolder(t *testing.T) {
 		t.Fatal(ok, err)
 	}
 	defer fl.Unlock()
-	_, err := s.Lock()
+	_, err := s.Lock(context.Background())
 	var lerr *LockTimeoutError
 	if !errors.As(err, &lerr) || lerr.Holder != "" {
 		t.Fatalf("%v", err)
@@ -55,5 +58,34 @@ func TestGitignoreKept(t *testing.T) {
 	seed(t, s, 1)
 	if b, _ := os.ReadFile(gi); string(b) != "mine\n" {
 		t.Errorf(".gitignore rewritten: %q", b)
+	}
+}
+
+// A wait for a held lock ends when the caller's context does (an editor's
+// $/cancelRequest, a server shutting down), long before LockTimeout, with
+// the context's error and nothing written.
+func TestLockWaitCancelled(t *testing.T) {
+	s := Open(t.TempDir(), "waiter")
+	s.LockTimeout = time.Hour
+	if err := s.ensureDir(); err != nil {
+		t.Fatal(err)
+	}
+	fl := flock.New(s.LockPath())
+	if ok, err := fl.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer fl.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, []byte(`{"action":"create","subject":"x"}`), core.Options{})
+		done <- err
+	}()
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if _, err := os.Stat(s.StatePath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a cancelled call wrote the state: %v", err)
 	}
 }

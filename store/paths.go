@@ -16,7 +16,10 @@ const (
 
 // gitignoreBody keeps the lock, any temp file a killed writer left and the
 // state files doctor --move-aside set aside out of git.
-const gitignoreBody = gitignoreV1 + StateName + ".corrupt-*\n"
+const gitignoreBody = gitignoreV2 + JournalName + ".corrupt-*\n"
+
+// gitignoreV2 is the body before doctor could move a conflicted journal aside.
+const gitignoreV2 = gitignoreV1 + StateName + ".corrupt-*\n"
 
 // gitignoreV1 is the body earlier versions wrote; ensureDir upgrades a file
 // holding exactly it (anything else is a person's edit and is kept).

@@ -61,10 +61,11 @@ func writeState(t testing.TB, s *Store, st *core.State) {
 	}
 }
 
-// BenchmarkRead is Store.Read of an unchanged state file of 300 and 3,000
-// tasks, as a long-lived server does for every list, get and hover.
+// BenchmarkRead is Store.Read of an unchanged state file, as a long-lived
+// server does for every list, get and hover: read and decode at the sizes
+// of real plans (and one past them).
 func BenchmarkRead(b *testing.B) {
-	for _, n := range []int{300, 3000} {
+	for _, n := range []int{50, 300, 1000, 3000} {
 		b.Run(fmt.Sprintf("tasks=%d", n), func(b *testing.B) {
 			s := Open(b.TempDir(), "bench")
 			writeState(b, s, richState(n))
@@ -72,39 +73,6 @@ func BenchmarkRead(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := s.Read(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkReadMiss is the first Read of a store (a one-shot CLI command, or
-// a server after the file changed): a full decode plus the copy kept in the
-// cache. The decode sub-benchmark is decodeState alone, the cost before the
-// cache existed, for comparison.
-func BenchmarkReadMiss(b *testing.B) {
-	for _, n := range []int{300, 3000} {
-		root := b.TempDir()
-		s := Open(root, "bench")
-		writeState(b, s, richState(n))
-		b.Run(fmt.Sprintf("tasks=%d/read", n), func(b *testing.B) {
-			b.ReportAllocs()
-			for i := 0; i < b.N; i++ {
-				if _, err := Open(root, "bench").Read(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run(fmt.Sprintf("tasks=%d/decode", n), func(b *testing.B) {
-			data, err := os.ReadFile(s.StatePath())
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := decodeState(s.StatePath(), data); err != nil {
 					b.Fatal(err)
 				}
 			}

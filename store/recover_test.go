@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -34,14 +35,14 @@ func TestMissingStateWithJournal(t *testing.T) {
 	isMissing("Read", err)
 	_, err = s.Check()
 	isMissing("Check", err)
-	_, err = s.Call(params(`{"action":"create","subject":"x"}`), core.Options{})
+	_, err = s.Call(context.Background(), params(`{"action":"create","subject":"x"}`), core.Options{})
 	isMissing("Call", err)
-	_, err = s.update("call", params(`{}`), fakeCreate("x"))
+	_, err = s.update(context.Background(), "call", params(`{}`), fakeCreate("x"))
 	isMissing("update", err)
 	if err := os.WriteFile(filepath.Join(s.Root, "PLAN.md"), []byte("# P\n- a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = s.Approve("PLAN.md", core.Options{})
+	_, err = s.Approve(context.Background(), "PLAN.md", core.Options{}, ApproveOptions{})
 	isMissing("Approve", err)
 	if exists(s.StatePath()) {
 		t.Fatal("a refused writer created the state file")
@@ -92,7 +93,7 @@ func TestRestoredOlderStateContinuesJournal(t *testing.T) {
 	if err := os.WriteFile(s.StatePath(), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.update("call", params(`{"action":"create"}`), fakeCreate("after restore"))
+	res, err := s.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate("after restore"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ const EnvRoot = "PLANLS_ROOT"
 // worktrees and submodules). Relative flag and cwd values are resolved against
 // the process's working directory. A flag or $PLANLS_ROOT naming something
 // that is not a directory is an error. When nothing is found the error names
-// every place looked, in the order they were tried.
+// every place looked, in the order they were tried (a *NoRootError).
 func FindRoot(flag, cwd string) (string, error) {
 	if flag != "" {
 		return explicitRoot("--root", flag)
@@ -49,8 +49,17 @@ func FindRoot(flag, cwd string) (string, error) {
 		}
 		dir = parent
 	}
-	return "", fmt.Errorf("no planls root found: --root not given, $%s not set, and no %s/ or .git in %s; run inside a git repository or pass --root",
-		EnvRoot, DirName, strings.Join(looked, ", "))
+	return "", &NoRootError{Looked: looked}
+}
+
+// NoRootError is FindRoot finding no project: neither --root nor
+// $PLANLS_ROOT was given and no directory in Looked (cwd first, then each
+// parent up to the filesystem root, absolute) holds .planls/ or .git.
+type NoRootError struct{ Looked []string }
+
+func (e *NoRootError) Error() string {
+	return fmt.Sprintf("no planls root found: --root not given, $%s not set, and no %s/ or .git in %s; run inside a git repository or pass --root",
+		EnvRoot, DirName, strings.Join(e.Looked, ", "))
 }
 
 func explicitRoot(from, p string) (string, error) {

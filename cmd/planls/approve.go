@@ -45,11 +45,18 @@ and a note lists the open ones).`,
 			if _, err := os.Stat(path); err != nil {
 				return failf("no plan file %s", displayPath(path, st.Root))
 			}
-			res, err := st.ApproveWith(path, core.Options{}, store.ApproveOptions{Force: force})
+			first := firstApproval(st)
+			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force})
 			if err != nil {
 				return fail(err)
 			}
-			return printResult(cmd, res, "Plan already approved: nothing changed")
+			if err := printResult(cmd, res, "Plan already approved: nothing changed"); err != nil {
+				return err
+			}
+			if first && res.Changed {
+				initNotice(cmd, st.Root)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -88,8 +89,8 @@ func printJSON(cmd *cobra.Command, v any) error {
 // buildVersion is set with -ldflags "-X main.buildVersion=v1.2.3".
 var buildVersion = ""
 
-// version is the release version, else the module version the binary was
-// built from, else "devel" with the VCS revision when known.
+// version is the release version, else what the build recorded about its
+// source (versionFrom).
 func version() string {
 	if buildVersion != "" {
 		return buildVersion
@@ -98,27 +99,44 @@ func version() string {
 	if !ok {
 		return "devel"
 	}
+	return versionFrom(info)
+}
+
+// versionFrom names the build in info: the main module's version when the
+// go command stamped one (a release tag, or from Go 1.24 on a pseudo-version
+// such as v0.0.0-20261130090040-89e9b5e1a9e2+dirty for a build in a
+// checkout); else the same pseudo-version form made from the VCS settings
+// (vcs.time, vcs.revision, vcs.modified) when the build recorded them; else
+// "devel" (no VCS information: -buildvcs=false, or not built in a checkout).
+func versionFrom(info *debug.BuildInfo) string {
 	if v := info.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
-	rev, dirty := "", false
+	var rev, at string
+	dirty := false
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
+		case "vcs.time":
+			at = s.Value
 		case "vcs.modified":
 			dirty = s.Value == "true"
 		}
 	}
+	if rev == "" {
+		return "devel"
+	}
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	v := "devel"
-	if rev != "" {
-		v += " " + rev
-		if dirty {
-			v += "-dirty"
-		}
+	stamp := "00010101000000"
+	if t, err := time.Parse(time.RFC3339, at); err == nil {
+		stamp = t.UTC().Format("20060102150405")
+	}
+	v := "v0.0.0-" + stamp + "-" + rev
+	if dirty {
+		v += "+dirty"
 	}
 	return v
 }

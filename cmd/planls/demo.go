@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planls/planls/lsp"
+	"github.com/planls/planls/internal/demo"
 	"github.com/planls/planls/planparse"
 )
 
@@ -54,7 +57,9 @@ func newDemoCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("demo: cannot find this executable: %w", err)
 			}
-			return lsp.Demo(cmd.Context(), lsp.DemoOptions{
+			ctx, stop := demoSignals(cmd.Context())
+			defer stop()
+			return demo.Demo(ctx, demo.Options{
 				Plan: plan, Server: []string{exe, "serve"},
 				Out: cmd.OutOrStdout(), Stderr: os.Stderr, Evidence: evidence,
 			})
@@ -62,4 +67,33 @@ func newDemoCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&evidence, "evidence", "", "evidence used to complete the first item")
 	return cmd
+}
+
+// demoSignals keeps the demo alive to remove its temp workspace: with
+// SIGPIPE notified, a write to a closed stdout (`planls demo | head`) fails
+// with EPIPE instead of killing the process, and an interrupt or SIGTERM
+// cancels the returned context (ending the session) instead of exiting at
+// once. stop undoes both.
+func demoSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGPIPE, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if s != syscall.SIGPIPE {
+					cancel()
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }

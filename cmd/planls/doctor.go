@@ -42,6 +42,7 @@ unusable or a repair was refused.`,
 			if err != nil {
 				return fail(err)
 			}
+			setupOK := reportMergeSetup(cmd, s.Root)
 			if rep.Rebuilt || (rep.MovedAside != "" && !rebuild) {
 				return nil
 			}
@@ -53,7 +54,7 @@ unusable or a repair was refused.`,
 					}
 				}
 				return silentExit(exitError)
-			case !rep.OK():
+			case !rep.OK() || !setupOK:
 				return silentExit(exitRejected)
 			}
 			return nil

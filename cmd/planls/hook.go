@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -15,8 +17,64 @@ import (
 
 // claudeStopInput is the part of Claude Code's Stop hook input planls reads.
 type claudeStopInput struct {
-	StopHookActive bool   `json:"stop_hook_active"`
-	Cwd            string `json:"cwd"`
+	StopHookActive bool
+	Cwd            string
+}
+
+// envClaudeProject is where Claude Code puts the session's project root; it
+// is set for hooks whatever the hook's cwd.
+const envClaudeProject = "CLAUDE_PROJECT_DIR"
+
+// parseStopInput reads the hook input field by field, so one field of an
+// unexpected type costs only that field: "stop_hook_active" may come as
+// true or as the string "true" (some clients send every value as a
+// string); anything else there counts as false. The returned warnings say
+// what was ignored. Empty input is {}.
+func parseStopInput(data []byte) (claudeStopInput, []string) {
+	var in claudeStopInput
+	if len(bytes.TrimSpace(data)) == 0 {
+		return in, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return in, []string{"hook input is not JSON, using the working directory: " + err.Error()}
+	}
+	var warn []string
+	if raw, ok := fields["stop_hook_active"]; ok {
+		var b bool
+		var str string
+		switch {
+		case json.Unmarshal(raw, &b) == nil:
+			in.StopHookActive = b
+		case json.Unmarshal(raw, &str) == nil && (str == "true" || str == "false"):
+			in.StopHookActive = str == "true"
+		case string(raw) == "null":
+		default:
+			warn = append(warn, fmt.Sprintf("hook input: stop_hook_active is %s, not true or false; read as false", raw))
+		}
+	}
+	if raw, ok := fields["cwd"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &in.Cwd); err != nil {
+			warn = append(warn, fmt.Sprintf("hook input: cwd is %s, not a string; ignored", raw))
+		}
+	}
+	return in, warn
+}
+
+// hookRoot finds the project the hook enforces: --root when given (else
+// $PLANLS_ROOT, as everywhere), then $CLAUDE_PROJECT_DIR, then the input's
+// cwd, then the working directory. A session whose cwd is outside the
+// project (or absent) still checks the project Claude Code runs in.
+func hookRoot(flag, cwd string) (string, error) {
+	if flag != "" || os.Getenv(store.EnvRoot) != "" {
+		return store.FindRoot(flag, cwd)
+	}
+	if dir := os.Getenv(envClaudeProject); dir != "" {
+		if root, err := store.FindRoot("", dir); err == nil {
+			return root, nil
+		}
+	}
+	return store.FindRoot("", cwd)
 }
 
 // claudeBlock is the Stop hook output that makes Claude continue.
@@ -31,26 +89,26 @@ type claudeBlock struct {
 // this hook, so it is let go, as the seed's wrap-up) while plan items are
 // open or closed without proof, and when the project's state cannot be read,
 // since then nothing proves the work is done. Outside a project, or with no
-// plan ever approved, it lets go silently. Input that is not JSON is read as
-// {} (the process's working directory), never as a reason to let go.
+// plan ever approved, it lets go silently. The project is found by
+// hookRoot ($CLAUDE_PROJECT_DIR before the input's cwd). Input that is not
+// JSON is read as {} (the process's working directory), never as a reason
+// to let go; a field of the wrong type loses only that field
+// (parseStopInput).
 func runClaudeHook(cmd *cobra.Command) error {
 	errw := cmd.ErrOrStderr()
 	data, err := io.ReadAll(cmd.InOrStdin())
 	if err != nil {
 		fmt.Fprintln(errw, "planls: hook input:", err)
 	}
-	var in claudeStopInput
-	if len(data) > 0 {
-		if err := json.Unmarshal(data, &in); err != nil {
-			fmt.Fprintln(errw, "planls: hook input is not JSON, using the working directory:", err)
-			in = claudeStopInput{}
-		}
+	in, warnings := parseStopInput(data)
+	for _, w := range warnings {
+		fmt.Fprintln(errw, "planls:", w)
 	}
 	if in.StopHookActive {
 		return nil
 	}
 	flag, _ := cmd.Flags().GetString("root")
-	root, err := store.FindRoot(flag, in.Cwd)
+	root, err := hookRoot(flag, in.Cwd)
 	if err != nil {
 		return nil // not a project: nothing to enforce
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -48,7 +49,7 @@ func TestMain(m *testing.M) {
 		// planls-holdlock ROOT SIGNALFILE: holds the state lock (actor
 		// test-holder) until killed, after creating SIGNALFILE.
 		"planls-holdlock": func() {
-			release, err := store.Open(os.Args[1], "test-holder").Lock()
+			release, err := store.Open(os.Args[1], "test-holder").Lock(context.Background())
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(3)

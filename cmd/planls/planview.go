@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
@@ -49,7 +50,7 @@ func loadPlanView(root string, st *core.State) (*planView, error) {
 	if filepath.IsAbs(filepath.FromSlash(rel)) {
 		v.abs = filepath.FromSlash(rel)
 	}
-	src, err := os.ReadFile(v.abs)
+	src, err := readSettledPlan(v.abs, st.Plan != nil)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return v, nil
@@ -126,4 +127,26 @@ func (v *planView) planItems(keep func(core.Task) bool) []openItem {
 		return a.Col - b.Col
 	})
 	return out
+}
+
+// planSettle is how long check, status and the hook wait for an approved
+// plan file that is missing or empty to come back: an editor that saves by
+// renaming PLAN.md away and writing a new file leaves such a gap of tens to
+// hundreds of ms, and a report made inside it would list every item as
+// gone. The language server holds the same window (lsp/settle.go).
+const planSettle = 500 * time.Millisecond
+
+// readSettledPlan reads the plan file at path. When approved and the file
+// is missing or empty, it re-reads every 20 ms for up to planSettle and
+// returns the first read with content, else the last read.
+func readSettledPlan(path string, approved bool) ([]byte, error) {
+	src, err := os.ReadFile(path)
+	if !approved {
+		return src, err
+	}
+	for deadline := time.Now().Add(planSettle); (len(src) == 0 && (err == nil || errors.Is(err, os.ErrNotExist))) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		src, err = os.ReadFile(path)
+	}
+	return src, err
 }

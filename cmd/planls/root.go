@@ -106,6 +106,8 @@ Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items a
 		newServeCmd(),
 		newMCPCmd(),
 		newDemoCmd(),
+		newInitCmd(),
+		newMergeCmd(),
 	)
 	wrapRunE(root)
 	return root

@@ -3,17 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/lsp"
 )
-
-// serveMemoryLimit is the soft memory limit of `planls serve` in bytes,
-// unless GOMEMLIMIT is set (runtime/debug.SetMemoryLimit).
-const serveMemoryLimit = 48 << 20
 
 // newServeCmd is `planls serve`: the language server over stdio. Logs go to
 // stderr; stdout carries only LSP messages. The process exits 0 after
@@ -29,12 +25,8 @@ func newServeCmd() *cobra.Command {
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lsp.Version = version()
-			if os.Getenv("GOMEMLIMIT") == "" {
-				// A soft limit keeps a long-lived server on a 10k-item plan under
-				// ~60 MB resident: the GC works harder only near the limit.
-				debug.SetMemoryLimit(serveMemoryLimit)
-			}
-			err := lsp.Run(cmd.Context(), os.Stdin, os.Stdout, os.Stderr)
+			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			err := lsp.Run(cmd.Context(), os.Stdin, os.Stdout, log)
 			if err == nil {
 				return nil
 			}

@@ -85,7 +85,7 @@ func printDrift(out io.Writer, v *planView) {
 		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, term(byID[id].Subject)))
 	}
 	if len(lines) == 0 {
-		if core.PlanID(v.src) != v.st.Plan.ID {
+		if !core.PlanMatches(v.src, v.st.Plan.ID) {
 			fmt.Fprintf(out, "Drift: none in the items (%s was edited elsewhere since approval)\n", name)
 		} else {
 			fmt.Fprintf(out, "Drift: none (%s is the approved plan)\n", name)

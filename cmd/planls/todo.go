@@ -62,6 +62,17 @@ the tool runs.`,
 			return runTodo(cmd, src)
 		},
 	}
+	// A misspelt action is taken for todo's own argument, so its flags
+	// (complete's --evidence) fail to parse before Args could say which
+	// action was meant: name the action, not the flag.
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if c == cmd {
+			if args := c.Flags().Args(); len(args) > 0 {
+				return unknownSubcommand(c, args)
+			}
+		}
+		return c.Root().FlagErrorFunc()(c, err)
+	})
 	cmd.Flags().StringVar(&raw, "params", "", "raw todo tool params as JSON, or - to read them from stdin")
 	cmd.PersistentFlags().Bool("json", false, "print the tool's JSON envelope instead of its text")
 
@@ -218,7 +229,7 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 	}
 	// Date-only due times are the user's local midnight; project_id must be
 	// the id `planls status` shows (the MCP server checks the same).
-	res, err := st.Call(params, core.Options{Zone: time.Local, ProjectID: store.ProjectID(st.Root)})
+	res, err := st.Call(cmd.Context(), params, core.Options{Zone: time.Local, ProjectID: store.ProjectID(st.Root)})
 	if err != nil {
 		return fail(err)
 	}

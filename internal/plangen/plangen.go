@@ -22,7 +22,7 @@ func Generate(items int, seed int64) []byte {
 	g.b.Grow(items*110 + 64)
 	fmt.Fprintf(&g.b, "# %s plan %d\n\n", pick(r, titles), seed)
 	g.b.WriteString("Generated plan for benchmarks. It mixes every construct planparse reads.\n\n")
-	g.b.WriteString("## Summary\n- context bullet, skipped\n- another one\n\n")
+	g.b.WriteString("## Notes\n- context bullet, skipped\n- another one\n\n")
 	n := 0
 	for n < items {
 		n += g.section(n, items-n)
@@ -40,7 +40,7 @@ var (
 	titles   = []string{"Rate limiting", "Offline mode", "Billing v2", "多语言支持", "Migración", "Поиск"}
 	verbs    = []string{"Add", "Wire", "Remove", "Refactor", "Test", "Document", "Migrate", "Measure"}
 	objects  = []string{"the `alpha` module", "**beta** handlers", "the token bucket", "`config.yaml` loading", "the outbox queue", "метрики запросов", "缓存层", "the 🚀 launch checklist", "Café strings (NFC é)"}
-	groups   = []string{"Work", "Storage", "Sync", "Verification", "Rollout", "Phase %d: Backend", "Step %d: Scope the API", "Тесты", "部署"}
+	groups   = []string{"Work", "Storage", "Sync", "Release", "Rollout", "Backend, phase %d", "Endpoints, round %d", "Поиск", "部署"}
 	contexts = []string{"Risks", "Open questions", "Assumptions and defaults", "Notes", "Not adopted", "Alternatives considered"}
 )
 

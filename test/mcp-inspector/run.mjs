@@ -86,8 +86,9 @@ try {
   r = call(ws, { action: 'complete', id: 1, evidence: 'go test ./... ok' });
   check('complete action with evidence', !r.isError && text(r) === 'Updated #1 (in_progress → completed)', show(r));
 
-  r = call(ws, { ops: [{ action: 'create', subject: 'b' }, { action: 'list' }] });
-  check('ops batch', text(r) === 'Applied 2 ops\n[0] Created #2: b (pending)\n[1] [completed] #1 Write the parser\n    evidence: go test ./... ok\n[pending] #2 b', show(r));
+  // Over MCP list rows are one line unless fields asks for more.
+  r = call(ws, { ops: [{ action: 'create', subject: 'b' }, { action: 'list' }, { action: 'list', fields: ['evidence'] }] });
+  check('ops batch', text(r) === 'Applied 3 ops\n[0] Created #2: b (pending)\n[1] [completed] #1 Write the parser\n[pending] #2 b\n[2] [completed] #1 Write the parser\n    evidence: go test ./... ok\n[pending] #2 b', show(r));
 
   r = call(ws, { action: 'delete_all' });
   check('delete_all without confirm_delete_all is refused', r.isError === true && /confirm_delete_all/.test(text(r)), show(r));

@@ -1,6 +1,7 @@
 // Maps the NodeView model onto vscode.TreeItem and remembers expansion.
 
 import * as vscode from 'vscode';
+import { reconcile } from './treeDiff';
 import type { NodeView } from './treeModel';
 
 /** Command run when an item is clicked: reveal it in the plan file. */
@@ -10,14 +11,19 @@ export const revealCommand = 'planls.revealItem';
 export class PlanTreeProvider implements vscode.TreeDataProvider<NodeView>, vscode.Disposable {
 	private roots: NodeView[] = [];
 	private parents = new Map<string, NodeView>();
-	private readonly emitter = new vscode.EventEmitter<NodeView | undefined | void>();
+	private readonly emitter = new vscode.EventEmitter<NodeView | NodeView[] | undefined | void>();
 	/** Expand/collapse choices by node id, fed back into buildTree. */
 	readonly expansion = new Map<string, boolean>();
 	readonly onDidChangeTreeData = this.emitter.event;
 
-	/** setRoots replaces the whole tree; ids are stable so VS Code keeps selection and expansion. */
+	/**
+	 * setRoots shows a new tree. Nodes keep their objects by id and only what
+	 * changed is fired (treeDiff.ts says why a root refresh is costly); an
+	 * identical tree fires nothing.
+	 */
 	setRoots(roots: NodeView[]): void {
-		this.roots = roots;
+		const r = reconcile(this.roots, roots);
+		this.roots = r.roots;
 		this.parents.clear();
 		const walk = (n: NodeView) => {
 			for (const c of n.children) {
@@ -25,8 +31,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<NodeView>, vsco
 				walk(c);
 			}
 		};
-		roots.forEach(walk);
-		this.emitter.fire();
+		this.roots.forEach(walk);
+		if (r.changed === 'all') {
+			this.emitter.fire();
+		} else if (r.changed.length > 0) {
+			this.emitter.fire(r.changed);
+		}
 	}
 
 	/** The current roots (for tests and the status bar). */

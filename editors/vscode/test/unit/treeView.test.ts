@@ -67,6 +67,24 @@ test('getParent walks back to the root and setRoots fires a change', () => {
 	assert.equal(p.getParent(leaf), undefined, 'parents are rebuilt on every setRoots');
 });
 
+test('a refresh that changes nothing fires no tree change (a root refresh drops VS Code click commands)', () => {
+	const p = provider();
+	const [root] = p.getChildren();
+	const leaf = p.getChildren(p.getChildren(root)[0])[0];
+	const fired: unknown[] = [];
+	p.onDidChangeTreeData((e) => fired.push(e));
+	const plan = decodePlan(readJSON('plan-basic.json'));
+	assert.ok(plan);
+	p.setRoots(buildTree('ready', [plan], p.expansion));
+	assert.deepEqual(fired, []);
+	assert.equal(p.getChildren(p.getChildren()[0])[0].children[0], leaf, 'node objects are kept');
+	const raw = readJSON('plan-basic.json') as any;
+	raw.groups[0].items[0].evidence = 'commit ffff';
+	p.setRoots(buildTree('ready', [decodePlan(raw)!], p.expansion));
+	assert.equal(fired.length, 1);
+	assert.deepEqual((fired[0] as { id: string }[]).map((n) => n.id), ['item:file:///work/proj/PLAN.md#1']);
+});
+
 test('an evidence file node opens the file at the line the evidence names', () => {
 	const p = new PlanTreeProvider();
 	const plan = decodePlan(readJSON('plan-verify.json'));

@@ -1,0 +1,92 @@
+// pi-plan-mode's approval event → the project's approved plan.
+//
+// pi-plan-mode keeps its plan files outside the repository. The approved
+// text is written to PLAN.md at the workspace root (or $PLANLS_PI_PLAN_FILE,
+// relative to the root), the file planls, the editors and `planls check`
+// read, and `planls approve` makes it the approved plan. Text nobody approved
+// is never overwritten: when that file holds anything but the currently
+// approved plan (edits not yet approved, or a plan never approved), the
+// approved text goes to .planls/pi-plans/<planId>.md instead.
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { approve, type CallResult, todo } from "./planls.js";
+
+/** The event pi-plan-mode emits on pi.events when a plan is approved. */
+export const PLAN_APPROVED_EVENT = "pi-plan-mode:plan-approved";
+
+/** The session entry that records an approval this package applied. */
+export const APPROVAL_ENTRY = "planls-plan-approval";
+
+/** The payload of PLAN_APPROVED_EVENT, version 1. */
+export interface PlanApproved {
+	version: 1;
+	planId: string;
+	plan: string;
+	sessionId: string;
+}
+
+/** isPlanApproved narrows an event-bus value to the version-1 contract. */
+export function isPlanApproved(v: unknown): v is PlanApproved {
+	if (!v || typeof v !== "object") return false;
+	const p = v as Record<string, unknown>;
+	return (
+		p.version === 1 &&
+		typeof p.planId === "string" &&
+		p.planId !== "" &&
+		typeof p.plan === "string" &&
+		typeof p.sessionId === "string"
+	);
+}
+
+/** What approving did: the plan file (relative to the root) and planls's result. */
+export interface Applied {
+	file: string;
+	result: CallResult;
+	/** Set when the default plan file held unapproved text and was left alone. */
+	keptFile?: string;
+}
+
+const sha256 = (b: Buffer | string) => `sha256:${createHash("sha256").update(b).digest("hex")}`;
+
+function readOrUndefined(p: string): Buffer | undefined {
+	try {
+		return readFileSync(p);
+	} catch {
+		return undefined;
+	}
+}
+
+/** writeAtomic replaces p with text (temporary file, then rename: never half a plan). */
+function writeAtomic(p: string, text: string): void {
+	mkdirSync(dirname(p), { recursive: true });
+	const tmp = `${p}.${randomBytes(6).toString("hex")}.tmp`;
+	writeFileSync(tmp, text);
+	renameSync(tmp, p);
+}
+
+const slash = (p: string) => p.split(sep).join("/");
+
+/**
+ * applyApproval writes payload.plan into the project under root and approves
+ * it with planls. The caller has already checked that payload.planId was not
+ * applied before.
+ */
+export async function applyApproval(root: string, payload: PlanApproved): Promise<Applied> {
+	const preferred = process.env.PLANLS_PI_PLAN_FILE || "PLAN.md";
+	let target = join(root, preferred);
+	let keptFile: string | undefined;
+	const current = readOrUndefined(target);
+	if (current !== undefined && !current.equals(Buffer.from(payload.plan))) {
+		const listed = await todo({ cwd: root, root }, { action: "list" });
+		const approvedId = listed.envelope.details.plan?.id;
+		if (listed.envelope.details.error !== undefined) return { file: slash(relative(root, target)), result: listed };
+		if (approvedId !== sha256(current)) {
+			keptFile = slash(relative(root, target));
+			target = join(root, ".planls", "pi-plans", `${payload.planId.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
+		}
+	}
+	if (readOrUndefined(target)?.equals(Buffer.from(payload.plan)) !== true) writeAtomic(target, payload.plan);
+	const file = slash(relative(root, target));
+	return { file, result: await approve(root, target), keptFile };
+}

@@ -1,0 +1,223 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The typed operations: what editors and programs call instead of building a
+// `todo` call's JSON. Each runs the same rules, checks and content strings
+// as Call (the seed's texts and errors, read-only, project_id), returns the
+// same Result (Affected names the tasks it changed), never mutates st, and
+// reads a nil st as Empty(). The envelope's details.params (and the
+// journal's params) is the op as the tool's JSON fields.
+
+// Op is one typed operation, for Batch: a CreateOp, UpdateOp, DeleteOp,
+// RestoreOp, ListOp, GetOp, ClearOp or DeleteAllOp.
+type Op interface {
+	// action is the tool action the op runs as.
+	action() string
+}
+
+// CreateOp creates a todo (seed "create"). Subject is required.
+type CreateOp struct {
+	Subject     string         `json:"subject"`
+	Description *string        `json:"description,omitempty"`
+	ActiveForm  *string        `json:"activeForm,omitempty"`
+	Owner       *string        `json:"owner,omitempty"`
+	BlockedBy   []int          `json:"blockedBy,omitempty"`
+	Metadata    map[string]any `json:"metadata,omitempty"`
+	Priority    *string        `json:"priority,omitempty"` // low, medium, high or urgent
+	DueAt       *string        `json:"due_at,omitempty"`   // RFC 3339, or YYYY-MM-DD in OwnerTimezone
+	Note        *string        `json:"note,omitempty"`
+	// OwnerTimezone is the IANA zone of a date-only DueAt; nil = Options.Zone.
+	OwnerTimezone *string `json:"owner_timezone,omitempty"`
+	// ClientMutationID makes a retry return the first result (MCP seed).
+	ClientMutationID *string `json:"client_mutation_id,omitempty"`
+}
+
+// UpdateOp changes a task (seed "update"): nil fields stay as they are.
+// Completing needs Evidence and deferring a Reason (todo-behaviour.md §2).
+type UpdateOp struct {
+	ID          int     `json:"id"`
+	Subject     *string `json:"subject,omitempty"`
+	Description *string `json:"description,omitempty"`
+	ActiveForm  *string `json:"activeForm,omitempty"`
+	Owner       *string `json:"owner,omitempty"`
+	Status      *Status `json:"status,omitempty"`
+	Evidence    *string `json:"evidence,omitempty"`
+	Reason      *string `json:"reason,omitempty"`
+	// Metadata is merged key by key; a nil value deletes its key.
+	Metadata        map[string]any `json:"metadata,omitempty"`
+	AddBlockedBy    []int          `json:"addBlockedBy,omitempty"`
+	RemoveBlockedBy []int          `json:"removeBlockedBy,omitempty"`
+	Priority        *string        `json:"priority,omitempty"`
+	DueAt           *string        `json:"due_at,omitempty"`
+	Note            *string        `json:"note,omitempty"`
+	OwnerTimezone   *string        `json:"owner_timezone,omitempty"`
+	// ExpectedVersion refuses the change unless the task is at this version.
+	ExpectedVersion  *int    `json:"expected_version,omitempty"`
+	ClientMutationID *string `json:"client_mutation_id,omitempty"`
+}
+
+// DeleteOp tombstones a todo (seed "delete"); plan items are refused.
+type DeleteOp struct {
+	ID              int  `json:"id"`
+	ExpectedVersion *int `json:"expected_version,omitempty"`
+}
+
+// RestoreOp brings tombstones back (MCP seed "restore"); nil IDs undo the
+// last delete_all.
+type RestoreOp struct {
+	IDs []int `json:"ids,omitempty"`
+}
+
+// ListOp is one list page (seed "list" with the MCP seed's filters and
+// paging). Zero values mean no filter, the default page size and the first page.
+type ListOp struct {
+	Status         *Status `json:"status,omitempty"`
+	ItemStatus     *string `json:"item_status,omitempty"` // open, all or a status
+	IncludeDeleted bool    `json:"includeDeleted,omitempty"`
+	DueBefore      *string `json:"due_before,omitempty"`
+	Search         *string `json:"search,omitempty"`
+	OwnerTimezone  *string `json:"owner_timezone,omitempty"`
+	Limit          *int    `json:"limit,omitempty"` // 1..MaxLimit; nil = DefaultLimit
+	Cursor         *string `json:"cursor,omitempty"`
+	// Fields are the RowFields rows show below their line; nil = the
+	// default of Options.CompactRows.
+	Fields []string `json:"fields,omitempty"`
+	Group  *string  `json:"group,omitempty"` // plan items under this heading only
+}
+
+// GetOp renders one task (seed "get").
+type GetOp struct {
+	ID int `json:"id"`
+}
+
+// ClearOp removes every todo that is not a plan item (seed "clear").
+type ClearOp struct{}
+
+// DeleteAllOp soft-deletes every todo that is not a plan item (MCP seed
+// "delete_all"). Calling it is the confirmation; Options.NoDeleteAll still refuses it.
+type DeleteAllOp struct{}
+
+func (CreateOp) action() string    { return "create" }
+func (UpdateOp) action() string    { return "update" }
+func (DeleteOp) action() string    { return "delete" }
+func (RestoreOp) action() string   { return "restore" }
+func (ListOp) action() string      { return "list" }
+func (GetOp) action() string       { return "get" }
+func (ClearOp) action() string     { return "clear" }
+func (DeleteAllOp) action() string { return "delete_all" }
+
+// Create runs a CreateOp; Affected is the new task's id.
+func Create(st *State, op CreateOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
+
+// Update runs an UpdateOp; Affected is op.ID when the task changed.
+func Update(st *State, op UpdateOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
+
+// Complete marks task id completed with evidence (the seed's "complete").
+func Complete(st *State, id int, evidence string, opts Options) Result {
+	s := Completed
+	return Update(st, UpdateOp{ID: id, Status: &s, Evidence: &evidence}, opts)
+}
+
+// Defer marks task id deferred with reason; for a plan item the text asks
+// the agent to tell the user, and Result.Notices carries the deferral.
+func Defer(st *State, id int, reason string, opts Options) Result {
+	s := Deferred
+	return Update(st, UpdateOp{ID: id, Status: &s, Reason: &reason}, opts)
+}
+
+// SetStatus moves task id to status with no evidence or reason (start,
+// reopen, stop); completing or deferring this way is refused by the seed's rules.
+func SetStatus(st *State, id int, status Status, opts Options) Result {
+	return Update(st, UpdateOp{ID: id, Status: &status}, opts)
+}
+
+// Batch runs ops as one atomic `ops` call (todo-behaviour.md §5): all or
+// nothing, text "Applied <n> ops" and one line per op. No ops is refused
+// with the seed's "ops must not be empty".
+func Batch(st *State, ops []Op, opts Options) Result { return run(st, ops, true, opts) }
+
+// run is every typed entry point: one op as its own call, or a batch.
+func run(st *State, ops []Op, batch bool, opts Options) Result {
+	view := sortedView(st)
+	orig := st
+	if orig == nil {
+		orig = view
+	}
+	r := &runner{opts: opts, now: opts.now()}
+	parsed := make([]*params, len(ops))
+	raws := make([]json.RawMessage, len(ops))
+	for i, op := range ops {
+		p, raw, err := opParams(op)
+		if err != nil {
+			return fail(orig, view, op.action(), raw, err)
+		}
+		parsed[i], raws[i] = p, raw
+	}
+	if !batch {
+		return r.single(orig, view, raws[0], parsed[0])
+	}
+	raw, err := json.Marshal(map[string][]json.RawMessage{"ops": raws})
+	if err != nil {
+		return fail(orig, view, "batch", nil, err)
+	}
+	if len(ops) == 0 {
+		return fail(orig, view, "batch", raw, errors.New(msgOpsEmpty))
+	}
+	for i, p := range parsed {
+		if err := r.precheck(p); err != nil {
+			return r.fail(orig, view, "batch", raw, p, fmt.Errorf("ops[%d]: %v", i, err))
+		}
+	}
+	return r.batch(orig, view, raw, parsed)
+}
+
+// opParams turns a typed op into the parsed form the rules run on, with its
+// JSON (details.params, the idempotency hash) made from the op's fields.
+// The value checks are parseParams's, so a typed op is refused with the
+// same message as the same fields sent as JSON.
+func opParams(op Op) (*params, json.RawMessage, error) {
+	fields, err := json.Marshal(op)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", op.action(), err)
+	}
+	obj, err := decodeObject(fields, "op")
+	if err != nil {
+		return nil, nil, err
+	}
+	obj["action"], _ = json.Marshal(op.action())
+	if _, ok := op.(DeleteAllOp); ok {
+		obj["confirm_delete_all"] = json.RawMessage("true")
+	}
+	raw, err := json.Marshal(obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := parseParams(obj)
+	return p, raw, err
+}
+
+// Delete runs a DeleteOp; Affected is op.ID.
+func Delete(st *State, op DeleteOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
+
+// Restore runs a RestoreOp; Affected is the restored ids.
+func Restore(st *State, op RestoreOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
+
+// List renders one list page; Shown is its rows, Details.Total and
+// Details.NextCursor say what is left.
+func List(st *State, op ListOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
+
+// Get renders task id; Shown is id.
+func Get(st *State, id int, opts Options) Result { return run(st, []Op{GetOp{ID: id}}, false, opts) }
+
+// Clear removes every todo that is not a plan item; Affected is the removed
+// todos and the plan items that lost a blocker.
+func Clear(st *State, opts Options) Result { return run(st, []Op{ClearOp{}}, false, opts) }
+
+// DeleteAll soft-deletes every todo that is not a plan item; Affected (and
+// details.ids) is the deleted ids.
+func DeleteAll(st *State, opts Options) Result { return run(st, []Op{DeleteAllOp{}}, false, opts) }

@@ -1,0 +1,147 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+
+	"go.lsp.dev/protocol"
+)
+
+// publish queues the diagnostics of each URI whose meaning differs from
+// what it last got (meaningHash), capped to maxPublished, and clears, with an
+// empty list, URIs this folder no longer reports on (B30). Caller holds mu;
+// the outbox writes them, the latest list of a URI replacing one still
+// queued.
+func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
+	for uri, list := range diags {
+		list = s.capped(f, uri, list)
+		h := meaningHash(list)
+		if prev, seen := s.published[uri]; seen && prev == h {
+			continue
+		}
+		s.published[uri] = h
+		s.sendDiagnostics(uri, list)
+	}
+	for uri := range f.published {
+		if _, ok := diags[uri]; !ok {
+			delete(s.published, uri)
+			s.sendDiagnostics(uri, []protocol.Diagnostic{})
+		}
+	}
+	f.published = map[string]bool{}
+	for uri := range diags {
+		f.published[uri] = true
+	}
+}
+
+// sendDiagnostics queues one textDocument/publishDiagnostics, with the open
+// buffer's version when there is one (caller holds mu).
+func (s *server) sendDiagnostics(uri string, list []protocol.Diagnostic) {
+	p := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri), Diagnostics: list}
+	for _, d := range s.docs {
+		if d.uri == uri && d.version > 0 {
+			p.Version = uint32(d.version)
+		}
+	}
+	s.out.put("publish "+uri, func() { s.send("textDocument/publishDiagnostics", p) })
+}
+
+// maxPublished is the most diagnostics one publish carries. Past it (a
+// plan of about a thousand open items) a list says little an editor can
+// show, and its encoding is the cost of every keystroke; the plan sidebar,
+// planls/plan and `planls status` still list every item.
+const maxPublished = 1000
+
+// codeCapped is the code of the summary diagnostic of a capped list.
+const codeCapped = "diagnostics-capped"
+
+// capped returns list when it fits maxPublished. Otherwise it keeps, in
+// document order, every error and warning first and then the first other
+// diagnostics, maxPublished-1 in all, followed by one Information
+// diagnostic on the plan's title line that says how many were left out.
+// Caller holds mu.
+func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []protocol.Diagnostic {
+	if len(list) <= maxPublished || f.view == nil || uri != f.view.uri {
+		return list
+	}
+	keep := make([]bool, len(list))
+	room := maxPublished - 1
+	for pass := 0; pass < 2; pass++ {
+		for i, d := range list {
+			serious := d.Severity == protocol.DiagnosticSeverityError || d.Severity == protocol.DiagnosticSeverityWarning
+			if room > 0 && !keep[i] && (pass == 1 || serious) {
+				keep[i] = true
+				room--
+			}
+		}
+	}
+	out := make([]protocol.Diagnostic, 0, maxPublished)
+	open := 0
+	for i, d := range list {
+		switch d.Code {
+		case codeOpen, codeInProgress, codeBlocked:
+			open++
+		}
+		if keep[i] {
+			out = append(out, d)
+		}
+	}
+	return append(out, protocol.Diagnostic{
+		Range: f.view.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
+		Source: "planls", Data: diagData{Code: codeCapped},
+		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
+			len(out), len(list), plural(open, "open item")),
+	})
+}
+
+// hashSeed keys meaningHash for the life of the process.
+var hashSeed = maphash.MakeSeed()
+
+// meaningHash hashes what a client shows of list (every field of every
+// diagnostic, in order): two lists with the same hash are, for publishing,
+// the same list. The document version is not part of it.
+func meaningHash(list []protocol.Diagnostic) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	num := func(n uint64) { maphash.WriteComparable(&h, n) }
+	rng := func(r protocol.Range) {
+		num(uint64(r.Start.Line)<<32 | uint64(r.Start.Character))
+		num(uint64(r.End.Line)<<32 | uint64(r.End.Character))
+	}
+	str := func(s string) { num(uint64(len(s))); h.WriteString(s) }
+	anyVal := func(v any) {
+		b, _ := json.Marshal(v) // codes and data are small
+		str(string(b))
+	}
+	num(uint64(len(list)))
+	for i := range list {
+		d := &list[i]
+		rng(d.Range)
+		num(uint64(d.Severity))
+		if c, ok := d.Code.(string); ok {
+			str(c)
+		} else {
+			anyVal(d.Code)
+		}
+		str(d.Source)
+		str(d.Message)
+		num(uint64(len(d.Tags)))
+		for _, t := range d.Tags {
+			num(uint64(t))
+		}
+		num(uint64(len(d.RelatedInformation)))
+		for _, ri := range d.RelatedInformation {
+			str(string(ri.Location.URI))
+			rng(ri.Location.Range)
+			str(ri.Message)
+		}
+		if dd, ok := d.Data.(diagData); ok {
+			num(uint64(dd.ID))
+			str(dd.Code)
+		} else {
+			anyVal(d.Data)
+		}
+	}
+	return h.Sum64()
+}

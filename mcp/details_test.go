@@ -1,0 +1,111 @@
+package mcp
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/planls/planls/core"
+)
+
+func TestStructuredTrim(t *testing.T) {
+	many := bigTasks(trimAbove + 1)
+	for _, tc := range []struct {
+		name            string
+		tasks           []core.Task
+		affected, shown []int
+		want            []int
+		trimmed         bool
+	}{
+		{"small state keeps all", many[:3], nil, nil, []int{1, 2, 3}, false},
+		{"list rows", many, nil, []int{6, 5}, []int{5, 6}, true},
+		{"changed and shown, in state order", many, []int{9, 3}, []int{4}, []int{3, 4, 9}, true},
+		{"unknown ids dropped", many, nil, []int{99999}, []int{}, true},
+		{"bulk capped", many, ids(1, trimAbove+1), nil, ids(1, maxDetailRows), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := core.Result{Envelope: coreEnvelope("x", tc.tasks), Affected: tc.affected, Shown: tc.shown}
+			d := structured(res)
+			got := []int{}
+			for _, task := range d.Tasks {
+				got = append(got, task.ID)
+			}
+			if !slices.Equal(got, tc.want) || d.TasksTrimmed != tc.trimmed {
+				t.Fatalf("tasks %v trimmed %v; want %v %v", got, d.TasksTrimmed, tc.want, tc.trimmed)
+			}
+			if tc.trimmed && d.TasksInState != len(tc.tasks) {
+				t.Fatalf("tasksInState %d", d.TasksInState)
+			}
+			b, _ := json.Marshal(d)
+			var back map[string]any
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := back["nextId"]; !ok {
+				t.Fatalf("core's fields are not flattened: %s", b)
+			}
+		})
+	}
+}
+
+func TestStructuredNilTasksIsEmptyArray(t *testing.T) {
+	b, _ := json.Marshal(structured(core.Result{}))
+	var back map[string]any
+	_ = json.Unmarshal(b, &back)
+	if tasks, ok := back["tasks"].([]any); !ok || len(tasks) != 0 {
+		t.Fatalf("tasks is %v, want []", back["tasks"])
+	}
+}
+
+func TestActionOf(t *testing.T) {
+	for args, want := range map[string]string{
+		`{"action":"list"}`:           "list",
+		`{"ops":[{"action":"list"}]}`: "batch",
+		`{}`:                          "",
+		`not json`:                    "",
+	} {
+		if got := actionOf(json.RawMessage(args)); got != want {
+			t.Errorf("actionOf(%s) = %q, want %q", args, got, want)
+		}
+	}
+}
+
+func TestReadsOnly(t *testing.T) {
+	for args, want := range map[string]bool{
+		`{"action":"list"}`:                                      true,
+		`{"action":"get","id":1}`:                                true,
+		`{"ops":[{"action":"list"},{"action":"get","id":2}]}`:    true,
+		`{"action":"create","subject":"x"}`:                      false,
+		`{"ops":[{"action":"list"},{"action":"delete","id":2}]}`: false,
+		`{"action":"list","ops":[{"action":"list"}]}`:            false,
+		`{"ops":[]}`:  false,
+		`{"ops":[1]}`: false,
+		`{"action":"delete_all","confirm_delete_all":true}`: false,
+		`{}`: false,
+		`[`:  false,
+	} {
+		if got := readsOnly(json.RawMessage(args)); got != want {
+			t.Errorf("readsOnly(%s) = %v, want %v", args, got, want)
+		}
+	}
+}
+
+func bigTasks(n int) []core.Task {
+	ts := make([]core.Task, n)
+	for i := range ts {
+		ts[i] = core.Task{ID: i + 1, Subject: "t", Status: core.Pending}
+	}
+	return ts
+}
+
+func coreEnvelope(text string, tasks []core.Task) core.Envelope {
+	return core.Envelope{Content: []core.Content{{Type: "text", Text: text}}, Details: core.Details{Tasks: tasks}}
+}
+
+func ids(from, to int) []int {
+	var out []int
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out
+}

@@ -1,0 +1,104 @@
+package mcp
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/planls/planls/core"
+)
+
+// pageBytes is the most one list answer may take on the wire (its text and
+// structuredContent together, as JSON): 32 KiB, about 8,000 tokens, well
+// inside what agent clients accept from one tool result (~25,000 tokens;
+// issue 11 item 9). A page that would be bigger holds fewer rows, and its
+// cursor continues after the last row shown.
+const pageBytes = 32 << 10
+
+// fieldBytes cuts each field a list row shows (plan text, evidence, ...) so
+// that even one row fits the page; get shows a task whole.
+const fieldBytes = 2000
+
+// listPage runs a list call on st within pageBytes: when the answer is too
+// big it asks core again for fewer rows (never fewer than one), keeping the
+// client's params in details.params.
+func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Result {
+	res := core.Call(st, args, opts)
+	for range 6 {
+		d := res.Envelope.Details
+		rows := len(res.Shown)
+		if d.Action != "list" || res.Envelope.IsError() || rows <= 1 {
+			return res
+		}
+		size := wireSize(res)
+		if size <= pageBytes {
+			return res
+		}
+		limit := max(1, min(rows-1, rows*pageBytes*9/(size*10)))
+		fewer, ok := withLimit(args, limit)
+		if !ok {
+			return res
+		}
+		res = core.Call(st, fewer, opts)
+		res.Envelope.Details.Params = d.Params
+	}
+	return res
+}
+
+// wireSize is the bytes of a result as the client receives it.
+func wireSize(res core.Result) int {
+	b, err := json.Marshal(toolResult(res, nil))
+	if err != nil {
+		return 0
+	}
+	return len(b)
+}
+
+// withLimit is args with its limit set to n.
+func withLimit(args json.RawMessage, n int) (json.RawMessage, bool) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(args, &obj) != nil {
+		return nil, false
+	}
+	obj["limit"], _ = json.Marshal(n)
+	b, err := json.Marshal(obj)
+	return b, err == nil
+}
+
+// pageRows is a list page's structuredContent tasks: its rows, in page
+// order, with only the row fields the page shows (details.fields), each
+// cut like the text's; the rest of a task is a get away.
+func pageRows(res core.Result) []core.Task {
+	byID := make(map[int]*core.Task, len(res.Envelope.Details.Tasks))
+	for i := range res.Envelope.Details.Tasks {
+		t := &res.Envelope.Details.Tasks[i]
+		byID[t.ID] = t
+	}
+	show := res.Envelope.Details.Fields
+	rows := make([]core.Task, 0, len(res.Shown))
+	for _, id := range res.Shown {
+		t, ok := byID[id]
+		if !ok {
+			continue
+		}
+		r := *t
+		keep := func(name string, v string) string {
+			if !slices.Contains(show, name) {
+				return ""
+			}
+			return core.Clip(v, fieldBytes)
+		}
+		r.PlanText = keep("planText", r.PlanText)
+		r.Evidence = keep("evidence", r.Evidence)
+		r.Reason = keep("reason", r.Reason)
+		r.Note = keep("note", r.Note)
+		if r.Description != nil {
+			if d := keep("description", *r.Description); d != "" {
+				r.Description = &d
+			} else {
+				r.Description = nil
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}

@@ -1,0 +1,233 @@
+package store
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/planls/planls/core"
+)
+
+// A journal merged by git without the planls driver (or resolved by hand
+// as a union) holds two branches' entries one after the other, with the
+// same revisions twice. ReadJournal keeps only the first; the tree below
+// keeps every entry and knows which state each one was applied to, so a
+// rebuild can merge the branches instead of dropping one (issue 13: "doctor
+// --rebuild keeps branch A's completion and silently drops branch B's").
+
+// mergeParams are the params of a journal entry of kind "merge": the
+// revisions of the common ancestor and of the two tips it joined (theirs's
+// as renumbered in this journal), and theirs's task ids that were
+// renumbered, old id (as a string: JSON object keys) to new id.
+type mergeParams struct {
+	Base       int64          `json:"base"`
+	Ours       int64          `json:"ours"`
+	Theirs     int64          `json:"theirs"`
+	Renumbered map[string]int `json:"renumbered,omitempty"`
+}
+
+// journalTree is every parsable entry of a journal in file order with the
+// entries each one was applied to (parents: none for the first entry or one
+// whose base is nowhere earlier, two for a merge).
+type journalTree struct {
+	entries []JournalEntry
+	parents [][]int
+	// markers are the 1-based lines holding git conflict markers.
+	markers []int
+}
+
+// isConflictMarker reports a line git writes around a conflict.
+func isConflictMarker(line []byte) bool {
+	line = bytes.TrimRight(line, "\r\n")
+	for _, m := range []string{"<<<<<<<", "|||||||", ">>>>>>>"} {
+		if bytes.HasPrefix(line, []byte(m)) {
+			return true
+		}
+	}
+	return len(line) >= 7 && len(bytes.Trim(line, "=")) == 0
+}
+
+// readTree reads a journal: every line that parses as an entry, whatever
+// its revision, with conflict-marker lines skipped (git's conflict block
+// holds both sides' lines, which is the union a rebuild needs).
+func readTree(r io.Reader) (*journalTree, error) {
+	jt := &journalTree{}
+	br := bufio.NewReader(r)
+	seen := map[string]bool{}
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		key := string(bytes.TrimRight(line, "\r\n"))
+		if isConflictMarker(line) {
+			jt.markers = append(jt.markers, n)
+		} else if len(bytes.TrimSpace(line)) > 0 && !seen[key] { // a line twice is one change
+			seen[key] = true
+			var e JournalEntry
+			if json.Unmarshal(line, &e) == nil {
+				e.line = n
+				jt.entries = append(jt.entries, e)
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	jt.link()
+	return jt, nil
+}
+
+// link finds each entry's parents: the latest earlier entry whose revision
+// is its base (or, when no earlier entry has that revision, the entry just
+// before it, as Replay applies it), and for a merge also theirs's tip.
+func (jt *journalTree) link() {
+	jt.parents = make([][]int, len(jt.entries))
+	lastAt := map[int64]int{}
+	for i, e := range jt.entries {
+		if p, ok := lastAt[e.Base]; ok && e.Base > 0 {
+			jt.parents[i] = append(jt.parents[i], p)
+		} else if i > 0 && e.Base > 0 {
+			jt.parents[i] = append(jt.parents[i], i-1)
+		}
+		if mp, ok := e.merge(); ok {
+			if p, ok := lastAt[mp.Theirs]; ok {
+				jt.parents[i] = append(jt.parents[i], p)
+			}
+		}
+		lastAt[e.Revision] = i
+	}
+}
+
+// merge returns the params of a merge entry.
+func (e *JournalEntry) merge() (mergeParams, bool) {
+	var mp mergeParams
+	if e.Kind != kindMerge || json.Unmarshal(e.Params, &mp) != nil {
+		return mp, false
+	}
+	return mp, true
+}
+
+// heads are the tips of the journal's branches, in file order: the last
+// entry of each run of rising revisions (a new run starts where a revision
+// does not rise: a second branch's entries pasted after the first's) that
+// no later entry was applied to. As for Replay, a full snapshot supersedes
+// every line before it, so only entries from the last one on count. A
+// clean journal has one head, its last entry.
+func (jt *journalTree) heads() []int {
+	child := make([]bool, len(jt.entries))
+	for _, ps := range jt.parents {
+		for _, p := range ps {
+			child[p] = true
+		}
+	}
+	start := 0
+	for i := len(jt.entries) - 1; i > 0; i-- {
+		if jt.entries[i].Full {
+			start = i
+			break
+		}
+	}
+	var out []int
+	for i := start; i < len(jt.entries); i++ {
+		runEnd := i == len(jt.entries)-1 || jt.entries[i+1].Revision <= jt.entries[i].Revision
+		if runEnd && !child[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// state is the state after entry i: replayed from the nearest full
+// snapshot (or the start) along first parents.
+func (jt *journalTree) state(i int) *core.State {
+	var chain []int
+	for j := i; ; {
+		chain = append(chain, j)
+		if jt.entries[j].Full || len(jt.parents[j]) == 0 {
+			break
+		}
+		j = jt.parents[j][0]
+	}
+	st := core.Empty()
+	for k := len(chain) - 1; k >= 0; k-- {
+		e := jt.entries[chain[k]]
+		e.apply(st)
+	}
+	return st
+}
+
+// ancestors are i and every entry it descends from.
+func (jt *journalTree) ancestors(i int) map[int]bool {
+	seen := map[int]bool{}
+	stack := []int{i}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[j] {
+			continue
+		}
+		seen[j] = true
+		stack = append(stack, jt.parents[j]...)
+	}
+	return seen
+}
+
+// commonAncestor is the latest entry (in file order) both a and b descend
+// from, or -1 when they share none.
+func (jt *journalTree) commonAncestor(a, b int) int {
+	in := jt.ancestors(a)
+	best := -1
+	for j := range jt.ancestors(b) {
+		if in[j] && j > best {
+			best = j
+		}
+	}
+	return best
+}
+
+// merged is the journal's state with every branch merged: the single
+// head's state, or the heads folded in file order with core.Merge over
+// their common ancestor. It returns the merges' results (none for a single
+// branch). An empty journal gives the empty state.
+func (jt *journalTree) merged() (*core.State, []branchMerge) {
+	hs := jt.heads()
+	if len(hs) == 0 {
+		return core.Empty(), nil
+	}
+	cur := jt.state(hs[0])
+	var out []branchMerge
+	for _, h := range hs[1:] {
+		var base *core.State
+		if a := jt.commonAncestor(hs[0], h); a >= 0 {
+			base = jt.state(a)
+		}
+		theirs := jt.state(h)
+		res := core.Merge(base, cur, theirs, core.MergeOptions{})
+		out = append(out, branchMerge{res: res, base: revOf(base), ours: cur.Revision, theirs: theirs.Revision})
+		cur = res.State
+	}
+	if len(out) > 0 {
+		// Revisions after a fork repeat; the merge comes after all of them.
+		top := int64(0)
+		for _, e := range jt.entries {
+			top = max(top, e.Revision)
+		}
+		cur.Revision = max(cur.Revision, top+1)
+	}
+	return cur, out
+}
+
+// branchMerge is one core.Merge a rebuild made, with the revisions it joined.
+type branchMerge struct {
+	res                core.MergeResult
+	base, ours, theirs int64
+}
+
+func revOf(st *core.State) int64 {
+	if st == nil {
+		return 0
+	}
+	return st.Revision
+}
