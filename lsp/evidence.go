@@ -64,15 +64,7 @@ type evidenceRef struct {
 	URI  string `json:"uri,omitempty"`
 	Line int    `json:"line,omitempty"` // 1-based line of a file reference, 0 when none
 	// Commit is set for a commit that exists.
-	Commit *evidenceCommit `json:"commit,omitempty"`
-}
-
-type evidenceCommit struct {
-	ID      string `json:"id"`
-	Subject string `json:"subject"`
-	Date    string `json:"date"` // committer date, RFC 3339
-	OnHEAD  bool   `json:"onHead"`
-	Branch  string `json:"branch,omitempty"`
+	Commit *verify.Commit `json:"commit,omitempty"`
 }
 
 // itemVerify is planls/plan's verification of a completed item.
@@ -122,7 +114,7 @@ func addVerification(ctx context.Context, root string, res *planResult) {
 func refsOf(root string, checks []verify.Check) []evidenceRef {
 	out := []evidenceRef{}
 	for _, c := range checks {
-		ref := evidenceRef{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State), Detail: c.Detail}
+		ref := evidenceRef{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State), Detail: c.Detail, Commit: c.Commit}
 		switch {
 		case c.File != "":
 			if abs, _, ok := verify.Resolve(root, c.File); ok {
@@ -130,10 +122,6 @@ func refsOf(root string, checks []verify.Check) []evidenceRef {
 			}
 		case c.Ref.Kind == core.RefURL:
 			ref.URI = c.Ref.URL
-		}
-		if c.Commit != nil {
-			ref.Commit = &evidenceCommit{ID: c.Commit.ID, Subject: c.Commit.Subject,
-				Date: c.Commit.Date.Format(time.RFC3339), OnHEAD: c.Commit.OnHEAD, Branch: c.Commit.Branch}
 		}
 		out = append(out, ref)
 	}

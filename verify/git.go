@@ -16,14 +16,16 @@ import (
 )
 
 // Commit is a commit evidence names, as the repository has it.
+// Its JSON is the commit object of planls verify --format json and of the
+// planls/plan request (docs/PROTOCOL.md).
 type Commit struct {
-	ID      string    // full object id
-	Subject string    // first line of the message
-	Date    time.Time // committer date
+	ID      string    `json:"id"`      // full object id
+	Subject string    `json:"subject"` // first line of the message
+	Date    time.Time `json:"date"`    // committer date (RFC 3339 in JSON)
 	// OnHEAD: reachable from HEAD. Else Branch is a local branch that
 	// reaches it ("" when none does: dropped by a rebase or a reset).
-	OnHEAD bool
-	Branch string
+	OnHEAD bool   `json:"onHead"`
+	Branch string `json:"branch,omitempty"`
 }
 
 // lookupResult is what one commit prefix resolved to.

@@ -18,6 +18,28 @@ func verifyOne(t *testing.T, root, evidence string, opts Options) Result {
 	return res[0]
 }
 
+// verifyCase is one evidence string, the state it verifies to and a part
+// of the reason or a check's detail.
+type verifyCase struct {
+	evidence string
+	state    State
+	detail   string
+}
+
+func checkCases(t *testing.T, root string, cases []verifyCase) {
+	t.Helper()
+	for _, tc := range cases {
+		res := verifyOne(t, root, tc.evidence, Options{})
+		all := res.Reason
+		for _, c := range res.Checks {
+			all += " | " + c.Detail
+		}
+		if res.State != tc.state || !strings.Contains(all, tc.detail) {
+			t.Errorf("%q: %s %q, want %s containing %q", tc.evidence, res.State, all, tc.state, tc.detail)
+		}
+	}
+}
+
 func TestCommits(t *testing.T) {
 	g := newGitRepo(t)
 	first := g.commit("Add the parser", "parse.go", "package parse\n")
@@ -34,11 +56,7 @@ func TestCommits(t *testing.T) {
 	g.git("checkout", "-q", "main")
 	blob := g.git("hash-object", "-w", "parse.go")
 
-	tests := []struct {
-		evidence string
-		state    State
-		detail   string
-	}{
+	tests := []verifyCase{
 		{"commit " + first[:7], Verified, `commit ` + first[:12] + ` "Add the parser" (2026-11-01) is on HEAD`},
 		{first, Verified, "is on HEAD"},
 		{"fixed in " + strings.ToUpper(second[:10]), Verified, `"Fix CRLF handling"`},
@@ -48,16 +66,7 @@ func TestCommits(t *testing.T) {
 		{"commit " + blob[:9], Failed, "names a blob, not a commit"},
 		{"commit " + first[:7] + ", commit 0badc0de1", Failed, "0badc0de1 not found"},
 	}
-	for _, tc := range tests {
-		res := verifyOne(t, g.dir, tc.evidence, Options{})
-		all := res.Reason
-		for _, c := range res.Checks {
-			all += " | " + c.Detail
-		}
-		if res.State != tc.state || !strings.Contains(all, tc.detail) {
-			t.Errorf("%q: %s %q, want %s containing %q", tc.evidence, res.State, all, tc.state, tc.detail)
-		}
-	}
+	checkCases(t, g.dir, tests)
 	// Commits carries what hover shows.
 	got, err := Commits(context.Background(), g.dir, []string{first[:7], "0badc0de1"})
 	if err != nil {
@@ -90,11 +99,7 @@ func TestFilesAndTests(t *testing.T) {
 		"docs/Design Notes.md", "# Notes\none\ntwo",
 		"README.md", "hi\n")
 	g.write("untracked_test.go", "package x\nfunc TestUntracked(t *testing.T) {}\n")
-	tests := []struct {
-		evidence string
-		state    State
-		detail   string
-	}{
+	tests := []verifyCase{
 		{"internal/ratelimit/bucket.go", Verified, "file internal/ratelimit/bucket.go exists"},
 		{"internal/ratelimit/bucket.go:3", Verified, "has line 3"},
 		{"internal/ratelimit/bucket.go:4", Failed, "file internal/ratelimit/bucket.go has 3 lines: no line 4"},
@@ -121,16 +126,7 @@ func TestFilesAndTests(t *testing.T) {
 		{"`go test ./...` passes", Unverifiable, "pass --run to re-run it"},
 		{"npm test: 42 passed", Unverifiable, "only backticked commands are re-run"},
 	}
-	for _, tc := range tests {
-		res := verifyOne(t, g.dir, tc.evidence, Options{})
-		all := res.Reason
-		for _, c := range res.Checks {
-			all += " | " + c.Detail
-		}
-		if res.State != tc.state || !strings.Contains(all, tc.detail) {
-			t.Errorf("%q: %s %q, want %s containing %q", tc.evidence, res.State, all, tc.state, tc.detail)
-		}
-	}
+	checkCases(t, g.dir, tests)
 }
 
 func TestRun(t *testing.T) {

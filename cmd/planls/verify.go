@@ -291,21 +291,13 @@ type jsonVerify struct {
 
 // jsonRefCheck is one reference of the evidence and its outcome.
 type jsonRefCheck struct {
-	Kind   string      `json:"kind"` // commit, file, test, command, url
-	Text   string      `json:"text"` // as written in the evidence
-	State  string      `json:"state"`
-	Detail string      `json:"detail"`
-	File   string      `json:"file,omitempty"` // the file it resolved to, relative to the root
-	Line   int         `json:"line,omitempty"`
-	Commit *jsonCommit `json:"commit,omitempty"`
-}
-
-type jsonCommit struct {
-	ID      string `json:"id"`
-	Subject string `json:"subject"`
-	Date    string `json:"date"` // committer date, RFC 3339
-	OnHEAD  bool   `json:"onHead"`
-	Branch  string `json:"branch,omitempty"` // a local branch reaching it when HEAD does not
+	Kind   string         `json:"kind"` // commit, file, test, command, url
+	Text   string         `json:"text"` // as written in the evidence
+	State  string         `json:"state"`
+	Detail string         `json:"detail"`
+	File   string         `json:"file,omitempty"` // the file it resolved to, relative to the root
+	Line   int            `json:"line,omitempty"`
+	Commit *verify.Commit `json:"commit,omitempty"`
 }
 
 func (r *checkReport) jsonVerifyItems() []jsonVerify {
@@ -316,13 +308,8 @@ func (r *checkReport) jsonVerifyItems() []jsonVerify {
 			Reason: res.Reason, Weak: res.Weak, Path: r.rootRel, Line: f.Line, Column: f.Col,
 			Message: f.message(), Rule: f.rule(), Checks: []jsonRefCheck{}}
 		for _, c := range res.Checks {
-			jc := jsonRefCheck{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State), Detail: c.Detail,
-				File: c.File, Line: c.Ref.Line}
-			if c.Commit != nil {
-				jc.Commit = &jsonCommit{ID: c.Commit.ID, Subject: c.Commit.Subject,
-					Date: c.Commit.Date.Format(time.RFC3339), OnHEAD: c.Commit.OnHEAD, Branch: c.Commit.Branch}
-			}
-			jv.Checks = append(jv.Checks, jc)
+			jv.Checks = append(jv.Checks, jsonRefCheck{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State),
+				Detail: c.Detail, File: c.File, Line: c.Ref.Line, Commit: c.Commit})
 		}
 		out = append(out, jv)
 	}
