@@ -139,15 +139,16 @@ export function itemDescription(item: PlanItem): string {
 	return drift ? (d ? `${d} · ${drift}` : drift) : d;
 }
 
-/** verifyNote is a completed item's verify state in a few words; "" when verified or unknown. */
+/**
+ * verifyNote is what needs attention in a completed item's verify state:
+ * a failure, or weak evidence. "" otherwise (verified, or naming only what
+ * cannot be checked offline; the tooltip says which).
+ */
 export function verifyNote(item: PlanItem): string {
-	switch (item.verify?.state) {
-		case 'failed':
-			return 'verification failed';
-		case 'unverifiable':
-			return item.verify.weak ? 'weak evidence' : 'unverifiable';
+	if (item.verify?.state === 'failed') {
+		return 'verification failed';
 	}
-	return '';
+	return item.verify?.weak ? 'weak evidence' : '';
 }
 
 function driftNote(item: PlanItem): string {
