@@ -19,15 +19,22 @@ import (
 	"github.com/planls/planls/internal/plangen"
 )
 
-// benchEnv is an approved generated plan of n items, open in the editor.
-func benchEnv(b *testing.B, n int, opts options) (*env, string, []byte) {
-	root := b.TempDir()
-	src := plangen.Generate(n, 1)
-	plan := filepath.Join(root, "PLAN.md")
+// approvedPlan writes a generated plan of n items as root/PLAN.md and
+// approves it.
+func approvedPlan(b *testing.B, n int) (root, plan string, src []byte) {
+	root = b.TempDir()
+	src = plangen.Generate(n, 1)
+	plan = filepath.Join(root, "PLAN.md")
 	if err := os.WriteFile(plan, src, 0o644); err != nil {
 		b.Fatal(err)
 	}
 	cliApprove(b, root)
+	return root, plan, src
+}
+
+// benchEnv is an approved generated plan of n items, open in the editor.
+func benchEnv(b *testing.B, n int, opts options) (*env, string, []byte) {
+	root, plan, src := approvedPlan(b, n)
 	e := newEnv(b, envConfig{folders: []string{root}, opts: opts})
 	u := e.open(plan, string(src))
 	want := min(n, maxPublished) // every item has a diagnostic; a capped list has maxPublished

@@ -73,8 +73,8 @@ func (s *server) codeAction(r *request) (any, error) {
 			first, last = min(first, int(d.Range.Start.Line)), max(last, int(d.Range.End.Line))
 		}
 	}
-	// The diagnostics published with this view, not recomputed: on a 10k-item
-	// plan that was most of a code action request.
+	// The diagnostics computed with this view (all of them, also past the
+	// publish cap), not recomputed.
 	diags := f.diags[v.uri]
 	onLine := func(line int) []protocol.Diagnostic {
 		var out []protocol.Diagnostic

@@ -122,6 +122,11 @@ func (m *mapper) units(b []byte) int {
 	}
 	n := 0
 	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(b[i:])
 		n++
 		if r >= 0x10000 && r != utf8.RuneError {

@@ -37,10 +37,7 @@ func TestPositionEncodings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root, plan := workspace(t, text)
 			cliApprove(t, root)
-			caps := map[string]any{}
-			if tc.offer != nil {
-				caps["general"] = map[string]any{"positionEncodings": tc.offer}
-			}
+			caps := encodingCaps(tc.offer)
 			e := newEnv(t, envConfig{noInit: true})
 			res := e.initialize(envConfig{folders: []string{root}, caps: caps})
 			got := res["capabilities"].(map[string]any)["positionEncoding"]
@@ -90,4 +87,13 @@ func TestLineEndings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// encodingCaps are client capabilities offering the position encodings
+// offer (none: the UTF-16 default).
+func encodingCaps(offer []string) map[string]any {
+	if offer == nil {
+		return map[string]any{}
+	}
+	return map[string]any{"general": map[string]any{"positionEncodings": offer}}
 }

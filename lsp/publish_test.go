@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +134,115 @@ func TestPublishSkipsOnlyTheSameList(t *testing.T) {
 		if got := sent() > before; got != st.sent {
 			t.Errorf("step %d: published = %v, want %v", i, got, st.sent)
 		}
+	}
+}
+
+// A client that stops reading gets, once it reads again, the latest
+// diagnostics of a document and not one publish per change: at most one
+// publish is in flight and one waits (replaced by each newer list).
+func TestSlowClientGetsLatestNotBacklog(t *testing.T) {
+	src := "# P\n\n## Work\n- Alpha task\n- Bravo task\n"
+	root, plan := workspace(t, src)
+	cliApprove(t, root)
+	u := uriOf(plan)
+	r := newRaw(t)
+	r.send("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"`+uriOf(root)+`","capabilities":{}}}`)
+	r.reply(1)
+	send := func(method string, params any) {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+		r.send("", string(b))
+	}
+	send("initialized", map[string]any{})
+	send("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "languageId": "markdown", "version": 1, "text": src}})
+	const last = 31
+	for v := 2; v <= last; v++ {
+		text := src + "- Charlie " + strings.Repeat("x", v) + "\n" // each list differs
+		send("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": u, "version": v},
+			"contentChanges": []any{map[string]any{"text": text}},
+		})
+	}
+	r.send("", `{"jsonrpc":"2.0","id":99,"method":"workspace/symbol","params":{"query":"none"}}`)
+	var versions []float64
+	for {
+		m := r.next()
+		if m["id"] == float64(99) {
+			break
+		}
+		if m["method"] != "textDocument/publishDiagnostics" {
+			continue
+		}
+		p := m["params"].(map[string]any)
+		if p["uri"] == u {
+			v, _ := p["version"].(float64)
+			versions = append(versions, v)
+		}
+	}
+	if len(versions) == 0 || versions[len(versions)-1] != last {
+		t.Fatalf("publishes %v: the last must be of version %d", versions, last)
+	}
+	if len(versions) > 2 {
+		t.Errorf("publishes of versions %v while the client did not read: want the one in flight and the latest", versions)
+	}
+}
+
+// A plan with more than maxPublished diagnostics publishes maxPublished:
+// the warnings first, then open items in order, and one summary on the
+// title line. Code actions still see every item.
+func TestPublishCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Big plan\n\n## Work\n")
+	const n = maxPublished + 5
+	for i := 1; i <= n; i++ {
+		if i > n-2 {
+			fmt.Fprintf(&b, "- [x] ticked item %d\n", i) // open but ticked: a warning past the cap
+			continue
+		}
+		fmt.Fprintf(&b, "- [ ] item number %d\n", i)
+	}
+	root, plan := workspace(t, b.String())
+	cliApprove(t, root)
+	opts := testOptions()
+	opts.noFSWatch = true
+	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
+	u := e.open(plan, b.String())
+	ds := e.waitDiags(u, "capped list", func(d []protocol.Diagnostic) bool { return countCode(d, codeCapped) == 1 })
+	if len(ds) != maxPublished {
+		t.Fatalf("%d diagnostics published, want %d", len(ds), maxPublished)
+	}
+	if got := countCode(ds, codeChecked); got != 2 {
+		t.Errorf("%d checked-not-completed warnings kept, want 2 (warnings go first)", got)
+	}
+	sum := ds[len(ds)-1]
+	want := fmt.Sprintf("showing %d of %d planls diagnostics (%d open items): the plan sidebar and `planls status` list every item",
+		maxPublished-1, n+2, n)
+	if sum.Code != codeCapped || sum.Message != want || sum.Range.Start.Line != 0 || sum.Severity != protocol.DiagnosticSeverityInformation {
+		t.Errorf("summary %+v\nwant message %q on line 0", sum, want)
+	}
+	if first := ds[0]; first.Code != codeOpen || first.Range.Start.Line != 3 {
+		t.Errorf("first diagnostic %v %v, want the first item's", first.Code, first.Range)
+	}
+	// The last item has no published diagnostic, yet its actions are there.
+	if acts := e.actions(u, 3+n-3, nil); !strings.Contains(titles(acts), fmt.Sprintf("Complete #%d…", n-2)) {
+		t.Errorf("actions on an item past the cap: %q", titles(acts))
+	}
+}
+
+// The outbox replaces a queued message of the same key in its place and
+// sends the others in order.
+func TestOutboxReplacesQueued(t *testing.T) {
+	o := newOutbox(slog.New(slog.DiscardHandler))
+	var got []string
+	rec := func(s string) func() { return func() { got = append(got, s) } }
+	o.put("", rec("a"))
+	o.put("k", rec("k1"))
+	o.put("", rec("b"))
+	o.put("k", rec("k2"))
+	o.put("j", rec("j1"))
+	go o.run()
+	o.flush(waitTimeout)
+	o.close()
+	if strings.Join(got, " ") != "a k2 b j1" {
+		t.Errorf("sent %q, want a k2 b j1", got)
 	}
 }

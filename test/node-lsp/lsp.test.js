@@ -12,111 +12,26 @@ const os = require('node:os');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
 const {
-  createProtocolConnection, StreamMessageReader, StreamMessageWriter,
   InitializeRequest, InitializedNotification, DidOpenTextDocumentNotification,
-  PublishDiagnosticsNotification, CodeActionRequest, ExecuteCommandRequest,
-  ShutdownRequest, ExitNotification, RequestType,
+  CodeActionRequest, ExecuteCommandRequest, RequestType,
 } = require('vscode-languageserver-protocol/node');
-
-const repo = path.resolve(__dirname, '../..');
-const bin = process.env.PLANLS_BIN || path.join(repo, 'bin/planls');
-const WAIT_MS = 10000;
+const { Session, cleanEnv, bin, repo } = require('./session');
 
 // The open items of examples/basic/PLAN.md in document order: what the plan
-// parser must find (Summary, Not adopted and Assumptions are context).
+// parser must find (Summary, Not adopted and Assumptions are context), with
+// the subject as written and, where markup changes it, as people read it
+// (messages and planls/plan show that).
 const ITEMS = [
-  { group: 'Important changes', subject: 'Add `internal/ratelimit` with a token bucket keyed by API key' },
-  { group: 'Important changes', subject: 'Wire the limiter into `POST /v1/ingest` and `POST /v1/batch`' },
-  { group: 'Important changes', subject: 'Read limits from `config.yaml`:' },
-  { group: 'Important changes', subject: 'Export `ingest_ratelimit_decisions_total{decision="allow|deny"}`' },
+  { group: 'Important changes', subject: 'Add `internal/ratelimit` with a token bucket keyed by API key', shown: 'Add internal/ratelimit with a token bucket keyed by API key' },
+  { group: 'Important changes', subject: 'Wire the limiter into `POST /v1/ingest` and `POST /v1/batch`', shown: 'Wire the limiter into POST /v1/ingest and POST /v1/batch' },
+  { group: 'Important changes', subject: 'Read limits from `config.yaml`:', shown: 'Read limits from config.yaml:' },
+  { group: 'Important changes', subject: 'Export `ingest_ratelimit_decisions_total{decision="allow|deny"}`', shown: 'Export ingest_ratelimit_decisions_total{decision="allow|deny"}' },
   { group: 'Tests and verification', subject: 'Unit tests for the bucket: refill, burst, clock going backwards' },
-  { group: 'Tests and verification', subject: '`go test ./... -race` passes' },
+  { group: 'Tests and verification', subject: '`go test ./... -race` passes', shown: 'go test ./... -race passes' },
   { group: 'Tests and verification', subject: "Load test: 2 keys at 10x their rate; the quiet key's p99 latency stays under 20 ms" },
 ];
 
 const PlanRequest = new RequestType('planls/plan');
-
-function withTimeout(p, what, ms = WAIT_MS) {
-  let timer;
-  const t = new Promise((_, rej) => { timer = setTimeout(() => rej(new Error(`${what}: no answer within ${ms} ms`)), ms); timer.unref(); });
-  return Promise.race([p, t]).finally(() => clearTimeout(timer));
-}
-
-// Session wraps one `planls serve` process and its connection, keeping the
-// latest diagnostics per URI and letting a test wait for a condition on them.
-class Session {
-  constructor(ws) {
-    this.ws = ws;
-    this.stderr = '';
-    this.proc = cp.spawn(bin, ['serve'], { cwd: ws, stdio: ['pipe', 'pipe', 'pipe'], env: cleanEnv() });
-    this.proc.stderr.on('data', (d) => { this.stderr += d; });
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => resolve({ code, signal })));
-    this.conn = createProtocolConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
-    this.diags = new Map();
-    this.waiters = [];
-    this.conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
-      this.diags.set(p.uri, p.diagnostics);
-      for (const w of [...this.waiters]) w();
-    });
-    this.messages = [];
-    this.stateChanges = [];
-    this.conn.onNotification('window/showMessage', (p) => { this.messages.push(p); for (const w of [...this.waiters]) w(); });
-    this.conn.onNotification('planls/stateChanged', (p) => { this.stateChanges.push(p); for (const w of [...this.waiters]) w(); });
-    this.conn.onRequest('window/workDoneProgress/create', () => null);
-    this.conn.onRequest('client/registerCapability', () => null);
-    this.conn.onRequest('workspace/configuration', (p) => p.items.map(() => null));
-    this.conn.listen();
-  }
-
-  // waitDiags resolves with uri's diagnostics once pred(diagnostics) holds.
-  waitDiags(uri, pred, what) {
-    return withTimeout(new Promise((resolve) => {
-      const check = () => {
-        const d = this.diags.get(uri);
-        if (d && pred(d)) {
-          this.waiters = this.waiters.filter((w) => w !== check);
-          resolve(d);
-          return true;
-        }
-        return false;
-      };
-      if (!check()) this.waiters.push(check);
-    }), `diagnostics: ${what}; last: ${JSON.stringify(this.diags.get(uri) || null).slice(0, 600)}`);
-  }
-
-  // waitFor resolves once pred() holds, re-checked on every notification.
-  waitFor(pred, what) {
-    return withTimeout(new Promise((resolve) => {
-      const check = () => {
-        const v = pred();
-        if (v) {
-          this.waiters = this.waiters.filter((w) => w !== check);
-          resolve(v);
-          return true;
-        }
-        return false;
-      };
-      if (!check()) this.waiters.push(check);
-    }), what);
-  }
-
-  request(type, params, what) { return withTimeout(this.conn.sendRequest(type, params), what); }
-
-  async close() {
-    try {
-      await this.request(ShutdownRequest.type, undefined, 'shutdown');
-      await this.conn.sendNotification(ExitNotification.type);
-      return await withTimeout(this.exited, 'server exit after exit notification');
-    } finally {
-      this.conn.dispose();
-      if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
-    }
-  }
-}
-
-function cleanEnv() {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PLANLS_')));
-}
 
 const openItems = (d) => d.filter((x) => x.code === 'open-item');
 
@@ -188,7 +103,7 @@ test('approve, complete and follow the CLI over a real LSP client', async (t) =>
       const id = i + 1;
       assert.deepEqual(diag.data, { id, code: 'open-item' });
       assert.equal(diag.source, 'planls');
-      assert.equal(diag.message, `open plan item #${id} (pending): ${ITEMS[i].subject}`);
+      assert.equal(diag.message, `open plan item #${id} (pending): ${ITEMS[i].shown || ITEMS[i].subject}`);
       const line = lines[diag.range.start.line];
       assert.ok(line.includes(ITEMS[i].subject), `diagnostic #${id} is on "${line}"`);
       assert.equal(diag.range.start.line, diag.range.end.line);
@@ -207,7 +122,7 @@ test('approve, complete and follow the CLI over a real LSP client', async (t) =>
     assert.equal(plan.stateError, '');
     assert.deepEqual(plan.groups.map((g) => g.name), ['Important changes', 'Tests and verification']);
     const items = plan.groups.flatMap((g) => g.items);
-    assert.deepEqual(items.map((i) => i.subject), ITEMS.map((i) => i.subject));
+    assert.deepEqual(items.map((i) => i.subject), ITEMS.map((i) => i.shown || i.subject));
     items.forEach((it, i) => {
       assert.deepEqual(Object.keys(it).sort(), ['activeForm', 'blocked', 'blockedBy', 'drift', 'evidence', 'evidenceRefs', 'id', 'owner', 'range', 'reason', 'status', 'subject', 'verify'].sort());
       // Only a completed item has its evidence verified.
@@ -218,7 +133,7 @@ test('approve, complete and follow the CLI over a real LSP client', async (t) =>
       assert.equal(it.drift, 'same');
       assert.equal(it.blocked, false);
       assert.deepEqual(it.blockedBy, []);
-      assert.ok(lines[it.range.start.line].includes(it.subject), `item ${it.id} range`);
+      assert.ok(lines[it.range.start.line].includes(ITEMS[i].subject), `item ${it.id} range`);
     });
 
     // 5. Complete #1 through its code action, adding the evidence as a
@@ -341,7 +256,7 @@ test('defer with a reason and start through commands; planls.todo runs any call'
   assert.equal(env.content[0].text, 'Updated #6 (pending → in_progress)');
   const d = await s.waitDiags(planUri, (x) => x.some((y) => y.code === 'in-progress' && y.data.id === 6), '#6 in progress');
   const inProgress = d.find((y) => y.code === 'in-progress');
-  assert.equal(inProgress.message, 'plan item #6 in progress: `go test ./... -race` passes');
+  assert.equal(inProgress.message, 'plan item #6 in progress: go test ./... -race passes');
 
   env = await s.request(ExecuteCommandRequest.type, { command: 'planls.todo', arguments: [{ params: { action: 'list', status: 'deferred' } }] }, 'planls.todo');
   assert.match(env.content[0].text, /\[deferred\] #7 Load test: .*\n {4}deferred: no load-test rig yet/);

@@ -19,4 +19,4 @@ if ! cmp -s package-lock.json node_modules/.planls-installed-lock 2>/dev/null; t
   cp package-lock.json node_modules/.planls-installed-lock
 fi
 
-node --test --test-reporter=spec lsp.test.js
+node --test --test-reporter=spec lsp.test.js field.test.js

@@ -2,17 +2,20 @@
 // driving the real pi in tests. Each request takes the next reply from the
 // queue the test filled (tool calls or text) and streams it back as
 // server-sent events; every request body is kept for the test to inspect.
+import { writeFileSync } from "node:fs";
 import http from "node:http";
+import { join } from "node:path";
 
 /**
  * startFakeModel listens on an ephemeral loopback port. reply(step) queues
  * one answer: {text} or {calls: [{name, args}]}. requests holds the parsed
  * bodies in arrival order. An empty queue answers "(script ended)".
+ * aside(body) may answer a request itself (a step) without using the queue,
+ * for requests an extension makes on its own schedule.
  */
-export async function startFakeModel() {
+export async function startFakeModel({ aside = () => undefined } = {}) {
 	const queue = [];
 	const requests = [];
-	const waiters = [];
 	let callSeq = 0;
 	const server = http.createServer((req, res) => {
 		let body = "";
@@ -26,9 +29,9 @@ export async function startFakeModel() {
 				res.writeHead(400).end();
 				return;
 			}
-			requests.push(parsed);
-			for (const w of waiters.splice(0)) w();
-			const step = queue.shift() ?? { text: "(script ended)" };
+			const own = aside(parsed);
+			if (!own) requests.push(parsed);
+			const step = own ?? queue.shift() ?? { text: "(script ended)" };
 			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
 			const base = { id: `chatcmpl-${requests.length}`, object: "chat.completion.chunk", created: 0, model: parsed.model };
 			const send = (choice) => res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, ...choice }] })}\n\n`);
@@ -52,11 +55,18 @@ export async function startFakeModel() {
 		});
 	});
 	await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
+	const url = `http://127.0.0.1:${server.address().port}/v1`;
 	return {
-		url: `http://127.0.0.1:${server.address().port}/v1`,
+		url,
 		requests,
 		reply: (...steps) => queue.push(...steps),
 		pending: () => queue.length,
+		/** writeModels points pi's models.json in agentDir at this endpoint (provider fake, model scripted). */
+		writeModels: (agentDir) =>
+			writeFileSync(
+				join(agentDir, "models.json"),
+				JSON.stringify({ providers: { fake: { baseUrl: url, api: "openai-completions", apiKey: "test", models: [{ id: "scripted" }] } } }),
+			),
 		close: () => new Promise((ok) => server.close(ok)),
 	};
 }

@@ -31,17 +31,22 @@ test("installs from an npm registry (npm pack, pi install npm:@planls/pi@0.1.0) 
 	execFileSync("git", ["init", "-q", proj]);
 	const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", tmp], { cwd: pkg, encoding: "utf8" }))[0];
 	const files = packed.files.map((f) => f.path).sort();
-	assert.deepEqual(files, ["README.md", "package.json", "src/approval.ts", "src/index.ts", "src/mode.ts", "src/planls.ts", "src/schema.ts", "src/view.ts"]);
+	assert.deepEqual(files, ["README.md", "package.json", "src/approval.ts", "src/config.ts", "src/mode.ts", "src/planls-pi.ts", "src/planls.ts", "src/schema.ts", "src/view.ts"]);
 	const tarball = readFileSync(join(tmp, packed.filename));
 	const registry = await serveOnePackage(packed.name, packed.version, tarball);
 	t.after(() => registry.close());
 	const model = await startFakeModel();
 	t.after(() => model.close());
+	model.writeModels(agent);
+	// The guidance is overridable, as rpiv-todo's is.
+	const xdg = join(tmp, "xdg");
+	mkdirSync(join(xdg, "planls-pi"), { recursive: true });
 	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({ providers: { fake: { baseUrl: model.url, api: "openai-completions", apiKey: "test", models: [{ id: "scripted" }] } } }),
+		join(xdg, "planls-pi", "config.json"),
+		JSON.stringify({ guidance: { promptSnippet: "Track the work with planls", promptGuidelines: ["Call todo list before anything else."] } }),
 	);
-	const env = { ...process.env, HOME: tmp, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls, npm_config_registry: registry.url };
+	const env = { ...process.env, HOME: tmp, XDG_CONFIG_HOME: xdg, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls, npm_config_registry: registry.url };
+	delete env.PLANLS_ROOT;
 	const source = `npm:${packed.name}@${packed.version}`;
 	// async: the registry answers from this process
 	await promisify(execFile)(piBin, ["install", source], { env, encoding: "utf8" });
@@ -51,6 +56,10 @@ test("installs from an npm registry (npm pack, pi install npm:@planls/pi@0.1.0) 
 	t.after(() => pi.stop());
 	model.reply({ calls: [{ name: "todo", args: { action: "create", subject: "Write the parser" } }] }, { text: "Added." });
 	const records = await pi.prompt("Track the parser.");
+	const system = model.requests[0].messages[0].content;
+	assert.match(system, /- todo: Track the work with planls\n/);
+	assert.match(system, /- Call todo list before anything else\./);
+	assert.doesNotMatch(system, /Completing a `todo` task needs evidence/);
 	const done = records.filter((r) => r.type === "tool_execution_end" && r.toolName === "todo");
 	assert.deepEqual(done.map((r) => r.result.content[0].text), ["Created #1: Write the parser (pending)"]);
 	const st = JSON.parse(readFileSync(join(proj, ".planls", "state.json"), "utf8"));

@@ -4,7 +4,7 @@
 // plan approval from pi-plan-mode's event, the reminder, and the plan view.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
@@ -21,7 +21,6 @@ const REFUSED =
 	"Error: evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open";
 
 let tmp, proj, planls, model, pi, env;
-const transcript = [];
 
 function sh(args, opts = {}) {
 	return spawnSync(planls, args, { cwd: proj, encoding: "utf8", ...opts });
@@ -41,25 +40,39 @@ const remindersSince = (n) =>
 		return last.role === "user" && body?.startsWith("Plan check: ");
 	});
 
-function record(records, label) {
-	transcript.push(`> ${label}`);
-	for (const r of records) {
-		if (r.type === "tool_execution_start") transcript.push(`  model calls ${r.toolName} ${JSON.stringify(r.args)}`);
-		if (r.type === "tool_execution_end") transcript.push(...text(r.result).split("\n").map((l, i) => `  ${i ? " " : "←"} ${l}`));
+/** marks are the prompts and commands sent, by the index of the first record each produced. */
+const marks = [];
+
+/** transcript renders the whole session in the order pi reported it. */
+function transcript() {
+	const out = [];
+	const indent = (text, first, rest) => String(text).split("\n").map((l, i) => `${i ? rest : first}${l}`);
+	pi.events.forEach((r, i) => {
+		for (const m of marks) if (m.at === i) out.push(`> ${m.label}`);
+		if (r.type === "tool_execution_start") out.push(`  model calls ${r.toolName} ${JSON.stringify(r.args)}`);
+		if (r.type === "tool_execution_end") out.push(...indent(text(r.result), "  ← ", "    "));
 		if (r.type === "entry_appended" && r.entry.type === "custom_message" && r.entry.customType === "planls-plan-reminder")
-			transcript.push("  [planls reminder, hidden from the user, sent to the model:]", ...String(r.entry.content).split("\n").map((l) => `    ${l}`));
+			out.push("  [planls reminder, hidden from the user, sent to the model:]", ...indent(r.entry.content, "    ", "    "));
 		if (r.type === "message_end" && r.message.role === "assistant") {
 			const said = r.message.content.filter((c) => c.type === "text").map((c) => c.text).join("");
-			if (said) transcript.push(`  model says: ${said}`);
+			if (said) out.push(`  model says: ${said}`);
 		}
-		if (r.type === "extension_ui_request" && r.method === "notify") transcript.push(`  [notify ${r.notifyType}] ${r.message}`);
-	}
+		if (r.type === "extension_ui_request" && r.method === "notify") out.push(...indent(r.message, `  [notify ${r.notifyType}] `, "    "));
+		if (r.type === "extension_ui_request" && r.method === "setWidget" && r.widgetLines) out.push(...indent(r.widgetLines.join("\n"), "  [plan view] ", "              "));
+	});
+	return out.join("\n").replaceAll(tmp, "$TMP");
+}
+
+/** slash runs a slash command (no model turn). */
+async function slash(command) {
+	marks.push({ at: pi.events.length, label: command });
+	await pi.prompt(command);
 }
 
 async function prompt(message, ...steps) {
 	model.reply(...steps);
+	marks.push({ at: pi.events.length, label: message });
 	const records = await pi.prompt(message);
-	record(records, message);
 	assert.equal(model.pending(), 0, `the model script for "${message}" was not used up`);
 	return records;
 }
@@ -77,14 +90,12 @@ before(async () => {
 		execFileSync("go", ["build", "-o", planls, "./cmd/planls"], { cwd: repo, stdio: "inherit" });
 	}
 	model = await startFakeModel();
-	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({ providers: { fake: { baseUrl: model.url, api: "openai-completions", apiKey: "test", models: [{ id: "scripted" }] } } }),
-	);
+	model.writeModels(agent);
 	writeFileSync(join(tmp, "plan.md"), PLAN);
 	writeFileSync(join(tmp, "other-plan.md"), "# Other\n\n- Something else\n");
-	env = { ...process.env, HOME: tmp, PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
+	env = { ...process.env, HOME: tmp, XDG_CONFIG_HOME: join(tmp, "xdg"), PI_CODING_AGENT_DIR: agent, PI_OFFLINE: "1", PLANLS_BIN: planls };
 	delete env.PLANLS_ROOT;
+	delete env.PLANLS_PI_PLAN_FILE;
 	// The README's install step, from a path.
 	execFileSync(piBin, ["install", pkg], { env, encoding: "utf8" });
 	const args = ["--provider", "fake", "--model", "scripted", "--session-dir", join(tmp, "sessions"), "-e", join(pkg, "test", "fixtures", "plan-mode-stub.ts")];
@@ -92,9 +103,9 @@ before(async () => {
 });
 
 after(async () => {
+	if (process.env.PI_TRANSCRIPT && pi) writeFileSync(process.env.PI_TRANSCRIPT, `${transcript()}\n`);
 	await pi?.stop();
 	await model?.close();
-	if (process.env.PI_TRANSCRIPT) writeFileSync(process.env.PI_TRANSCRIPT, `${transcript.join("\n")}\n`);
 	if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -120,7 +131,7 @@ test("the tool is registered with the seed's schema and the guidance", () => {
 
 test("pi-plan-mode's approval becomes the project's approved plan; the same planId again is a no-op", async () => {
 	let from = pi.events.length;
-	await pi.prompt(`/stub-approve ${join(tmp, "plan.md")} plan-1`);
+	await slash(`/stub-approve ${join(tmp, "plan.md")} plan-1`);
 	const note = await pi.waitFor((r) => r.type === "extension_ui_request" && r.method === "notify", { from, what: "approval notice" });
 	assert.equal(note.message, 'planls: PLAN.md: Approved plan "Demo": 2 plan items (0 kept, 2 new, 0 removed)');
 	assert.equal(readFileSync(join(proj, "PLAN.md"), "utf8"), PLAN);
@@ -136,11 +147,15 @@ test("pi-plan-mode's approval becomes the project's approved plan; the same plan
 
 	const revision = st.revision;
 	from = pi.events.length;
-	await pi.prompt(`/stub-approve ${join(tmp, "other-plan.md")} plan-1`);
-	await pi.prompt("/todos"); // a later command, so the approval handler has run
-	await pi.waitFor((r) => r.method === "notify" && r.message.startsWith("Plan: Demo"), { from, what: "/todos" });
+	await slash(`/stub-approve ${join(tmp, "other-plan.md")} plan-1`);
+	// Approvals apply in order, so once this later one is done, so is the repeat.
+	await slash(`/stub-approve ${join(tmp, "plan.md")} plan-1b`);
+	const again = await pi.waitFor((r) => r.method === "notify", { from, what: "the later approval's notice" });
+	assert.equal(again.message, 'planls: PLAN.md: Plan "Demo" is already approved: 2 plan items');
 	assert.equal(state().revision, revision, "state unchanged");
 	assert.equal(readFileSync(join(proj, "PLAN.md"), "utf8"), PLAN, "PLAN.md unchanged");
+	await slash("/todos");
+	await pi.waitFor((r) => r.method === "notify" && r.message.startsWith("Plan: Demo"), { from, what: "/todos" });
 });
 
 test("an item is refused without evidence and completed with it; planls's text, byte for byte", async () => {
@@ -200,6 +215,7 @@ test("an item is refused without evidence and completed with it; planls's text, 
 
 test("the plan view follows another writer's change", async () => {
 	const from = pi.events.length;
+	marks.push({ at: from, label: "(in a shell, outside pi) planls todo start 2" });
 	const cli = sh(["todo", "start", "2"]);
 	assert.equal(cli.status, 0, cli.stderr);
 	const widget = await pi.waitFor((r) => r.method === "setWidget" && r.widgetLines?.some((l) => l.includes("[in_progress] #2")), {
@@ -215,13 +231,13 @@ test("the plan view follows another writer's change", async () => {
 });
 
 test("no reminder in Plan mode; one again after it", async () => {
-	await pi.prompt("/stub-plan-mode on");
+	await slash("/stub-plan-mode on");
 	let n = model.requests.length;
 	await prompt("Let's plan the next step.", { text: "Here is a plan." });
 	assert.equal(remindersSince(n).length, 0, "no reminder in Plan mode");
 	assert.equal(model.requests.length - n, 1);
 
-	await pi.prompt("/stub-plan-mode off");
+	await slash("/stub-plan-mode off");
 	n = model.requests.length;
 	await prompt("Carry on.", { text: "Working." }, { text: "Still open: #2." });
 	assert.equal(remindersSince(n).length, 1, "one reminder per prompt");
@@ -248,7 +264,7 @@ test("an approval never overwrites plan text nobody approved", async () => {
 	const edited = `${PLAN}- An idea not yet approved\n`;
 	writeFileSync(join(proj, "PLAN.md"), edited);
 	const from = pi.events.length;
-	await pi.prompt(`/stub-approve ${join(tmp, "other-plan.md")} plan-2`);
+	await slash(`/stub-approve ${join(tmp, "other-plan.md")} plan-2`);
 	const warned = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "warning", { from, what: "the kept-file warning" });
 	assert.equal(warned.message, "planls: PLAN.md has text nobody approved, so it was left as is; the approved plan is .planls/pi-plans/plan-2.md");
 	const approved = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "info", { from, what: "the approval notice" });
@@ -266,4 +282,19 @@ test("an approval never overwrites plan text nobody approved", async () => {
 	const check = sh(["check"]);
 	assert.equal(check.status, 1);
 	assert.equal(check.stdout, `.planls/pi-plans/plan-2.md:3:1: open plan item #${open.id} (pending): Something else\n`);
+});
+
+test("a plan planls refuses leaves every file as it was", async () => {
+	writeFileSync(join(tmp, "empty-plan.md"), "# Empty\n");
+	const before = state();
+	const from = pi.events.length;
+	await slash(`/stub-approve ${join(tmp, "empty-plan.md")} plan-3`);
+	const refused = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "error", { from, what: "the refusal" });
+	assert.equal(
+		refused.message,
+		"planls: Error: plan file .planls/pi-plans/plan-3.md has no plan items; approving it would remove all 1 plan item of the approved plan: fix the file, or force the approval (planls approve --force)",
+	);
+	assert.equal(existsSync(join(proj, ".planls", "pi-plans", "plan-3.md")), false, "the file approval created is gone");
+	assert.equal(state().revision, before.revision);
+	assert.equal(state().plan.path, ".planls/pi-plans/plan-2.md");
 });

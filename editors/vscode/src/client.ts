@@ -129,6 +129,7 @@ export class ServerManager implements vscode.Disposable {
 	private async doStart(): Promise<void> {
 		const folders = vscode.workspace.workspaceFolders ?? [];
 		if (folders.length === 0) {
+			this.output.appendLine('[planls] no workspace folder (yet); the server starts when one is added');
 			this.setState('noFolder');
 			return;
 		}

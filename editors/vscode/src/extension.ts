@@ -36,7 +36,8 @@ export function activate(context: vscode.ExtensionContext): void {
 			plans.scheduleRefresh();
 		}),
 		server.onDidChangePlanState(() => plans.scheduleRefresh()),
-		vscode.workspace.onDidChangeWorkspaceFolders(() => {
+		vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+			output.appendLine(`[planls] workspace folders: ${e.added.length} added, ${e.removed.length} removed`);
 			// The client follows folder changes itself; only a window that had
 			// no folder at all has no client yet.
 			if (server.state === 'noFolder') {

@@ -216,6 +216,8 @@ async function main() {
 			commit: env.commit,
 			evidence,
 			settingsFile: path.join(env.data, 'User', 'settings.json'),
+			ws: env.ws,
+			planls,
 		});
 		ok = true;
 	} finally {

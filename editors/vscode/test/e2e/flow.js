@@ -2,6 +2,7 @@
 // what must show up. Every wait is on a DOM condition with a timeout.
 'use strict';
 
+const { execFile } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -113,14 +114,14 @@ async function chooseAction(page, title) {
 	throw new Error(`no code action ${title} in the menu`);
 }
 
-async function run({ url, multiUrl, outDir, commit, evidence, settingsFile }) {
+async function run({ url, multiUrl, outDir, commit, evidence, settingsFile, ws, planls }) {
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 		headless: true,
 		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 	});
 	try {
-		await withPage(browser, outDir, (page) => flow(page, { url, outDir, commit, evidence }));
+		await withPage(browser, outDir, (page) => flow(page, { url, outDir, commit, evidence, ws, planls }));
 		await withPage(browser, outDir, (page) => multiRoot(page, { url: multiUrl, outDir, settingsFile }));
 	} catch (err) {
 		await browser.close().catch(() => {});
@@ -149,6 +150,38 @@ async function withPage(browser, outDir, fn) {
 	await page.close();
 }
 
+/** cursorLine is the editor's "Ln N" from the status bar (undefined when no editor has focus). */
+async function cursorLine(page) {
+	const texts = await page.locator('.part.statusbar .statusbar-item').allInnerTexts();
+	for (const t of texts) {
+		const m = /Ln (\d+)/.exec(t);
+		if (m) {
+			return Number(m[1]);
+		}
+	}
+	return undefined;
+}
+
+/**
+ * churn starts and reopens plan item id with the CLI, one call after the
+ * other, until the returned stop() (which waits for the last call). The
+ * item ends pending, as it started.
+ */
+function churn(ws, planls, id) {
+	let stopped = false;
+	const done = (async () => {
+		for (let i = 0; !stopped || i % 2 === 1; i++) {
+			await new Promise((resolve) => {
+				execFile(planls, ['todo', i % 2 === 0 ? 'start' : 'reopen', String(id)], { cwd: ws }, () => resolve());
+			});
+		}
+	})();
+	return async () => {
+		stopped = true;
+		await done;
+	};
+}
+
 /** inlineAction clicks a tree row's inline action button (shown on hover) by its title. */
 async function inlineAction(page, row, title) {
 	await row.hover();
@@ -174,7 +207,7 @@ async function widenSidebar(page, width) {
 	await page.mouse.move(x + width + 300, y + 200);
 }
 
-async function flow(page, { url, outDir, commit, evidence }) {
+async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 	await step('load the workbench', async () => {
 		await page.goto(url, { waitUntil: 'domcontentloaded', timeout: T.load });
 		await page.locator('.monaco-workbench').waitFor({ timeout: T.load });
@@ -185,6 +218,24 @@ async function flow(page, { url, outDir, commit, evidence }) {
 		await widenSidebar(page, 470);
 		await sidebar(page).locator('.welcome-view-content .monaco-button', { hasText: 'Approve plan' }).waitFor({ state: 'visible', timeout: T.server });
 		await shot(page, outDir, '01-welcome-approve');
+	});
+
+	// Issue 10: before approval, PLAN.md previews what approving it would
+	// track, as code lenses drawn in the editor.
+	await step('preview the unapproved plan: code lenses on PLAN.md', async () => {
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('F1');
+		const input = page.locator('.quick-input-widget input');
+		await input.waitFor({ state: 'visible', timeout: T.ui });
+		await input.fill('PLAN.md'); // no '>': Quick Open finds files
+		await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'PLAN.md' }).first().waitFor({ state: 'visible', timeout: T.ui });
+		await page.keyboard.press('Enter');
+		await page.locator('.editor-group-container .tab', { hasText: 'PLAN.md' }).first().waitFor({ timeout: T.ui });
+		const lens = (text) => page.locator('.monaco-editor .codelens-decoration', { hasText: text }).first();
+		await lens(/Approve plan \(\d+ plan items?\)/).waitFor({ state: 'visible', timeout: T.server });
+		await lens('will be tracked').waitFor({ state: 'visible', timeout: T.server });
+		await lens(/\d+ plan items? on approval/).waitFor({ state: 'visible', timeout: T.server });
+		await shot(page, outDir, '01b-preview-lenses');
 	});
 
 	let before;
@@ -205,6 +256,32 @@ async function flow(page, { url, outDir, commit, evidence }) {
 	await step('open PLAN.md by clicking an item in the sidebar', async () => {
 		await treeRow(page, 1).click();
 		await page.locator('.editor-group-container .tab', { hasText: 'PLAN.md' }).first().waitFor({ timeout: T.ui });
+	});
+
+	await step('sidebar clicks land while the CLI keeps changing another item', async () => {
+		// Each CLI change refreshes the sidebar. Refreshing the whole tree
+		// dropped VS Code's cached click commands until the workbench had
+		// re-read it ("Actual command not found, wanted to execute
+		// planls.revealItem /1" on a busy machine); only #7 may change now.
+		const stop = churn(ws, planls, 7);
+		try {
+			let last = await cursorLine(page);
+			for (let i = 0; i < 6; i++) {
+				await treeRow(page, i % 2 === 0 ? 3 : 1).click();
+				last = await waitFor(`click ${i + 1} to move the cursor to its item`, T.ui, async () => {
+					const ln = await cursorLine(page);
+					return ln !== undefined && ln !== last ? ln : undefined;
+				});
+			}
+		} finally {
+			await stop();
+		}
+		const notes = await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+		const bad = notes.filter((t) => /command not found|which plan item/i.test(t));
+		if (bad.length > 0) {
+			throw new Error(`notifications: ${bad.join(' | ')}`);
+		}
+		await treeRow(page, 7).locator('.codicon-circle-large-outline').waitFor({ timeout: T.server });
 	});
 
 	let first;

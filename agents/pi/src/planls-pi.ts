@@ -1,7 +1,8 @@
 // planls for pi: the `todo` tool answered by planls, pi-plan-mode's approved
 // plan as the project's approved plan, the wrap-up reminder, and a plan view.
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { APPROVAL_ENTRY, applyApproval, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
+import { APPROVAL_ENTRY, applyApproval, approvalFromMessage, isPlanApproved, PLAN_APPROVED_EVENT, type PlanApproved } from "./approval.js";
+import { guidance } from "./config.js";
 import { MODE_CHANGED_EVENT, modeFromBranch, modeFromEvent } from "./mode.js";
 import { type Details, findRoot, type Notice, reminder, todo, type Where } from "./planls.js";
 import { DESCRIPTION, PROMPT_GUIDELINES, PROMPT_SNIPPET, TodoParams, TOOL_LABEL, TOOL_NAME } from "./schema.js";
@@ -31,6 +32,11 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	const applied = new Set<string>(); // planIds handled in this runtime
 	const waiting: PlanApproved[] = []; // approvals announced before session_start
 	let shownLines = "";
+	// The view is drawn only from refresh's reads, one at a time: each read
+	// starts after the previous one ended, so the view never goes back to an
+	// older state (a tool result's snapshot could race a watcher's read).
+	let refreshing: Promise<void> | undefined;
+	let again = false;
 	const watcher = new StateWatcher(() => void refresh());
 
 	const rootOf = (c: ExtensionContext | undefined) => (c ? findRoot(c.cwd) : undefined);
@@ -40,12 +46,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		if (c.hasUI) c.ui.notify(n.text, n.level);
 	};
 
-	/** show puts a snapshot in the widget, skipping a redraw that would change nothing. */
-	const show = (d: Details | undefined) => {
-		if (!ctx?.hasUI || !d || d.error !== undefined) return;
-		// .planls/ may have appeared with this very call
-		const root = rootOf(ctx);
-		if (root && !watcher.watching) watcher.start(root);
+	/** draw puts a snapshot in the widget, skipping a redraw that would change nothing. */
+	const draw = (d: Details) => {
+		if (!ctx?.hasUI || d.error !== undefined) return;
 		const lines = widgetLines(d);
 		const key = JSON.stringify(lines ?? null);
 		if (key === shownLines) return;
@@ -53,12 +56,30 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx.ui.setWidget(WIDGET_KEY, lines);
 	};
 
-	/** refresh re-reads the project's state through planls and redraws the view. */
-	async function refresh(): Promise<void> {
-		const root = rootOf(ctx);
-		if (!root || !ctx?.hasUI) return;
-		const { envelope } = await todo({ cwd: root, root }, { action: "list" });
-		show(envelope.details);
+	/**
+	 * refresh re-reads the project's state through planls and redraws the
+	 * view. A refresh asked for while one runs makes that one read again when
+	 * it is done, so the last read always starts after the last change.
+	 */
+	function refresh(): Promise<void> {
+		if (refreshing) {
+			again = true;
+			return refreshing;
+		}
+		refreshing = (async () => {
+			do {
+				again = false;
+				const root = rootOf(ctx);
+				if (!root || !ctx?.hasUI) return;
+				// .planls/ may have appeared since the last read
+				if (!watcher.watching) watcher.start(root);
+				const { envelope } = await todo({ cwd: root, root }, { action: "list" });
+				draw(envelope.details);
+			} while (again);
+		})().finally(() => {
+			refreshing = undefined;
+		});
+		return refreshing;
 	}
 
 	const handledBefore = (c: ExtensionContext, planId: string) =>
@@ -69,23 +90,23 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		});
 
 	async function onApproved(c: ExtensionContext, payload: PlanApproved): Promise<void> {
-		if (handledBefore(c, payload.planId)) return; // seed: the same planId again is a no-op
-		applied.add(payload.planId);
+		// seed: the same planId again is a no-op. Only an approval that took
+		// effect counts: a failed one may be announced again.
+		if (handledBefore(c, payload.planId)) return;
 		const root = rootOf(c);
 		if (!root) {
 			// planls's own words for the missing project
 			const { envelope } = await todo(where(c), { action: "list" });
-			applied.delete(payload.planId);
 			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${envelope.content[0]?.text ?? ""}` });
 			return;
 		}
 		const done = await applyApproval(root, payload);
 		const env = done.result.envelope;
 		if (env.details.error !== undefined) {
-			applied.delete(payload.planId);
 			notify(c, { level: "error", text: `planls: ${env.content[0]?.text ?? env.details.error}` });
 			return;
 		}
+		applied.add(payload.planId);
 		pi.appendEntry(APPROVAL_ENTRY, { planId: payload.planId, file: done.file, planlsPlanId: env.details.plan?.id });
 		if (done.keptFile) {
 			notify(c, {
@@ -95,9 +116,18 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		}
 		notify(c, { level: "info", text: `planls: ${done.file}: ${env.content.map((b) => b.text).join("\n")}` });
 		for (const n of done.result.notices) notify(c, n);
-		show(env.details);
 		await refresh();
 	}
+
+	// Approvals apply one at a time, in the order announced: two of them
+	// never interleave their plan-file writes and planls calls.
+	let approvals: Promise<void> = Promise.resolve();
+	const enqueue = (c: ExtensionContext, payload: PlanApproved) => {
+		approvals = approvals.then(() => onApproved(c, payload)).catch((e: unknown) => {
+			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${e instanceof Error ? e.message : String(e)}` });
+		});
+		return approvals;
+	};
 
 	pi.events.on(PLAN_APPROVED_EVENT, async (data: unknown) => {
 		if (!isPlanApproved(data)) return;
@@ -105,7 +135,13 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 			waiting.push(data);
 			return;
 		}
-		await onApproved(ctx, data);
+		await enqueue(ctx, data);
+	});
+
+	// pi-plan-mode 0.2.4 (npm) announces an approval as a custom message.
+	pi.on("message_end", async (event, c) => {
+		const payload = approvalFromMessage(event.message, c.sessionManager.getSessionId());
+		if (payload) await enqueue(c, payload);
 	});
 
 	pi.events.on(MODE_CHANGED_EVENT, (data: unknown) => {
@@ -115,19 +151,20 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 
 	const inPlanMode = (c: ExtensionContext) => livePlanMode ?? modeFromBranch(c.sessionManager.getBranch()) ?? false;
 
+	const { promptSnippet, promptGuidelines } = guidance({ promptSnippet: PROMPT_SNIPPET, promptGuidelines: PROMPT_GUIDELINES });
 	pi.registerTool({
 		name: TOOL_NAME,
 		label: TOOL_LABEL,
 		description: DESCRIPTION,
-		promptSnippet: PROMPT_SNIPPET,
-		promptGuidelines: PROMPT_GUIDELINES,
+		promptSnippet,
+		promptGuidelines,
 		parameters: TodoParams,
 		// One call at a time, in the model's order: a later call sees an earlier one.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, _onUpdate, c) {
 			const { envelope, notices } = await todo(where(c), params as Record<string, unknown>, signal);
 			for (const n of notices) notify(c, n);
-			show(envelope.details);
+			void refresh();
 			return { content: envelope.content, details: envelope.details };
 		},
 	});
@@ -137,7 +174,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		handler: async (_args, c) => {
 			const { envelope } = await todo(where(c), { action: "list" });
 			c.ui.notify(envelope.content.map((b) => b.text).join("\n"), envelope.details.error ? "error" : "info");
-			show(envelope.details);
+			void refresh();
 		},
 	});
 
@@ -145,7 +182,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx = c;
 		livePlanMode = undefined;
 		shownLines = "";
-		for (const payload of waiting.splice(0)) await onApproved(c, payload);
+		for (const payload of waiting.splice(0)) await enqueue(c, payload);
 		await refresh();
 	});
 
