@@ -23,6 +23,13 @@ import (
 // decoded on every call (3 ms for 1,000 tasks, BenchmarkRead); the caller
 // owns the returned state. Safe for concurrent use.
 func (s *Store) Read() (*core.State, error) {
+	st, _, err := s.read()
+	return st, err
+}
+
+// read is Read that also returns the bytes it decoded (nil for a missing
+// file read as the empty state).
+func (s *Store) read() (*core.State, []byte, error) {
 	data, err := os.ReadFile(s.StatePath())
 	if errors.Is(err, os.ErrNotExist) {
 		if testHookStateMissing != nil {
@@ -37,16 +44,18 @@ func (s *Store) Read() (*core.State, error) {
 			// between our two reads shows up on a second read, and only a file
 			// that is still missing was lost.
 			if data, err := os.ReadFile(s.StatePath()); err == nil {
-				return decodeState(s.StatePath(), data)
+				st, err := decodeState(s.StatePath(), data)
+				return st, data, err
 			}
-			return nil, &StateError{Path: s.StatePath(), Msg: fmt.Sprintf("%s is missing but %s has %s: run planls doctor --rebuild", StateName, JournalName, countNoun(n, "change"))}
+			return nil, nil, &StateError{Path: s.StatePath(), Msg: fmt.Sprintf("%s is missing but %s has %s: run planls doctor --rebuild", StateName, JournalName, countNoun(n, "change"))}
 		}
-		return core.Empty(), nil
+		return core.Empty(), nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", s.StatePath(), err)
+		return nil, nil, fmt.Errorf("read %s: %w", s.StatePath(), err)
 	}
-	return decodeState(s.StatePath(), data)
+	st, err := decodeState(s.StatePath(), data)
+	return st, data, err
 }
 
 // testHookStateMissing, when set by a test, runs right after read finds no
@@ -92,11 +101,12 @@ func (s *Store) Apply(ctx context.Context, apply func(*core.State) core.Result) 
 // committed, so no concurrent change is ever lost (field failure B08).
 // params is what the journal records; nil means the result's details.params.
 func (s *Store) update(ctx context.Context, kind string, params json.RawMessage, apply func(*core.State) core.Result) (core.Result, error) {
-	st, err := s.Read()
+	st, data, err := s.read()
 	if err != nil {
 		return core.Result{}, err
 	}
-	if res := apply(st); !res.Changed {
+	res := apply(st)
+	if !res.Changed {
 		return res, nil
 	}
 	h, err := s.lock(ctx)
@@ -104,16 +114,30 @@ func (s *Store) update(ctx context.Context, kind string, params json.RawMessage,
 		return core.Result{}, err
 	}
 	defer h.unlock()
-	return s.commitLocked(kind, params, apply)
+	return s.commitLocked(kind, params, apply, unlocked{data, st, res})
+}
+
+// unlocked is what update read and applied before it took the lock.
+type unlocked struct {
+	data []byte
+	st   *core.State
+	res  core.Result
 }
 
 // commitLocked is read → apply → write → journal; the lock must be held.
-func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*core.State) core.Result) (core.Result, error) {
-	st, err := s.Read()
+// When the file still holds the bytes of the unlocked read, that read's
+// state and result stand (apply is pure), saving a decode and an apply.
+func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*core.State) core.Result, before unlocked) (core.Result, error) {
+	st, data, err := s.read()
 	if err != nil {
 		return core.Result{}, err
 	}
-	res := apply(st)
+	res := before.res
+	if bytes.Equal(data, before.data) && before.st != nil {
+		st = before.st
+	} else {
+		res = apply(st)
+	}
 	if !res.Changed || res.State == nil {
 		return res, nil
 	}
@@ -121,9 +145,10 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 		params = compactParams(res.Envelope.Details.Params)
 	}
 	next := *res.State
-	next.Revision = s.nextRevision(st.Revision)
+	var journal int64
+	next.Revision, journal = s.nextRevision(st.Revision)
 	res.State = &next
-	if err := s.persist(st, &next, kind, params, res.Envelope.Text()); err != nil {
+	if err := s.persist(st, &next, journal, kind, params, res.Envelope.Text()); err != nil {
 		return core.Result{}, err
 	}
 	return res, nil
@@ -133,14 +158,15 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 // The lock must be held. The journal line is appended after the rename, so a
 // crash in between leaves a journal one revision behind; the next writer
 // notices and journals a full snapshot.
-func (s *Store) persist(old, next *core.State, kind string, params json.RawMessage, text string) error {
+// journal is the journal's last revision as nextRevision read it.
+func (s *Store) persist(old, next *core.State, journal int64, kind string, params json.RawMessage, text string) error {
 	data, err := encodeState(next)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)
 	}
 	// A diff is only replayable onto exactly the revision it was made from;
 	// revision 0 with content is a state written by hand.
-	full := lastRevision(s.JournalPath()) != old.Revision ||
+	full := journal != old.Revision ||
 		(old.Revision == 0 && (len(old.Tasks) > 0 || old.Plan != nil))
 	entry, err := newEntry(old, next, full)
 	if err != nil {
@@ -183,12 +209,15 @@ func compactParams(p json.RawMessage) json.RawMessage {
 func nowUTC() time.Time { return time.Now().UTC() }
 
 // nextRevision is the revision of the commit made on a state at revision
-// cur. When the journal already went past cur (an older state.json was put
-// back, e.g. by git checkout) the numbering continues after the journal, so
-// no revision is ever written twice; persist then journals a full snapshot,
-// which replay takes as a new base (field trial issue 4). The lock must be held.
-func (s *Store) nextRevision(cur int64) int64 {
-	last := lastRevision(s.JournalPath())
+// cur, and the journal's last revision as lastRevision reads it (-1 for a
+// damaged last line: persist then journals a full snapshot). When the
+// journal already went past cur (an older state.json was put back, e.g. by
+// git checkout) the numbering continues after the journal, so no revision
+// is ever written twice; persist then journals a full snapshot, which
+// replay takes as a new base (field trial issue 4). The lock must be held.
+func (s *Store) nextRevision(cur int64) (next, journal int64) {
+	journal = lastRevision(s.JournalPath())
+	last := journal
 	if last < 0 {
 		// The last line is damaged: look at every usable line.
 		entries, _, _ := ReadJournal(s.JournalPath())
@@ -196,7 +225,7 @@ func (s *Store) nextRevision(cur int64) int64 {
 			last = max(last, e.Revision)
 		}
 	}
-	return max(cur, last) + 1
+	return max(cur, last) + 1, journal
 }
 
 // countNoun is "1 change", "2 changes", "2 entries".

@@ -149,17 +149,15 @@ func appendJournal(path string, e JournalEntry) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		// A torn last line (a crash mid-append) must not swallow this one.
 		last := make([]byte, 1)
-		if r, err := os.Open(path); err == nil {
-			if _, err := r.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-				line = append([]byte("\n"), line...)
-			}
-			_ = r.Close()
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte("\n"), line...)
 		}
 	}
 	if _, err := f.Write(line); err != nil {

@@ -108,19 +108,29 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		await refresh();
 	}
 
+	// Approvals apply one at a time, in the order announced: two of them
+	// never interleave their plan-file writes and planls calls.
+	let approvals: Promise<void> = Promise.resolve();
+	const enqueue = (c: ExtensionContext, payload: PlanApproved) => {
+		approvals = approvals.then(() => onApproved(c, payload)).catch((e: unknown) => {
+			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${e instanceof Error ? e.message : String(e)}` });
+		});
+		return approvals;
+	};
+
 	pi.events.on(PLAN_APPROVED_EVENT, async (data: unknown) => {
 		if (!isPlanApproved(data)) return;
 		if (!ctx) {
 			waiting.push(data);
 			return;
 		}
-		await onApproved(ctx, data);
+		await enqueue(ctx, data);
 	});
 
 	// pi-plan-mode 0.2.4 (npm) announces an approval as a custom message.
 	pi.on("message_end", async (event, c) => {
 		const payload = approvalFromMessage(event.message, c.sessionManager.getSessionId());
-		if (payload) await onApproved(c, payload);
+		if (payload) await enqueue(c, payload);
 	});
 
 	pi.events.on(MODE_CHANGED_EVENT, (data: unknown) => {
@@ -164,7 +174,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		livePlanMode = undefined;
 		shownLines = "";
 		shownSeq = 0;
-		for (const payload of waiting.splice(0)) await onApproved(c, payload);
+		for (const payload of waiting.splice(0)) await enqueue(c, payload);
 		await refresh();
 	});
 

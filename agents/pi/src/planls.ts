@@ -113,12 +113,17 @@ export function run(args: string[], cwd: string, input: string, signal?: AbortSi
 	});
 }
 
-/** notices picks planls's `level: text` lines out of its stderr. */
+/**
+ * notices picks planls's `level: text` lines out of its stderr: the
+ * tool's notices (`warning: Plan item deferred: ...`) and the CLI's
+ * `notice: ...` lines (what a first approval set up in the clone), shown
+ * as info.
+ */
 export function notices(stderr: string): Notice[] {
 	const out: Notice[] = [];
 	for (const line of stderr.split("\n")) {
-		const m = /^(info|warning|error): (.*)$/.exec(line);
-		if (m) out.push({ level: m[1] as Notice["level"], text: m[2] });
+		const m = /^(info|notice|warning|error): (.*)$/.exec(line);
+		if (m) out.push({ level: m[1] === "notice" ? "info" : (m[1] as Notice["level"]), text: m[2] });
 	}
 	return out;
 }

@@ -148,10 +148,14 @@ test("pi-plan-mode's approval becomes the project's approved plan; the same plan
 	const revision = st.revision;
 	from = pi.events.length;
 	await slash(`/stub-approve ${join(tmp, "other-plan.md")} plan-1`);
-	await slash("/todos"); // a later command, so the approval handler has run
-	await pi.waitFor((r) => r.method === "notify" && r.message.startsWith("Plan: Demo"), { from, what: "/todos" });
+	// Approvals apply in order, so once this later one is done, so is the repeat.
+	await slash(`/stub-approve ${join(tmp, "plan.md")} plan-1b`);
+	const again = await pi.waitFor((r) => r.method === "notify", { from, what: "the later approval's notice" });
+	assert.equal(again.message, 'planls: PLAN.md: Plan "Demo" is already approved: 2 plan items');
 	assert.equal(state().revision, revision, "state unchanged");
 	assert.equal(readFileSync(join(proj, "PLAN.md"), "utf8"), PLAN, "PLAN.md unchanged");
+	await slash("/todos");
+	await pi.waitFor((r) => r.method === "notify" && r.message.startsWith("Plan: Demo"), { from, what: "/todos" });
 });
 
 test("an item is refused without evidence and completed with it; planls's text, byte for byte", async () => {

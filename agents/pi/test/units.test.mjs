@@ -132,9 +132,10 @@ test("failure and notices read planls's stderr", () => {
 		content: [{ type: "text", text: "Error: no planls root found: somewhere" }],
 		details: { action: "list", params: { action: "list" }, tasks: [], error: "no planls root found: somewhere" },
 	});
-	assert.deepEqual(planls.notices("warning: Plan item deferred: #2 x -- y\nother line\ninfo: fine\n"), [
+	assert.deepEqual(planls.notices("warning: Plan item deferred: #2 x -- y\nother line\ninfo: fine\nnotice: wrote .gitattributes\n"), [
 		{ level: "warning", text: "Plan item deferred: #2 x -- y" },
 		{ level: "info", text: "fine" },
+		{ level: "info", text: "wrote .gitattributes" },
 	]);
 	assert.equal(planls.actionOf({ ops: [] }), "batch");
 	assert.equal(planls.actionOf({ action: "get" }), "get");

@@ -1,0 +1,60 @@
+// Package floor is the disk's floor for one durable commit, for benchmarks
+// to be judged against (issue 15): the same system calls a store commit
+// needs and nothing else.
+package floor
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Commit writes state to dir/state.json durably and appends journalLine to
+// dir/journal.jsonl durably: temp file, write, fsync, rename over the file,
+// fsync of dir, then append and fsync of the journal. dir must exist. The
+// error is the first failed system call's.
+func Commit(dir string, state, journalLine []byte) error {
+	tmp := filepath.Join(dir, ".state.json.floor")
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(state); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "state.json")); err != nil {
+		return err
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	d.Close()
+	if err != nil {
+		return err
+	}
+	j, err := os.OpenFile(filepath.Join(dir, "journal.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := j.Write(journalLine); err != nil {
+		j.Close()
+		return err
+	}
+	if err := j.Sync(); err != nil {
+		j.Close()
+		return err
+	}
+	return j.Close()
+}
+
+// JournalLine is a journal line of the size a one-field update writes.
+var JournalLine = []byte(`{"revision":1,"time":"2026-01-02T03:04:05Z","actor":"bench","kind":"call","params":{"action":"update","id":1,"status":"in_progress"},"result":"Updated #1 (pending → in_progress)","diff":[{"op":"replace","path":"/tasks/0/status","value":"in_progress"}]}` + "\n")
