@@ -8,9 +8,10 @@ import (
 
 // hoverContent is the hover's MarkupContent in the client's format:
 // markdown, or plain text when textDocument.hover.contentFormat does not
-// prefer markdown (LSP 3.17 HoverClientCapabilities). Caller holds mu.
-func (s *server) hoverContent(md string) protocol.MarkupContent {
-	if !s.ecaps.hoverPlain {
+// prefer markdown (plain, from editorCaps.hoverPlain; LSP 3.17
+// HoverClientCapabilities).
+func hoverContent(md string, plain bool) protocol.MarkupContent {
+	if !plain {
 		return protocol.MarkupContent{Kind: protocol.Markdown, Value: md}
 	}
 	return protocol.MarkupContent{Kind: protocol.PlainText, Value: plainHover(md)}
