@@ -670,6 +670,11 @@ H.test('a task the todo tool created is not in the plan, yet the commands take i
   H.eq('in_progress', task(id).status)
   seen, prompts = run_command('PlanlsComplete ' .. id)
   H.eq({ 'Evidence for #' .. id .. ': ' }, prompts)
+  -- "done" is weak evidence: the server warns with window/showMessage, which
+  -- Neovim 0.12 hands to vim.notify (0.7 and 0.10 here do not).
+  seen = vim.tbl_filter(function(m)
+    return not m.msg:find('^LSP%[planls%] weak%-evidence: #' .. id .. ' ')
+  end, seen)
   H.eq({ { msg = 'planls: Updated #' .. id .. ' (in_progress → completed)', level = vim.log.levels.INFO } }, seen)
   H.eq('done', task(id).evidence)
 end)
