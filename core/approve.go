@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/planls/planls/planparse"
@@ -30,13 +31,13 @@ type itemKey struct {
 }
 
 func keyOf(scope []string, subject, planText string) itemKey {
-	k := itemKey{depth: len(scope), subject: subject, planText: planText}
+	k := itemKey{depth: len(scope), subject: keyText(subject), planText: keyText(planText)}
 	switch len(scope) {
 	case 0:
 	case 1:
-		k.scope = scope[0]
+		k.scope = keyText(scope[0])
 	default:
-		k.scope = strings.Join(scope, "\x00")
+		k.scope = keyText(strings.Join(scope, "\x00"))
 	}
 	return k
 }
@@ -95,26 +96,21 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	now := opts.now()
 	items := usableItems(plan)
 
-	// Count keys on both sides: only a key that occurs once in each is kept.
-	// oldAt holds the index of a key's only old item, or -1 when it repeats.
-	oldIdx := make(map[itemKey]int, len(view.Tasks))
+	// Pair by key and order (issue 10): the k-th new item with a key keeps
+	// the k-th approved item with that key, in plan order, so identical
+	// bullets each keep their own id and status. Keys compare as a reader
+	// sees the text (keyText: NFC, no variation selectors or BOM).
+	var olds []int
 	for i := range view.Tasks {
-		t := &view.Tasks[i]
-		if t.isPlan() && t.Status != Deleted {
-			k := taskKey(t)
-			if _, dup := oldIdx[k]; dup {
-				oldIdx[k] = -1
-			} else {
-				oldIdx[k] = i
-			}
+		if t := &view.Tasks[i]; t.isPlan() && t.Status != Deleted {
+			olds = append(olds, i)
 		}
 	}
-	newCount := make(map[itemKey]int, len(items))
-	keys := make([]itemKey, len(items))
-	for j, i := range items {
-		it := &plan.Items[i]
-		keys[j] = keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
-		newCount[keys[j]]++
+	sort.SliceStable(olds, func(a, b int) bool { return planBefore(&view.Tasks[olds[a]], &view.Tasks[olds[b]]) })
+	oldIdx := make(map[itemKey][]int, len(olds))
+	for _, i := range olds {
+		k := taskKey(&view.Tasks[i])
+		oldIdx[k] = append(oldIdx[k], i)
 	}
 
 	w := cloneState(view)
@@ -124,8 +120,10 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	kept := 0
 	for j, i := range items {
 		it := &plan.Items[i]
-		k := keys[j]
-		if ti, ok := oldIdx[k]; ok && ti >= 0 && newCount[k] == 1 {
+		k := keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
+		if q := oldIdx[k]; len(q) > 0 {
+			ti := q[0]
+			oldIdx[k] = q[1:]
 			keptIdx[ti] = true
 			w.Tasks[ti].PlanOrder = j + 1 // order only: not a change of the task's content
 			kept++
@@ -190,7 +188,7 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		w.Tasks = append(append(all, w.Tasks...), fresh...)
 	}
 	w.NextID = next
-	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now}
+	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src)}
 	text := fmt.Sprintf("Approved plan \"%s\": %s (%d kept, %d new, %d removed)",
 		sanitize(title), countNoun(len(items), "plan item"), kept, len(fresh), len(removedIDs))
 	res := success(w, w, action, rawParams, text, true)

@@ -26,8 +26,9 @@ var rPlans = map[string]*planparse.Plan{
 //     and drops in_progress, owner and activeForm.
 //   - R02: old items that left the plan are tombstoned (kept as history),
 //     not removed; edges to them are dropped as in rpiv.
-//   - R04: duplicate keys are ambiguous, so nothing carries (rpiv lets the
-//     last old duplicate win for every new one).
+//   - R04: identical items pair up by order (issue 10): the k-th new "same"
+//     keeps the k-th old one and the third is new (rpiv lets the last old
+//     duplicate win for every new one; planls used to carry none).
 var rPlanls = map[string]struct {
 	text  string
 	tasks string
@@ -37,8 +38,8 @@ var rPlanls = map[string]struct {
 		`[{"id":1,"subject":"A","status":"completed","source":"plan","planGroup":"Work","evidence":"ev-a"},{"id":2,"subject":"B","status":"deferred","source":"plan","planGroup":"Work","planText":"- detail b","reason":"why-b"},{"id":3,"subject":"C","status":"in_progress","source":"plan","planGroup":"Work","activeForm":"doing c","owner":"me"},{"id":4,"subject":"D","status":"pending","source":"plan","planGroup":"Verification"},{"id":5,"subject":"agent","status":"pending","blockedBy":[3,4]}]`, 6},
 	"R02": {`Approved plan "Add widgets v2": 3 plan items (1 kept, 2 new, 3 removed)`,
 		`[{"id":1,"subject":"A","status":"completed","source":"plan","planGroup":"Work","evidence":"ev-a"},{"id":2,"subject":"B","status":"deleted","source":"plan","planGroup":"Work","planText":"- detail b","reason":"why-b"},{"id":3,"subject":"C","status":"deleted","source":"plan","planGroup":"Work","activeForm":"doing c","owner":"me"},{"id":4,"subject":"D","status":"deleted","source":"plan","planGroup":"Verification"},{"id":5,"subject":"agent","status":"pending"},{"id":6,"subject":"B","status":"pending","source":"plan","planGroup":"Work","planText":"- detail b changed"},{"id":7,"subject":"D","status":"pending","source":"plan","planGroup":"Checks"}]`, 8},
-	"R04": {`Approved plan "W": 3 plan items (0 kept, 3 new, 2 removed)`,
-		`[{"id":1,"subject":"same","status":"deleted","source":"plan","planGroup":"W","evidence":"first"},{"id":2,"subject":"same","status":"deleted","source":"plan","planGroup":"W","reason":"second"},{"id":3,"subject":"same","status":"pending","source":"plan","planGroup":"W"},{"id":4,"subject":"same","status":"pending","source":"plan","planGroup":"W"},{"id":5,"subject":"same","status":"pending","source":"plan","planGroup":"W"}]`, 6},
+	"R04": {`Approved plan "W": 3 plan items (2 kept, 1 new, 0 removed)`,
+		`[{"id":1,"subject":"same","status":"completed","source":"plan","planGroup":"W","evidence":"first"},{"id":2,"subject":"same","status":"deferred","source":"plan","planGroup":"W","reason":"second"},{"id":3,"subject":"same","status":"pending","source":"plan","planGroup":"W"}]`, 4},
 	"R05": {`Approved plan "Nothing actionable": 0 plan items (0 kept, 0 new, 0 removed)`,
 		`[{"id":1,"subject":"mine","status":"pending"}]`, 2},
 }
@@ -146,8 +147,16 @@ func TestApproveAmbiguity(t *testing.T) {
 		kept     int
 	}{
 		{"unique on both sides", []planparse.Item{item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", "")}, 1},
-		{"new side duplicated", []planparse.Item{item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, 0},
-		{"old side duplicated", []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", "")}, 0},
+		// Identical bullets pair up by order (issue 10): the first new one
+		// keeps the first old one.
+		{"new side duplicated", []planparse.Item{item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, 1},
+		{"old side duplicated", []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", "")}, 1},
+		{"both duplicated", []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, 2},
+		// What a reader cannot see never changes an item.
+		{"NFD vs NFC", []planparse.Item{item(scope("Café"), "résumé", "naïve")}, []planparse.Item{item(scope("Cafe\u0301"), "re\u0301sume\u0301", "nai\u0308ve")}, 1},
+		{"variation selector", []planparse.Item{item(nil, "ship \u2764\ufe0f", "")}, []planparse.Item{item(nil, "ship \u2764", "")}, 1},
+		{"BOM in text", []planparse.Item{item(nil, "\ufeffstart", "")}, []planparse.Item{item(nil, "start", "")}, 1},
+		{"visible accent differs", []planparse.Item{item(nil, "resume", "")}, []planparse.Item{item(nil, "résumé", "")}, 0},
 		{"full scope differs", []planparse.Item{item(scope("A", "G"), "a", "")}, []planparse.Item{item(scope("B", "G"), "a", "")}, 0},
 		{"planText differs", []planparse.Item{item(scope("G"), "a", "x")}, []planparse.Item{item(scope("G"), "a", "x ")}, 0},
 		{"subject differs in case", []planparse.Item{item(nil, "a", "")}, []planparse.Item{item(nil, "A", "")}, 0},

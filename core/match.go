@@ -24,7 +24,7 @@ import (
 // the map-of-keys version this replaced (match_ref_test.go), at a fraction of
 // its cost on a 10k-item plan (BenchmarkMatchPlan10k*).
 func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
-	approved := approvedInOrder(in)
+	approved := keyTasks(approvedInOrder(in))
 	// Usable items (a blank subject is not a plan item, rule 4) with their
 	// trimmed subjects, in one pass.
 	items := make([]int, 0, len(plan.Items))
@@ -33,7 +33,7 @@ func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 		it := &plan.Items[i]
 		if s := trimSpace(it.Subject); s != "" {
 			items = append(items, i)
-			keys = append(keys, keyRef{it.Scope, s, it.PlanText})
+			keys = append(keys, keyRef{keyScope(it.Scope), keyText(s), keyText(it.PlanText)})
 		}
 	}
 	used := make([]bool, len(approved))

@@ -64,6 +64,9 @@ type PlanRef struct {
 	Title      string    `json:"title"`          // planparse title
 	Path       string    `json:"path,omitempty"` // slash-separated, relative to the workspace root
 	ApprovedAt time.Time `json:"approvedAt"`
+	// TextID is the hash of the approved text as a reader sees it (see
+	// TextChanged); empty in states written before issue 10.
+	TextID string `json:"textId,omitempty"`
 }
 
 // MutationKey remembers the result of a create/update that carried a

@@ -22,9 +22,7 @@ func (s *server) codeLens(r *request) (any, error) {
 	}
 	v := f.view
 	if !v.approved {
-		rng := v.titleRange()
-		return []protocol.CodeLens{{Range: rng, Command: &protocol.Command{
-			Title: "Approve plan", Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}}}}, nil
+		return previewLenses(v), nil
 	}
 	if v.needsReapproval {
 		out = append(out, protocol.CodeLens{Range: v.titleRange(), Command: &protocol.Command{

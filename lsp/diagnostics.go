@@ -77,6 +77,10 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		out[v.uri] = list
 		return out
 	}
+	if textDrift(v) {
+		add(title, protocol.DiagnosticSeverityWarning, codeDrift, 0,
+			"the plan file changed since approval outside its plan items: re-approve to make the new text the plan")
+	}
 	cfg := s.folderSettings(f)
 	sev := severityOf(cfg.Severity)
 	for i := range v.items {
@@ -84,14 +88,14 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		t := vi.task
 		if vi.item == nil {
 			add(title, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
-				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, t.Subject))
+				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
 			continue
 		}
 		r := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 		switch vi.drift {
 		case "new":
 			add(r, protocol.DiagnosticSeverityHint, codeDrift, 0,
-				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", vi.item.Subject))
+				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", planparse.Display(vi.item.Subject, vi.item.PlanText)))
 			continue
 		case "changed":
 			add(r, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
@@ -102,14 +106,14 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		}
 		if blockers := v.openBlockers(t); len(blockers) > 0 && isOpen(t) {
 			d := add(r, sev, codeBlocked, t.ID,
-				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), t.Subject))
+				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), planparse.Display(t.Subject, t.PlanText)))
 			d.RelatedInformation = v.related(blockers)
 		} else {
 			switch t.Status {
 			case core.Pending:
-				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, t.Subject))
+				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
 			case core.InProgress:
-				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, t.Subject))
+				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
 			case core.Completed, core.Deferred:
 				if msg := noProof(t); msg != "" {
 					// Only a hand edit of state.json closes an item without
@@ -241,4 +245,19 @@ func noProof(t *core.Task) string {
 		return "plan item #" + strconv.Itoa(t.ID) + " is deferred without a reason (state.json edited by hand?): " + t.Subject
 	}
 	return ""
+}
+
+// textDrift reports an edit of the approved text that no item shows
+// (issue 10: every edit to approved text is plan-drift): the text changed
+// as a reader sees it, and every item is the same as approved.
+func textDrift(v *view) bool {
+	if !v.needsReapproval || !core.TextChanged(v.text, v.state.Plan) {
+		return false
+	}
+	for i := range v.items {
+		if v.items[i].drift != "same" {
+			return false
+		}
+	}
+	return true
 }

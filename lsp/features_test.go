@@ -106,7 +106,7 @@ func TestApproveThenDiagnosticsPerItem(t *testing.T) {
 	}
 	lines := strings.Split(basicPlan(t), "\n")
 	first := ds[0]
-	if first.Message != "open plan item #1 (pending): Add `internal/ratelimit` with a token bucket keyed by API key" {
+	if first.Message != "open plan item #1 (pending): Add internal/ratelimit with a token bucket keyed by API key" {
 		t.Errorf("message %q", first.Message)
 	}
 	if first.Source != "planls" || first.Severity != protocol.DiagnosticSeverityInformation {

@@ -46,7 +46,7 @@ func TestBlockedHoverLensSymbols(t *testing.T) {
 			blocked = d
 		}
 	}
-	if blocked.Message != "plan item #2 is blocked by #1: Wire the limiter into `POST /v1/ingest` and `POST /v1/batch`" {
+	if blocked.Message != "plan item #2 is blocked by #1: Wire the limiter into POST /v1/ingest and POST /v1/batch" {
 		t.Errorf("blocked message %q", blocked.Message)
 	}
 	if len(blocked.RelatedInformation) != 1 || blocked.RelatedInformation[0].Location.Range.Start.Line != 7 ||
@@ -342,7 +342,7 @@ func TestCodeLensApproveAndReapprove(t *testing.T) {
 		}
 		return strings.Join(out, " | ")
 	}
-	if got := lens(); got != "0:Approve plan" {
+	if got := lens(); got != "0:Approve plan (1 plan item) | 2:1 plan item on approval | 3:will be tracked" {
 		t.Errorf("unapproved lenses %q", got)
 	}
 	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {

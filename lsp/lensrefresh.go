@@ -23,6 +23,9 @@ func lensSum(v *view) uint64 {
 	maphash.WriteComparable(&h, v.approved)
 	maphash.WriteComparable(&h, v.needsReapproval)
 	h.WriteString(v.uri)
+	if !v.approved {
+		maphash.WriteComparable(&h, len(v.items)) // the preview's counts
+	}
 	for i := range v.items {
 		vi := &v.items[i]
 		if vi.item == nil || vi.task == nil {

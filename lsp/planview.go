@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
 // planResult is the planls/plan result (docs/PROTOCOL.md).
@@ -96,7 +97,7 @@ func planOf(f *folder, v *view) planResult {
 		it := planItem{Status: "draft", Drift: vi.drift, BlockedBy: []int{}}
 		group := ""
 		if vi.item != nil {
-			it.Subject, group = vi.item.Subject, vi.item.Group
+			it.Subject, group = planparse.Display(vi.item.Subject, vi.item.PlanText), vi.item.Group
 			rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 			it.Range = &rng
 		}
@@ -106,7 +107,7 @@ func planOf(f *folder, v *view) planResult {
 		if t := vi.task; t != nil {
 			it.ID, it.Status, it.Evidence, it.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
 			if vi.item == nil {
-				it.Subject, group = t.Subject, t.PlanGroup
+				it.Subject, group = planparse.Display(t.Subject, t.PlanText), t.PlanGroup
 			}
 			if t.Owner != nil {
 				it.Owner = *t.Owner

@@ -139,3 +139,36 @@ type Plan struct {
 	Items      []Item
 	Problems   []Problem
 }
+
+// Unread returns the headings whose sections give no items for a reason
+// worth telling the author (Why: a context, notes or non-goal label, an
+// override, or the plan's dialect), outermost only: a heading inside a
+// skipped section is not listed again. In source order.
+func (p *Plan) Unread() []Heading {
+	var out []Heading
+	for _, h := range p.Headings {
+		switch h.Why {
+		case whyContext, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos:
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// LineOf returns the 1-based line of byte offset off in src, counting LF,
+// CRLF and lone CR as line ends (rule 8).
+func LineOf(src []byte, off int) int {
+	off = min(max(off, 0), len(src))
+	n := 1
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			n++
+		case '\r':
+			if i+1 >= len(src) || src[i+1] != '\n' {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -268,7 +268,7 @@ func (r *reader) emit(s *sec, m mode) {
 		m = modeBullets
 	}
 	lifted := false
-	if s.skip && m == modeBoxes && s.ctxSkip && !s.stateSkip {
+	if s.skip && m == modeBoxes && s.ctxSkip && !s.stateSkip && r.hasBox(s) {
 		// In a checkbox plan a checkbox is work wherever it sits, but in a
 		// non-goal, do-not or state section ("Dependencies & setup" holds
 		// tasks too); the section's tables stay context.
@@ -298,6 +298,9 @@ func (r *reader) emit(s *sec, m mode) {
 		r.lifted = lifted
 		r.bullets(s, true)
 		r.lifted = false
+		if len(r.plan.Items) == before && s.head >= 0 && r.hasList(s) {
+			s.why = whyBoxes
+		}
 		return
 	case r.bulletsMode(s):
 		prose = r.bullets(s, false)
@@ -310,8 +313,12 @@ func (r *reader) emit(s *sec, m mode) {
 			s.why = whyHeading
 			return
 		}
-		if s.kids > 0 && s.why == "" {
-			s.why = whyIntro
+		if s.kids > 0 {
+			// Bullets over sub-sections are not one task's details.
+			r.bullets(s, false)
+			if len(r.plan.Items) == before && s.why == "" {
+				s.why = whyIntro
+			}
 		}
 	}
 	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {

@@ -155,3 +155,21 @@ func TestFrontMatter(t *testing.T) {
 		t.Errorf("prepare with BOM, CRLF, CR = %q, %d", buf, base)
 	}
 }
+
+// Issue 10: subjects people read.
+func TestDisplay(t *testing.T) {
+	tests := []struct{ subject, planText, want string }{
+		{"**Bold** and [the docs](http://x/y) with `code`", "", "Bold and the docs with code"},
+		{"Add the cache so that", "repeated reads are fast.\n- nested detail", "Add the cache so that repeated reads are fast."},
+		{"Wrapped line", "continues here\n\nnext paragraph", "Wrapped line continues here"},
+		{"Fence after", "```go\nx\n```", "Fence after"},
+		{"<b>html</b> gone", "", "html gone"},
+		{"plain", "  | table |", "plain"},
+		{"**", "", "**"},
+	}
+	for _, tc := range tests {
+		if got := Display(tc.subject, tc.planText); got != tc.want {
+			t.Errorf("Display(%q, %q) = %q, want %q", tc.subject, tc.planText, got, tc.want)
+		}
+	}
+}

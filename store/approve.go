@@ -58,9 +58,16 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		if items == 0 && !aopts.Force && livePlanItems(st) > 0 && !opts.ReadOnly {
 			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, countNoun(livePlanItems(st), "plan item")))
 		}
+		if items == 0 && !aopts.Force && !opts.ReadOnly && !core.PlanMatches(src, planIDOf(st)) {
+			// Approved, such a plan leaves `check` and the stop hook with
+			// nothing to hold the work to (issue 10).
+			return refusal(st, params, nothingToApprove(rel))
+		}
 		res := core.Approve(st, plan, src, rel, opts)
 		if res.Changed && res.State != nil {
-			if notes := approvalNotes(st, res.State); len(notes) > 0 {
+			notes := approvalNotes(st, res.State)
+			notes = append(notes, skippedNotes(src, plan)...)
+			if len(notes) > 0 {
 				res.Envelope.Content = []core.Content{{Type: "text", Text: res.Envelope.Text() + "\n" + strings.Join(notes, "\n")}}
 			}
 		}
@@ -142,4 +149,30 @@ func livePlanItems(st *core.State) int {
 		}
 	}
 	return n
+}
+
+// nothingToApprove is the refusal of a plan in which planls finds no work.
+func nothingToApprove(rel string) string {
+	return fmt.Sprintf("plan file %s has nothing planls tracks as work. planls looks for checkboxes (- [ ] …), "+
+		"bullets and numbered lists under work headings, task headings (### Task 1: …) with details under them, "+
+		"prose-only work sections and front-matter todos; it skips context sections (Summary, Background, Notes, "+
+		"Non-goals, …). Write the work as a list, mark a section with <!-- planls: track -->, "+
+		"or approve it anyway (planls approve --force)", rel)
+}
+
+func planIDOf(st *core.State) string {
+	if st == nil || st.Plan == nil {
+		return ""
+	}
+	return st.Plan.ID
+}
+
+// skippedNotes tell the author which sections gave no items and why
+// (issue 10): one line per section, outermost only.
+func skippedNotes(src []byte, plan *planparse.Plan) []string {
+	var out []string
+	for _, h := range plan.Unread() {
+		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), clean(h.Text), planparse.LineOf(src, h.Range.Start), h.Why))
+	}
+	return out
 }

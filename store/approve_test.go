@@ -78,11 +78,18 @@ func TestApproveAcceptsUTF8BOM(t *testing.T) {
 }
 
 // Field trial issue 3: an empty plan does not wipe an approved plan unless
-// forced; with no approved plan items there is nothing to protect.
+// forced. Issue 10: nor is a plan with nothing to track approved in a new
+// project, where check would then pass with nothing to check.
 func TestApproveEmptyPlan(t *testing.T) {
 	s := Open(t.TempDir(), "test")
-	if res := approveFile(t, s, "", ApproveOptions{}); res.Envelope.IsError() {
-		t.Fatalf("first approval of an empty plan: %q", res.Envelope.Text())
+	for _, body := range []string{"", "# P\n\nOnly prose, no work.\n", "# P\n\n## Summary\n- context\n"} {
+		res := approveFile(t, s, body, ApproveOptions{})
+		if res.Changed || res.Envelope.Text() != "Error: "+nothingToApprove("PLAN.md") {
+			t.Fatalf("%q: changed %v text %q", body, res.Changed, res.Envelope.Text())
+		}
+	}
+	if res := approveFile(t, s, "", ApproveOptions{Force: true}); res.Envelope.IsError() || !res.Changed {
+		t.Fatalf("forced approval of an empty plan: %q", res.Envelope.Text())
 	}
 	approveFile(t, s, "# P\n- one\n- two\n", ApproveOptions{})
 	call(t, s, `{"action":"update","id":1,"status":"completed","evidence":"go test: ok"}`)

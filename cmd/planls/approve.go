@@ -15,7 +15,7 @@ const defaultPlan = "PLAN.md"
 
 // newApproveCmd is `planls approve [PLAN.md]`.
 func newApproveCmd() *cobra.Command {
-	var force bool
+	var force, dry bool
 	cmd := &cobra.Command{
 		Use:   "approve [PLAN.md]",
 		Short: "Approve a plan: its top-level bullets become tracked plan items",
@@ -27,9 +27,12 @@ in-progress item removed that way (without guessing which new item replaced it),
 that no longer waits on one.
 
 A relative PLAN.md is looked up in the working directory, then at the workspace root. A file
-outside the workspace root is refused, so is a file that is not UTF-8 text, and so is a plan with
-no items while the approved plan has some (--force approves it anyway, removing every plan item,
-and a note lists the open ones).`,
+outside the workspace root is refused, so is a file that is not UTF-8 text, and so is a plan in
+which planls finds nothing to track (--force approves it anyway; over an approved plan that
+removes every plan item, and a note lists the open ones). The result names the sections that gave
+no items and why. --dry-run prints what would be tracked and skipped, and approves nothing.
+docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
+<!-- planls: track --> under a heading change it.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := openStore(cmd)
@@ -44,6 +47,9 @@ and a note lists the open ones).`,
 			}
 			if _, err := os.Stat(path); err != nil {
 				return failf("no plan file %s", displayPath(path, st.Root))
+			}
+			if dry {
+				return dryRun(cmd.OutOrStdout(), st, path)
 			}
 			first := firstApproval(st)
 			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force})
@@ -60,7 +66,8 @@ and a note lists the open ones).`,
 		},
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")
-	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items even though it removes every plan item")
+	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items (nothing planls reads as work, or removing every plan item)")
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "print what would be tracked, grouped by heading with line numbers, and the sections skipped and why; approve nothing")
 	return cmd
 }
 

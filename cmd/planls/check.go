@@ -152,9 +152,9 @@ func (o openItem) rule() string {
 // open-item diagnostic).
 func (o openItem) message() string {
 	if o.Unproven {
-		return fmt.Sprintf("plan item #%d is %s (state.json edited by hand?): %s", o.Task.ID, missingProof(o.Task), term(o.Task.Subject))
+		return fmt.Sprintf("plan item #%d is %s (state.json edited by hand?): %s", o.Task.ID, missingProof(o.Task), subjectOf(o.Task))
 	}
-	return fmt.Sprintf("open plan item #%d (%s): %s", o.Task.ID, o.Task.Status, term(o.Task.Subject))
+	return fmt.Sprintf("open plan item #%d (%s): %s", o.Task.ID, o.Task.Status, subjectOf(o.Task))
 }
 
 // missingProof says which proof a hand-closed task lacks.

@@ -95,7 +95,7 @@ func TestSARIF(t *testing.T) {
      "ruleIndex": 0,
      "level": "note",
      "message": {
-      "text": "open plan item #3 (pending): Add ` + "`x`" + `, then 100%"
+      "text": "open plan item #3 (pending): Add x, then 100%"
      },
      "locations": [
       {
@@ -220,7 +220,7 @@ func TestTextAndGitHubFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	// In file order, drift among the open items; what left the file last.
-	wantText := "docs/PLAN.md:7:1: open plan item #3 (pending): Add `x`, then 100%\n" +
+	wantText := "docs/PLAN.md:7:1: open plan item #3 (pending): Add x, then 100%\n" +
 		"docs/PLAN.md:7:1: plan item #3 changed since approval (re-approve with planls approve): Add `y`\n" +
 		"docs/PLAN.md:9:3: plan item #6 is deferred without a reason (state.json edited by hand?): later\n" +
 		"docs/PLAN.md:12:1: not in the approved plan (re-approve with planls approve): Ship it, 50%\n" +
@@ -228,7 +228,7 @@ func TestTextAndGitHubFormats(t *testing.T) {
 	if text.String() != wantText {
 		t.Errorf("text:\n%s", text.String())
 	}
-	wantGH := "::notice file=docs/PLAN.md,line=7,col=1::open plan item #3 (pending): Add `x`, then 100%25\n" +
+	wantGH := "::notice file=docs/PLAN.md,line=7,col=1::open plan item #3 (pending): Add x, then 100%25\n" +
 		"::notice file=docs/PLAN.md,line=1,col=1::open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n" +
 		"::warning file=docs/PLAN.md,line=9,col=3,title=closed-without-proof::plan item #6 is deferred without a reason (state.json edited by hand?): later\n" +
 		"::warning file=docs/PLAN.md,line=7,col=1,title=plan-drift::plan item #3 changed since approval (re-approve with planls approve): Add `y`\n" +

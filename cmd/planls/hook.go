@@ -152,7 +152,7 @@ func hookReason(st *core.State, planName string, drift []driftItem) string {
 	var lines []string
 	for _, t := range st.Tasks {
 		if t.Source == "plan" && closedWithoutProof(t) {
-			lines = append(lines, fmt.Sprintf("- #%d %s (%s)", t.ID, term(t.Subject), missingProof(t)))
+			lines = append(lines, fmt.Sprintf("- #%d %s (%s)", t.ID, subjectOf(t), missingProof(t)))
 		}
 	}
 	var parts []string
@@ -183,6 +183,10 @@ func driftReason(planName string, drift []driftItem) string {
 	fmt.Fprintf(&b, "%s has changed since the user approved it, so the work is not done against an approved plan. "+
 		"Do not approve the plan yourself: tell the user what changed and ask them to review %s and re-approve it:\n", planName, planName)
 	for _, d := range drift {
+		if d.Text {
+			fmt.Fprintf(&b, "- %s\n", textDrift)
+			continue
+		}
 		if d.Kind == core.New {
 			fmt.Fprintf(&b, "- line %d: not in the approved plan: %s\n", d.Line, term(d.Subject))
 		} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
 // driftItem is a bullet of the plan file that the approved plan does not
@@ -11,6 +12,10 @@ import (
 // from the approved item TaskID). Line and Col are 1-based, Col in bytes,
 // at the list marker.
 type driftItem struct {
+	// Text marks the finding for an edit outside the plan items (issue 10:
+	// every edit to approved text is drift); Kind is core.Changed then, and
+	// the finding is on line 1.
+	Text    bool
 	Kind    core.DriftKind
 	TaskID  int // the approved item it replaces; 0 when Kind is core.New
 	Subject string
@@ -37,10 +42,16 @@ func (v *planView) driftItems() []driftItem {
 		}
 		it := v.plan.Items[m.Item]
 		line, col := v.lines.lineCol(it.Line.Start)
-		out = append(out, driftItem{Kind: m.Kind, TaskID: m.TaskID, Subject: it.Subject, Line: line, Col: col})
+		out = append(out, driftItem{Kind: m.Kind, TaskID: m.TaskID, Subject: planparse.Display(it.Subject, it.PlanText), Line: line, Col: col})
+	}
+	if len(out) == 0 && len(v.missing) == 0 && core.TextChanged(v.src, v.st.Plan) {
+		out = append(out, driftItem{Text: true, Kind: core.Changed, Line: 1, Col: 1})
 	}
 	return out
 }
+
+// textDrift is the finding for an edit outside the plan items.
+const textDrift = "the plan file changed since approval outside its plan items"
 
 // reapprove is the advice every drift message carries: only an approval
 // (the user's act) makes the new text the plan.
@@ -48,6 +59,9 @@ const reapprove = "(re-approve with planls approve)"
 
 // message is the finding's text in every check format.
 func (d driftItem) message() string {
+	if d.Text {
+		return textDrift + " " + reapprove
+	}
 	if d.Kind == core.New {
 		return fmt.Sprintf("not in the approved plan %s: %s", reapprove, term(d.Subject))
 	}
@@ -56,6 +70,9 @@ func (d driftItem) message() string {
 
 // kind names d.Kind in json output.
 func (d driftItem) kind() string {
+	if d.Text {
+		return "text"
+	}
 	if d.Kind == core.New {
 		return "new"
 	}

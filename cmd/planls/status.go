@@ -52,7 +52,7 @@ Reads only; creates nothing.`,
 			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(st.Plan.Title), len(open), total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
 			for _, o := range open {
-				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, term(o.Task.Subject))
+				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, subjectOf(o.Task))
 			}
 			printDrift(out, v)
 			printWarnings(out, warnings)
@@ -74,6 +74,10 @@ func printDrift(out io.Writer, v *planView) {
 	}
 	var lines []string
 	for _, d := range v.driftItems() {
+		if d.Text {
+			lines = append(lines, "  "+textDrift)
+			continue
+		}
 		if d.Kind == core.New {
 			lines = append(lines, fmt.Sprintf("  new (line %d): %s", d.Line, term(d.Subject)))
 		} else {
@@ -81,7 +85,7 @@ func printDrift(out io.Writer, v *planView) {
 		}
 	}
 	for _, id := range v.missing {
-		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, term(byID[id].Subject)))
+		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, subjectOf(byID[id])))
 	}
 	if len(lines) == 0 {
 		if !core.PlanMatches(v.src, v.st.Plan.ID) {

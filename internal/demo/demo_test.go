@@ -40,7 +40,7 @@ func TestDemoOutput(t *testing.T) {
 		"initialize: planls dev, positions in utf-16, commands: planls.complete, planls.defer, planls.start, planls.reopen, planls.approve, planls.todo\n",
 		"Before approval:\n  PLAN.md:1:1  plan \"Add per-client rate limiting to the ingest API\" is not approved: approve it to track its 7 items\n",
 		"Code action \"Approve plan\" → planls.approve\n",
-		"After approval: 7 open plan items\n  PLAN.md:8:1  open plan item #1 (pending): Add `internal/ratelimit` with a token bucket keyed by API key\n",
+		"After approval: 7 open plan items\n  PLAN.md:8:1  open plan item #1 (pending): Add internal/ratelimit with a token bucket keyed by API key\n",
 		"Code actions on line 8:\n  Complete #1…  (planls.complete)\n  Defer #1…  (planls.defer)\n  Start #1  (planls.start)\n",
 		"planls.complete with evidence \"go test ./internal/ratelimit: ok\":\n",
 		"After: 6 open plan items\n  PLAN.md:11:1  open plan item #2 (pending): ",
@@ -71,12 +71,13 @@ func TestDemoFailsWithBrokenServer(t *testing.T) {
 	}
 }
 
-// A plan without items fails clearly instead of waiting.
+// A plan without items fails clearly instead of waiting: the server
+// refuses to approve a plan with nothing to track (issue 10).
 func TestDemoPlanWithoutItems(t *testing.T) {
 	t.Setenv("PLANLS_TEST_SERVE", "1")
 	var out bytes.Buffer
 	err := Demo(t.Context(), Options{Plan: []byte("# Just a title\n\nSome prose.\n"), Server: []string{os.Args[0]}, Out: &out})
-	if err == nil || !strings.Contains(err.Error(), "no open items") {
+	if err == nil || !strings.Contains(err.Error(), "has nothing planls tracks as work") {
 		t.Errorf("demo of an empty plan: %v\n%s", err, out.String())
 	}
 }

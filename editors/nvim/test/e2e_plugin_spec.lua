@@ -370,8 +370,8 @@ H.test(':PlanlsStatus summarises the plan', function()
   H.ok(ok, 'no status message')
   H.eq(table.concat({
     'planls: Add per-client rate limiting to the ingest API: 3/7 open',
-    '  ◐ #3 Read limits from `config.yaml`:',
-    '  ○ #4 Export `ingest_ratelimit_decisions_total{decision="allow|deny"}`',
+    '  ◐ #3 Read limits from config.yaml:',
+    '  ○ #4 Export ingest_ratelimit_decisions_total{decision="allow|deny"}',
     "  ○ #7 Load test: 2 keys at 10x their rate; the quiet key's p99 latency stays under 20 ms",
   }, '\n'), seen[1].msg)
 end)

@@ -160,6 +160,48 @@ H.test('attach over stdio with plain vim.lsp', function()
   H.eq(nil, H.read_file(state_path), 'state written before approval')
 end)
 
+-- Issue 10: before approval the plan previews its reading as code lenses,
+-- rendered by Neovim's own codelens display: the item count on Approve plan,
+-- "will be tracked" on each item, a count per heading, why a section is not
+-- tracked.
+H.test('preview: code lenses show what approval would track', function()
+  vim.lsp.codelens.refresh()
+  H.wait(TIMEOUT, function()
+    return #vim.lsp.codelens.get(buf) > 0
+  end, 'code lenses')
+  local by_line = {}
+  for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+    by_line[l.range.start.line] = by_line[l.range.start.line] or {}
+    table.insert(by_line[l.range.start.line], l.command and l.command.title or '')
+  end
+  H.eq({ 'Approve plan (7 plan items)' }, by_line[0], vim.inspect(by_line))
+  for _, line in ipairs(item_lines()) do
+    H.eq({ 'will be tracked' }, by_line[line], 'line ' .. line .. ': ' .. vim.inspect(by_line))
+  end
+  local counted, skipped = false, false
+  for _, titles in pairs(by_line) do
+    for _, t in ipairs(titles) do
+      counted = counted or t:match('^%d+ plan items? on approval$') ~= nil
+      skipped = skipped or t:match('^not tracked: ') ~= nil
+    end
+  end
+  H.ok(counted, 'no count per heading: ' .. vim.inspect(by_line))
+  H.ok(skipped, 'no skipped section: ' .. vim.inspect(by_line))
+  -- What the user sees: the lenses drawn as virtual text on those lines.
+  local ns = vim.lsp.codelens.__namespaces[client_id]
+  H.wait(TIMEOUT, function()
+    local marks = vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })
+    for _, m in ipairs(marks) do
+      for _, chunk in ipairs(m[4].virt_text or {}) do
+        if chunk[1]:match('will be tracked') then
+          return true
+        end
+      end
+    end
+    return false
+  end, 'lenses drawn as virtual text')
+end)
+
 H.test('approve by code action: one diagnostic per open item', function()
   local d = planls_diags('plan-not-approved')[1]
   local action = find_action(code_actions(d.lnum), 'Approve plan')
@@ -178,7 +220,7 @@ H.test('approve by code action: one diagnostic per open item', function()
   H.eq(item_lines(), lines)
   H.eq({ 1, 2, 3, 4, 5, 6, 7 }, open_ids())
   local first = planls_diags('open-item')[1]
-  H.eq('open plan item #1 (pending): Add `internal/ratelimit` with a token bucket keyed by API key', first.message)
+  H.eq('open plan item #1 (pending): Add internal/ratelimit with a token bucket keyed by API key', first.message)
   H.eq({ id = 1, code = 'open-item' }, data_of(first))
   local st = H.read_json(state_path)
   H.ok(st and st.plan, 'state.json has no plan')

@@ -220,6 +220,24 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await shot(page, outDir, '01-welcome-approve');
 	});
 
+	// Issue 10: before approval, PLAN.md previews what approving it would
+	// track, as code lenses drawn in the editor.
+	await step('preview the unapproved plan: code lenses on PLAN.md', async () => {
+		await page.keyboard.press('Escape');
+		await page.keyboard.press('F1');
+		const input = page.locator('.quick-input-widget input');
+		await input.waitFor({ state: 'visible', timeout: T.ui });
+		await input.fill('PLAN.md'); // no '>': Quick Open finds files
+		await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'PLAN.md' }).first().waitFor({ state: 'visible', timeout: T.ui });
+		await page.keyboard.press('Enter');
+		await page.locator('.editor-group-container .tab', { hasText: 'PLAN.md' }).first().waitFor({ timeout: T.ui });
+		const lens = (text) => page.locator('.monaco-editor .codelens-decoration', { hasText: text }).first();
+		await lens(/Approve plan \(\d+ plan items?\)/).waitFor({ state: 'visible', timeout: T.server });
+		await lens('will be tracked').waitFor({ state: 'visible', timeout: T.server });
+		await lens(/\d+ plan items? on approval/).waitFor({ state: 'visible', timeout: T.server });
+		await shot(page, outDir, '01b-preview-lenses');
+	});
+
 	let before;
 	await step('approve the plan from the welcome button', async () => {
 		await sidebar(page).locator('.welcome-view-content .monaco-button', { hasText: 'Approve plan' }).click();

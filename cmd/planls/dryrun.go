@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
+	"github.com/planls/planls/store"
+)
+
+// dryRun prints what approving the plan file at abs would track, without
+// approving it (issue 10): the items grouped by heading path with their
+// 1-based lines, what a re-approval keeps ("#N kept") and what is new, then
+// the sections that give no items and why. It writes nothing.
+func dryRun(out io.Writer, st *store.Store, abs string) error {
+	src, err := os.ReadFile(abs)
+	if err != nil {
+		return fail(fmt.Errorf("read plan: %w", err))
+	}
+	state, err := st.Read()
+	if err != nil {
+		return fail(err)
+	}
+	plan := planparse.Parse(src)
+	matches, _ := core.MatchPlan(state, plan)
+	kept := map[int]int{} // item index → kept task id
+	for _, m := range matches {
+		if m.Kind == core.Same {
+			kept[m.Item] = m.TaskID
+		}
+	}
+	name := displayPath(abs, st.Root)
+	n := 0
+	for _, it := range plan.Items {
+		if strings.TrimSpace(it.Subject) != "" {
+			n++
+		}
+	}
+	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), countNoun(n, "plan item"))
+	group := "\x00"
+	for i, it := range plan.Items {
+		if strings.TrimSpace(it.Subject) == "" {
+			continue
+		}
+		if g := strings.Join(it.Scope, " › "); g != group {
+			group = g
+			if g == "" {
+				g = "(no heading)"
+			}
+			fmt.Fprintf(out, "\n%s\n", term(plainScope(it.Scope, g)))
+		}
+		mark := "new"
+		if id, ok := kept[i]; ok {
+			mark = fmt.Sprintf("#%d kept", id)
+		}
+		fmt.Fprintf(out, "  line %d: %s (%s)\n", planparse.LineOf(src, it.Line.Start), term(planparse.Display(it.Subject, it.PlanText)), mark)
+	}
+	if skipped := plan.Unread(); len(skipped) > 0 {
+		fmt.Fprintf(out, "\nSkipped:\n")
+		for _, h := range skipped {
+			fmt.Fprintf(out, "  line %d: %s %s: %s\n", planparse.LineOf(src, h.Range.Start), strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Why)
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(out, "\nNothing to track: approving it would be refused (approve --force approves it anyway).\n")
+	}
+	return nil
+}
+
+// plainScope renders a heading path for people; def when it is empty.
+func plainScope(scope []string, def string) string {
+	if len(scope) == 0 {
+		return def
+	}
+	parts := make([]string, len(scope))
+	for i, s := range scope {
+		parts[i] = planparse.Display(s, "")
+	}
+	return strings.Join(parts, " › ")
+}
+
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

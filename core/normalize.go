@@ -1,0 +1,106 @@
+package core
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// keyText is s as reconciliation compares it (issue 10): Unicode NFC, with
+// emoji variation selectors (U+FE0E, U+FE0F) and zero-width no-break spaces
+// (U+FEFF, a BOM) removed. Two texts a reader cannot tell apart compare
+// equal, so re-saving PLAN.md in NFD or with a BOM never makes an item look
+// changed. The stored subject and planText stay verbatim.
+func keyText(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	if strings.ContainsAny(s, "\uFE0E\uFE0F\uFEFF") {
+		s = strings.Map(func(r rune) rune {
+			if r == '\uFE0E' || r == '\uFE0F' || r == '\uFEFF' {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	return norm.NFC.String(s)
+}
+
+// keyScope is keyText of every heading of a scope; the slice is shared
+// when nothing changes.
+func keyScope(scope []string) []string {
+	var out []string
+	for i, s := range scope {
+		if k := keyText(s); k != s || out != nil {
+			if out == nil {
+				out = append(make([]string, 0, len(scope)), scope[:i]...)
+			}
+			out = append(out, k)
+		}
+	}
+	if out == nil {
+		return scope
+	}
+	return out
+}
+
+// keyTasks is ts with every task whose key fields keyText changes replaced
+// by a copy holding the normalized fields (IDs and the rest as they are).
+// ts itself is returned when nothing changes, the usual case.
+func keyTasks(ts []*Task) []*Task {
+	var out []*Task
+	for i, t := range ts {
+		sc, su, pt := keyScope(t.PlanScope), keyText(t.Subject), keyText(t.PlanText)
+		if su == t.Subject && pt == t.PlanText && (len(sc) == 0 || &sc[0] == &t.PlanScope[0]) {
+			continue
+		}
+		if out == nil {
+			out = append([]*Task(nil), ts...)
+		}
+		c := *t
+		c.PlanScope, c.Subject, c.PlanText = sc, su, pt
+		out[i] = &c
+	}
+	if out == nil {
+		return ts
+	}
+	return out
+}
+
+// textID hashes src as a reader sees it: keyText of the text with LF line
+// ends, no BOM and no blank lines at the end. Two files that differ only in what a reader cannot see
+// have the same textID.
+func textID(src []byte) string {
+	s := bytes.TrimPrefix(src, utf8BOM)
+	s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
+	s = bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
+	s = bytes.TrimRight(s, " \t\n") // blank lines at the end show nothing
+	sum := sha256.Sum256([]byte(keyText(string(s))))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// TextChanged reports whether src, the plan file now, says something else
+// than the approved plan ref (issue 10: every edit to approved text is
+// drift), ignoring what a reader cannot see (Unicode normalization, emoji
+// variation selectors, a BOM, line endings). A nil ref has nothing to
+// change. States approved before textId existed compare by content hash.
+func TextChanged(src []byte, ref *PlanRef) bool {
+	if ref == nil {
+		return false
+	}
+	if ref.TextID == "" {
+		return !PlanMatches(src, ref.ID)
+	}
+	return textID(src) != ref.TextID
+}

@@ -1,0 +1,101 @@
+package lsp
+
+import (
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/planparse"
+)
+
+// previewLenses are the code lenses of a plan that is not approved yet
+// (issue 10): what approving it would track. On the title, the Approve plan
+// command with the item count; on each heading with items, how many it
+// holds; on each heading whose section gives none, why; on each item,
+// that it will be tracked. Labels have no command (an empty command id
+// renders as text that does nothing).
+func previewLenses(v *view) []protocol.CodeLens {
+	items := 0
+	for i := range v.plan.Items {
+		if v.plan.Items[i].Subject != "" {
+			items++
+		}
+	}
+	out := []protocol.CodeLens{{Range: v.titleRange(), Command: &protocol.Command{
+		Title: fmt.Sprintf("Approve plan (%s)", countNoun(items, "plan item")), Command: "planls.approve",
+		Arguments: []any{planArg{URI: v.uri}}}}}
+	label := func(start, end int, text string) {
+		out = append(out, protocol.CodeLens{Range: v.m.rng(start, end), Command: &protocol.Command{Title: text}})
+	}
+	heads := v.plan.Headings
+	counts := headingCounts(v.plan)
+	unread := map[int]string{}
+	for _, h := range v.plan.Unread() {
+		unread[h.Range.Start] = h.Why
+	}
+	next := 0 // next heading to label, in source order with the items
+	flush := func(upTo int) {
+		for ; next < len(heads) && heads[next].Range.Start < upTo; next++ {
+			h := heads[next]
+			switch {
+			case unread[h.Range.Start] != "":
+				label(h.Range.Start, lineEnd(v, h.Range), "not tracked: "+unread[h.Range.Start])
+			case counts[next] > 0 && h.Level > 1:
+				label(h.Range.Start, lineEnd(v, h.Range), countNoun(counts[next], "plan item")+" on approval")
+			}
+		}
+	}
+	for i := range v.plan.Items {
+		it := &v.plan.Items[i]
+		if it.Subject == "" {
+			continue
+		}
+		flush(it.Line.Start + 1)
+		label(it.Line.Start, it.Line.End, "will be tracked")
+	}
+	flush(len(v.text) + 1)
+	return out
+}
+
+// headingCounts returns, per index into plan.Headings, the items in that
+// heading's section and the sections under it (a heading item counts for
+// its own heading). One pass: items and headings are both in source order.
+func headingCounts(plan *planparse.Plan) []int {
+	counts := make([]int, len(plan.Headings))
+	var open []int // headings whose section the next item is in, outermost first
+	next := 0
+	for i := range plan.Items {
+		it := &plan.Items[i]
+		for ; next < len(plan.Headings) && plan.Headings[next].Range.Start <= it.Line.Start; next++ {
+			lvl := plan.Headings[next].Level
+			for len(open) > 0 && plan.Headings[open[len(open)-1]].Level >= lvl {
+				open = open[:len(open)-1]
+			}
+			open = append(open, next)
+		}
+		if it.Subject == "" {
+			continue
+		}
+		for _, h := range open {
+			counts[h]++
+		}
+	}
+	return counts
+}
+
+// lineEnd is the end of the first line of r (a setext heading spans two).
+func lineEnd(v *view, r planparse.Range) int {
+	for i := r.Start; i < r.End && i < len(v.text); i++ {
+		if v.text[i] == '\n' || v.text[i] == '\r' {
+			return i
+		}
+	}
+	return r.End
+}
+
+func countNoun(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

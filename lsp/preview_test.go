@@ -1,0 +1,54 @@
+package lsp
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+// Issue 10: an unapproved plan shows, as code lenses, what approving it
+// would track: the count on the Approve lens, a count per heading, why a
+// section is not tracked, and a lens on each item; once approved, an edit
+// outside the items is plan-drift.
+func TestPreviewLensesAndTextDrift(t *testing.T) {
+	src := "# P\n\n## Summary\n- context\n\n## Work\n<!-- planls: skip -->\n- not this\n\n## Build\n- one\n- two\n### Checks\n- three\n"
+	root, plan := workspace(t, src)
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := e.open(plan, src)
+	lens := func() string {
+		var ls []protocol.CodeLens
+		e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &ls)
+		var out []string
+		for _, l := range ls {
+			out = append(out, fmt.Sprintf("%d:%s", l.Range.Start.Line, l.Command.Title))
+		}
+		return strings.Join(out, " | ")
+	}
+	want := "0:Approve plan (3 plan items) | 2:not tracked: context section | 5:not tracked: skipped by <!-- planls: skip --> | " +
+		"9:3 plan items on approval | 10:will be tracked | 11:will be tracked | 12:1 plan item on approval | 13:will be tracked"
+	if got := lens(); got != want {
+		t.Errorf("preview lenses\n got  %q\n want %q", got, want)
+	}
+	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {
+		t.Fatal(err)
+	}
+	// The editor's approval reads the plan as the preview did: the skipped
+	// section gives no item.
+	var res planResult
+	e.call("planls/plan", map[string]any{"uri": uriOf(root)}, &res)
+	if !res.Approved || res.Total != 3 {
+		t.Fatalf("after approve: %+v", res)
+	}
+	edited := strings.Replace(src, "- context", "- other context", 1)
+	e.change(u, 2, edited)
+	e.waitDiags(u, "text drift", func(d []protocol.Diagnostic) bool {
+		for _, x := range d {
+			if x.Code == codeDrift && x.Range.Start.Line == 0 && strings.Contains(x.Message, "outside its plan items") {
+				return true
+			}
+		}
+		return false
+	})
+}
