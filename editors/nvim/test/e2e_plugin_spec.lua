@@ -243,8 +243,9 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   H.wait(TIMEOUT, function()
     return has_line('5/7 open · PLAN.md')
   end, 'sidebar refreshed by planls/stateChanged', describe_sidebar)
-  -- #2 gained an evidence line above #5; the cursor moved down with #5.
-  H.eq(before + 1, item_line(5))
+  -- #2 gained an evidence and a verify line above #5; the cursor moved
+  -- down with #5.
+  H.eq(before + 2, item_line(5))
   H.eq(item_line(5), vim.api.nvim_win_get_cursor(sidebar_win())[1])
   H.wait(TIMEOUT, function()
     return vim.deep_equal({ 3, 4, 5, 6, 7 }, open_ids())
