@@ -68,8 +68,8 @@ func defaultOptions() options {
 // without shutdown, ErrClientClosed or ErrClosedAfterShutdown when in ends
 // first, and any other read error as it is. Exit and shutdown count once
 // read: input that ends right after them gives the same result as if they
-// had been handled. Every goroutine of the session has ended when it
-// returns.
+// had been handled. Every goroutine the session started (worker, writer,
+// watchers, timers, commands) has ended when it returns.
 func Run(ctx context.Context, in io.Reader, out io.Writer, log *slog.Logger) error {
 	return run(ctx, rwc{in: in, out: out}, log, defaultOptions())
 }
@@ -119,6 +119,9 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	s.grp.wait()
 	select {
 	case <-s.exited:
+		if s.goneClient() {
+			return ErrClientGone
+		}
 		if ends.cleanExit() {
 			return nil
 		}
