@@ -138,6 +138,6 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params)
 	}
 	res := r.success(w, w, action, raw, b.String(), true)
 	res.Envelope.Details.IDs = r.ids
-	res.Notices = netDeferrals(view, w)
+	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
 }

@@ -72,6 +72,7 @@ func (e Envelope) IsError() bool { return e.Details.Error != "" }
 type Notice struct {
 	Level string // "warning" or "info"
 	Text  string
+	Code  string `json:",omitempty"` // "" for deferrals; WeakEvidenceCode for weak evidence
 }
 
 // Result is what Call and Approve return.

@@ -183,7 +183,7 @@ func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Resul
 	}
 	res := r.success(w, w, action, raw, text, true)
 	res.Envelope.Details.IDs = r.ids
-	res.Notices = netDeferrals(view, w)
+	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
 }
 

@@ -116,7 +116,9 @@ func runOVector(t *testing.T, v *vectorFile, ov oVector) *State {
 		if res.Envelope.Details.Action != wantAction {
 			t.Fatalf("call %d: details.action %q, want %q", i, res.Envelope.Details.Action, wantAction)
 		}
-		if !jsonEqual(t, res.Notices, wantNotices[ov.ID][i]) {
+		// The vectors hold the seed's notices; weak-evidence warnings are
+		// planls's own (evidence_notice_test.go).
+		if !jsonEqual(t, seedNotices(res.Notices), wantNotices[ov.ID][i]) {
 			t.Fatalf("call %d: notices %v, want %v", i, res.Notices, wantNotices[ov.ID][i])
 		}
 		if !jsonEqual(t, res.Envelope.Details.Tasks, res.State.Tasks) || res.Envelope.Details.NextID != res.State.NextID {
@@ -193,4 +195,15 @@ func TestPlanAParsed(t *testing.T) {
 	if !jsonEqual(t, parsed, hand) {
 		t.Fatalf("parsed %s\nhand %s", mustJSON(t, parsed), mustJSON(t, hand))
 	}
+}
+
+// seedNotices drops planls's weak-evidence notices.
+func seedNotices(ns []Notice) []Notice {
+	var out []Notice
+	for _, n := range ns {
+		if n.Code != WeakEvidenceCode {
+			out = append(out, n)
+		}
+	}
+	return out
 }

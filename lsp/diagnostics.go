@@ -119,9 +119,14 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 					// Only a hand edit of state.json closes an item without
 					// proof: the item still owes it, so it stays visible.
 					add(r, protocol.DiagnosticSeverityWarning, codeNoProof, t.ID, msg)
-				} else if cfg.FadeClosed {
-					d := add(r, protocol.DiagnosticSeverityHint, codeClosed, t.ID, closedMsg(t))
-					d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+				} else {
+					if msg := weakEvidence(t); msg != "" {
+						add(r, protocol.DiagnosticSeverityWarning, codeWeak, t.ID, msg)
+					}
+					if cfg.FadeClosed {
+						d := add(r, protocol.DiagnosticSeverityHint, codeClosed, t.ID, closedMsg(t))
+						d.Tags = []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}
+					}
 				}
 			}
 		}

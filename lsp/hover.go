@@ -17,19 +17,27 @@ func (s *server) hover(r *request) (any, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	f := s.planFolderOf(p.TextDocument.URI)
 	if f == nil {
+		s.mu.Unlock()
 		return nil, nil
 	}
 	v := f.view
 	vi := v.itemAt(v.m.offset(p.Position))
 	if vi == nil || vi.item == nil {
+		s.mu.Unlock()
 		return nil, nil
 	}
 	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+	text, root, evidence, plain := hoverText(v, vi), f.root, "", s.ecaps.hoverPlain
+	if vi.task != nil {
+		evidence = vi.task.Evidence
+	}
+	s.mu.Unlock()
+	// Commit subjects come from git: looked up without the lock.
+	text += evidenceHover(r.ctx, root, evidence)
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverText(v, vi)},
+		Contents: hoverContent(text, plain),
 		Range:    &rng,
 	}, nil
 }

@@ -41,6 +41,10 @@ type planItem struct {
 	ActiveForm string          `json:"activeForm"`
 	Drift      string          `json:"drift"`
 	Range      *protocol.Range `json:"range"`
+	// Verify and EvidenceRefs: for a completed item, its evidence checked
+	// offline (lsp/evidence.go); null and [] otherwise.
+	Verify       *itemVerify   `json:"verify"`
+	EvidenceRefs []evidenceRef `json:"evidenceRefs"`
 }
 
 // planRequest answers planls/plan for the folder of params.uri (default: the
@@ -52,24 +56,31 @@ func (s *server) planRequest(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var f *folder
-	if p.URI == "" {
-		if len(s.folders) == 0 {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no workspace folder: pass \"uri\"")
+	res, root, err := func() (planResult, string, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		var f *folder
+		if p.URI == "" {
+			if len(s.folders) == 0 {
+				return planResult{}, "", jsonrpc2.NewError(jsonrpc2.InvalidParams, "no workspace folder: pass \"uri\"")
+			}
+			f = s.folders[0]
+		} else {
+			var err error
+			if f, err = s.folderOfURI(p.URI); err != nil {
+				return planResult{}, "", err
+			}
 		}
-		f = s.folders[0]
-	} else {
-		var err error
-		if f, err = s.folderOfURI(p.URI); err != nil {
-			return nil, err
+		if f.view == nil {
+			s.refresh(f, true)
 		}
+		return planOf(f, f.view), f.root, nil
+	}()
+	if err != nil {
+		return nil, err
 	}
-	if f.view == nil {
-		s.refresh(f, true)
-	}
-	return planOf(f, f.view), nil
+	addVerification(r.ctx, root, &res)
+	return res, nil
 }
 
 func planOf(f *folder, v *view) planResult {

@@ -250,26 +250,7 @@ func TestOwnWritesIgnored(t *testing.T) {
 	if err := os.Rename(filepath.Join(root, "PLAN.md.tmp"), filepath.Join(root, "PLAN.md")); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("the plan change", func() bool {
-		n := 0
-		for _, x := range e.notes {
-			if x.method == "planls/stateChanged" {
-				n++
-			}
-		}
-		return n-before >= 2
-	})
-	e.barrier()
-	count := func() int {
-		n := 0
-		for _, x := range e.notes {
-			if x.method == "planls/stateChanged" {
-				n++
-			}
-		}
-		return n - before
-	}
-	e.waitFor("the second planls/stateChanged", func() bool { return count() >= 2 })
+	e.waitFor("the plan change", func() bool { return e.countLocked("planls/stateChanged")-before >= 2 })
 	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 2 {
 		t.Errorf("%d stateChanged, want 2 (our command, the plan edit)", n)
@@ -313,16 +294,7 @@ func TestClientWatching(t *testing.T) {
 	e := newEnv(t, envConfig{folders: []string{root}, opts: o, caps: caps})
 	u := uriOf(plan)
 	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
-	var reg string
-	e.waitFor("registerCapability", func() bool {
-		for _, r := range e.reqs {
-			if r.method == "client/registerCapability" {
-				reg = string(r.params)
-				return true
-			}
-		}
-		return false
-	})
+	reg := waitRegistration(e)
 	for _, glob := range []string{`"**/.planls/state.json"`, `"**/PLAN.md"`, `"workspace/didChangeWatchedFiles"`} {
 		if !strings.Contains(reg, glob) {
 			t.Errorf("registration %s lacks %s", reg, glob)
@@ -399,14 +371,7 @@ func TestClientWatchingSilentStillSeesState(t *testing.T) {
 	e := newEnv(t, envConfig{folders: []string{root}, opts: testOptions(), caps: caps})
 	u := uriOf(plan)
 	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
-	e.waitFor("registerCapability", func() bool {
-		for _, r := range e.reqs {
-			if r.method == "client/registerCapability" {
-				return true
-			}
-		}
-		return false
-	})
+	waitRegistration(e)
 	e.barrier()
 	before := len(e.notesOf("planls/stateChanged"))
 	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
@@ -417,16 +382,7 @@ func TestClientWatchingSilentStillSeesState(t *testing.T) {
 	e.barrier()
 	cli(t, root, `{"action":"update","id":4,"status":"in_progress"}`)
 	e.waitDiags(u, "a second CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 2 })
-	count := func() int {
-		n := 0
-		for _, x := range e.notes {
-			if x.method == "planls/stateChanged" {
-				n++
-			}
-		}
-		return n - before
-	}
-	e.waitFor("the second planls/stateChanged", func() bool { return count() >= 2 })
+	e.waitFor("the second planls/stateChanged", func() bool { return e.countLocked("planls/stateChanged")-before >= 2 })
 	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 2 {
 		t.Errorf("two CLI changes gave %d planls/stateChanged, want 2", n)
@@ -471,7 +427,7 @@ func TestPlanReplacedBySaveSettles(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mu.Lock()
-	seen, notes := len(e.pubs), len(e.notes)
+	seen, notes := len(e.pubs), e.countLocked("planls/stateChanged")
 	e.mu.Unlock()
 	if err := os.Rename(plan, plan+"~"); err != nil {
 		t.Fatal(err)
@@ -500,13 +456,36 @@ func TestPlanReplacedBySaveSettles(t *testing.T) {
 			t.Errorf("a publish during the save shows %d open items, want 7: %s", n, codes(p.Diagnostics))
 		}
 	}
-	changes := 0
-	for _, n := range e.notes[notes:] {
-		if n.method == "planls/stateChanged" {
-			changes++
-		}
-	}
-	if changes != 1 {
+	if changes := e.countLocked("planls/stateChanged") - notes; changes != 1 {
 		t.Errorf("%d planls/stateChanged for the save and one CLI change, want 1 (the CLI's)", changes)
 	}
+}
+
+// countLocked counts the notifications of method received so far (caller
+// holds e.mu, as waitFor's conditions do).
+func (e *env) countLocked(method string) int {
+	n := 0
+	for _, x := range e.notes {
+		if x.method == method {
+			n++
+		}
+	}
+	return n
+}
+
+// waitRegistration waits for the server's client/registerCapability and
+// returns its params.
+func waitRegistration(e *env) string {
+	e.t.Helper()
+	var reg string
+	e.waitFor("registerCapability", func() bool {
+		for _, r := range e.reqs {
+			if r.method == "client/registerCapability" {
+				reg = string(r.params)
+				return true
+			}
+		}
+		return false
+	})
+	return reg
 }

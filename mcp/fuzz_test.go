@@ -40,8 +40,13 @@ func FuzzToolCall(f *testing.F) {
 		if err != nil || res == nil {
 			t.Fatalf("protocol-level failure for %q: %v", args, err)
 		}
-		if len(res.Content) != 1 {
+		if len(res.Content) == 0 {
 			t.Fatalf("content %v", res.Content)
+		}
+		for _, c := range res.Content[1:] {
+			if n, ok := c.(*sdk.TextContent); !ok || !strings.HasPrefix(n.Text, "weak-evidence: ") {
+				t.Fatalf("content %v", res.Content)
+			}
 		}
 		text := res.Content[0].(*sdk.TextContent).Text
 		d, ok := res.StructuredContent.(details)

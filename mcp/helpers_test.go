@@ -21,6 +21,7 @@ import (
 // result is one tools/call answer as a test reads it.
 type result struct {
 	Text    string
+	Notes   []string // content blocks after the seed's text (weak-evidence warnings)
 	IsError bool
 	Details gotDetails
 	Raw     string // the whole CallToolResult as JSON
@@ -116,14 +117,23 @@ func decodeResult(t testing.TB, res *sdk.CallToolResult) result {
 	var r result
 	r.Raw = string(raw)
 	r.IsError = res.IsError
-	if len(res.Content) != 1 {
-		t.Fatalf("want exactly one content element, got %s", raw)
+	// content[0] is the seed's text; a block after it is only ever a
+	// weak-evidence warning (evidence_test.go).
+	if len(res.Content) == 0 {
+		t.Fatalf("want a content element, got %s", raw)
 	}
 	tc, ok := res.Content[0].(*sdk.TextContent)
 	if !ok {
 		t.Fatalf("content[0] is %T, want text", res.Content[0])
 	}
 	r.Text = tc.Text
+	for _, c := range res.Content[1:] {
+		n, ok := c.(*sdk.TextContent)
+		if !ok || !strings.HasPrefix(n.Text, "weak-evidence: ") {
+			t.Fatalf("content after the seed text is not a weak-evidence note: %s", raw)
+		}
+		r.Notes = append(r.Notes, n.Text)
+	}
 	sc, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)

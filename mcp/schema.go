@@ -16,7 +16,8 @@ const toolDescription = `Track this project's plan items and todos. The state li
 Rules:
 - List open items first ({"action":"list"}) before adding any; never create a duplicate of a plan item.
 - Keep exactly one item in_progress; mark an item completed as soon as it is done, not in batches.
-- Completing needs evidence: {"action":"update","id":3,"status":"completed","evidence":"go test ./... ok"} (or {"action":"complete","id":3,"evidence":...}). Never complete with failing tests.
+- Completing needs evidence: {"action":"update","id":3,"status":"completed","evidence":"abc1234: ` + "`go test ./...`" + ` passes"} (or {"action":"complete","id":3,"evidence":...}). Never complete with failing tests.
+- Good evidence names what can be checked (planls verify checks it): a commit id (abc1234), a file path with an optional line (internal/ratelimit/bucket.go:42), a test (TestBucketRefill, pkg/foo_test.go:TestBar), a command in backticks with its result (` + "`go test ./...`" + ` passes, ` + "`npm test`" + `: 42 passed). "done", "fixed" or "works now" is accepted but flagged weak-evidence.
 - Plan items (source "plan", from the approved PLAN.md) are completed with evidence or deferred with a reason ({"status":"deferred","reason":...}); they are never deleted, and never reported done while open.
 - Use "ops":[...] for an atomic batch. Lists are paged: "limit" (default 20) and "cursor"; rows are one line ("fields":["evidence","planText"] adds those; "group" filters by plan heading).
 - delete_all needs an explicit user request and "confirm_delete_all":true; it is recoverable with {"action":"restore"}.`
@@ -45,7 +46,7 @@ func fieldSchemas() map[string]any {
 		"activeForm":      str("present-continuous label shown while in_progress"),
 		"owner":           str("agent or person assigned"),
 		"metadata":        map[string]any{"type": "object", "description": "merged key by key on update; a null value deletes that key"},
-		"evidence":        str("required to complete: the check that proves it (command and result, commit, test name)"),
+		"evidence":        str("required to complete: the check that proves it, naming what can be verified: a commit id, a file path (path:line), a test name, a command in backticks with its result"),
 		"reason":          str("required to defer: why it is descoped"),
 		"addBlockedBy":    ints("dependency ids to add (update)"),
 		"removeBlockedBy": ints("dependency ids to remove (update)"),

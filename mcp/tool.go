@@ -159,7 +159,7 @@ func actionOf(args json.RawMessage) string {
 // details becomes structuredContent (trimmed for a large state), and a
 // rejected call is isError so the agent reads it as a failure.
 func toolResult(res core.Result, args json.RawMessage) *sdk.CallToolResult {
-	env := res.Envelope
+	env := withEvidenceNotes(res)
 	content := make([]sdk.Content, 0, len(env.Content))
 	for _, c := range env.Content {
 		content = append(content, &sdk.TextContent{Text: c.Text})

@@ -7,14 +7,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/verify"
 )
 
 // newCheckCmd is `planls check`: the open plan items and the plan drift, for
 // CI and stop hooks.
 func newCheckCmd() *cobra.Command {
 	var format, hook string
+	var strict, withVerify bool
 	cmd := &cobra.Command{
-		Use:   "check [--format text|json|sarif|github] [--hook claude]",
+		Use:   "check [--format text|json|sarif|github] [--strict] [--verify] [--hook claude]",
 		Short: "List open plan items and plan drift; exit 1 while any is found",
 		Long: `List every open (pending or in_progress) plan item where it stands in the plan file now:
 
@@ -32,6 +34,17 @@ one finding per bullet new or changed since approval, as planls status shows the
   PLAN.md:LINE:COL: plan item #N changed since approval (re-approve with planls approve): subject
 
 An approved item no longer in the file adds no drift finding (while open it is reported as open).
+
+A completed plan item whose evidence names nothing checkable (no commit, file, test, command with
+its result or URL: "done", "works now") is a warning (rule weak-evidence); it fails the check only
+with --strict:
+
+  PLAN.md:LINE:COL: plan item #N is completed with weak evidence "done": it names no commit, ...
+
+--verify also runs planls verify (without --run) on the completed plan items; each one that fails
+is a finding (rule evidence-failed):
+
+  PLAN.md:LINE:COL: plan item #N failed verification: commit abc1234 not found in the repository
 
 LINE and COL are 1-based (COL counts bytes, at the list marker); the path is relative to the working
 directory (to the root in sarif and github output). Exit 0 when nothing is found, 1 while any finding
@@ -56,10 +69,8 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 				}
 				return runClaudeHook(cmd)
 			}
-			switch format {
-			case "text", "json", "sarif", "github":
-			default:
-				return usagef("--format %q: use text, json, sarif or github", format)
+			if err := checkFormat(format); err != nil {
+				return err
 			}
 			s, err := openStore(cmd)
 			if err != nil {
@@ -77,17 +88,14 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 				return fail(err)
 			}
 			rep := newCheckReport(v)
-			switch format {
-			case "text":
-				err = rep.writeText(cmd.OutOrStdout())
-			case "json":
-				err = printJSON(cmd, rep.jsonReport())
-			case "sarif":
-				err = printJSON(cmd, rep.sarif())
-			case "github":
-				err = rep.writeGitHub(cmd.OutOrStdout())
+			rep.strict = strict
+			if withVerify {
+				ctx, cancel := verifyContext(cmd)
+				tasks, _ := tasksToVerify(st, nil)
+				rep.setVerify(v, st, verify.Tasks(ctx, s.Root, tasks, verify.Options{}), false)
+				cancel()
 			}
-			if err != nil {
+			if err := rep.write(cmd, format); err != nil {
 				return fail(err)
 			}
 			if rep.failing() {
@@ -97,6 +105,8 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on weak evidence too")
+	cmd.Flags().BoolVar(&withVerify, "verify", false, "also verify completed items' evidence (planls verify, without --run); failures are findings")
 	cmd.Flags().StringVar(&hook, "hook", "", "run as an agent hook: claude (Claude Code Stop hook, JSON on stdin)")
 	return cmd
 }
@@ -111,11 +121,21 @@ type checkReport struct {
 	items     []openItem
 	drift     []driftItem // bullets new or changed since approval, in file order
 	missing   bool        // the plan file does not exist
+	weak      []openItem  // completed items with weak evidence, in file order
+	strict    bool        // weak evidence fails the check
+	// Verification (planls verify, check --verify): the findings to show,
+	// and how many items ended in each state.
+	verifying  bool
+	onlyVerify bool // planls verify: every item's outcome, nothing else
+	verified   []verifyFinding
+	counts     map[verify.State]int
 }
 
 // failing reports whether check exits 1: a plan item is open (or closed
 // without proof), or the plan file says something the user did not approve.
-func (r *checkReport) failing() bool { return len(r.items) > 0 || len(r.drift) > 0 }
+func (r *checkReport) failing() bool {
+	return len(r.items) > 0 || len(r.drift) > 0 || (r.strict && len(r.weak) > 0) || r.counts[verify.Failed] > 0
+}
 
 func newCheckReport(v *planView) *checkReport {
 	rel, err := filepath.Rel(v.root, v.abs)
@@ -130,7 +150,25 @@ func newCheckReport(v *planView) *checkReport {
 		items:     append(v.openItems(), v.unprovenItems()...),
 		drift:     v.driftItems(),
 		missing:   !v.exists,
+		weak:      v.weakItems(),
+		counts:    map[verify.State]int{},
 	}
+}
+
+// write prints the report in format (checkFormat's).
+func (r *checkReport) write(cmd *cobra.Command, format string) error {
+	switch format {
+	case "json":
+		if r.verifyOnly() {
+			return printJSON(cmd, r.verifyJSON())
+		}
+		return printJSON(cmd, r.jsonReport())
+	case "sarif":
+		return printJSON(cmd, r.sarif())
+	case "github":
+		return r.writeGitHub(cmd.OutOrStdout())
+	}
+	return r.writeText(cmd.OutOrStdout())
 }
 
 // Rule ids of check's findings (SARIF ruleId, json rule, github title).

@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/planls/planls/core"
 )
 
 // writeText prints one `PATH:LINE:COL: message` line per finding, the
@@ -26,6 +28,10 @@ func (r *checkReport) writeText(w io.Writer) error {
 	for _, d := range r.drift {
 		all = append(all, finding{false, d.Line, d.Col, d.message()})
 	}
+	for _, e := range r.evidenceFindings() {
+		line, col, gone := e.position()
+		all = append(all, finding{gone, line, col, e.message + r.suffix(gone && e.inPlan)})
+	}
 	slices.SortStableFunc(all, func(a, b finding) int {
 		return cmp.Or(compareBool(a.gone, b.gone), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
 	})
@@ -33,6 +39,10 @@ func (r *checkReport) writeText(w io.Writer) error {
 		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", r.display, f.line, f.col, f.text); err != nil {
 			return err
 		}
+	}
+	if r.onlyVerify {
+		_, err := fmt.Fprintln(w, r.verifySummary())
+		return err
 	}
 	return nil
 }
@@ -70,6 +80,10 @@ type jsonCheck struct {
 	} `json:"plan"`
 	Open  []jsonItem  `json:"open"`
 	Drift []jsonDrift `json:"drift"`
+	// Weak: completed items with weak evidence (rule weak-evidence).
+	Weak []jsonItem `json:"weak"`
+	// Verify: with --verify, the items that failed verification.
+	Verify []jsonVerify `json:"verify,omitempty"`
 }
 
 func (r *checkReport) jsonReport() jsonCheck {
@@ -84,6 +98,14 @@ func (r *checkReport) jsonReport() jsonCheck {
 	for _, d := range r.drift {
 		out.Drift = append(out.Drift, jsonDrift{Kind: d.kind(), ID: d.TaskID, Subject: d.Subject,
 			Path: r.rootRel, Line: d.Line, Column: d.Col, Message: d.message(), Rule: ruleDrift})
+	}
+	out.Weak = []jsonItem{}
+	for _, o := range r.weak {
+		out.Weak = append(out.Weak, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
+			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), Rule: ruleWeak})
+	}
+	if r.verifying {
+		out.Verify = r.jsonVerifyItems()
 	}
 	return out
 }
@@ -187,6 +209,24 @@ func (r *checkReport) sarif() sarifLog {
 				ShortDescription:     sarifText{"Plan changed since approval"},
 				FullDescription:      sarifText{"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."},
 				DefaultConfiguration: sarifConfig{Level: "warning"},
+			}, {
+				ID:                   ruleWeak,
+				Name:                 "WeakEvidence",
+				ShortDescription:     sarifText{"Plan item completed with weak evidence"},
+				FullDescription:      sarifText{"A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."},
+				DefaultConfiguration: sarifConfig{Level: "warning"},
+			}, {
+				ID:                   ruleFailed,
+				Name:                 "EvidenceFailed",
+				ShortDescription:     sarifText{"Evidence failed verification"},
+				FullDescription:      sarifText{"Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."},
+				DefaultConfiguration: sarifConfig{Level: "error"},
+			}, {
+				ID:                   ruleUnverifiable,
+				Name:                 "EvidenceUnverifiable",
+				ShortDescription:     sarifText{"Evidence cannot be verified"},
+				FullDescription:      sarifText{"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."},
+				DefaultConfiguration: sarifConfig{Level: "note"},
 			}},
 		}},
 		ColumnKind: "unicodeCodePoints",
@@ -217,6 +257,17 @@ func (r *checkReport) sarif() sarifLog {
 			}}},
 		})
 	}
+	for _, e := range r.evidenceFindings() {
+		line, col, gone := e.position()
+		run.Results = append(run.Results, sarifResult{
+			RuleID: e.rule, RuleIndex: sarifRuleIndex[e.rule], Level: e.level,
+			Message: sarifText{e.message + r.suffix(gone && e.inPlan)},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
+				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
+				Region:           sarifRegion{StartLine: line, StartColumn: col},
+			}}},
+		})
+	}
 	return sarifLog{Version: sarifVersion, Schema: sarifSchema, Runs: []sarifRun{run}}
 }
 
@@ -237,6 +288,16 @@ func (r *checkReport) writeGitHub(w io.Writer) error {
 	for _, d := range r.drift {
 		if _, err := fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d,title=%s::%s\n",
 			ghProperty(r.rootRel), d.Line, d.Col, ruleDrift, ghData(d.message())); err != nil {
+			return err
+		}
+	}
+	for _, e := range r.evidenceFindings() {
+		if e.rule == ruleVerified {
+			continue // not a finding: the text and json say it
+		}
+		line, col, gone := e.position()
+		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", ghCommand[e.level],
+			ghProperty(r.rootRel), line, col, e.rule, ghData(e.message+r.suffix(gone && e.inPlan))); err != nil {
 			return err
 		}
 	}

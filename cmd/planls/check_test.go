@@ -84,6 +84,45 @@ func TestSARIF(t *testing.T) {
        "defaultConfiguration": {
         "level": "warning"
        }
+      },
+      {
+       "id": "weak-evidence",
+       "name": "WeakEvidence",
+       "shortDescription": {
+        "text": "Plan item completed with weak evidence"
+       },
+       "fullDescription": {
+        "text": "A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."
+       },
+       "defaultConfiguration": {
+        "level": "warning"
+       }
+      },
+      {
+       "id": "evidence-failed",
+       "name": "EvidenceFailed",
+       "shortDescription": {
+        "text": "Evidence failed verification"
+       },
+       "fullDescription": {
+        "text": "Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."
+       },
+       "defaultConfiguration": {
+        "level": "error"
+       }
+      },
+      {
+       "id": "evidence-unverifiable",
+       "name": "EvidenceUnverifiable",
+       "shortDescription": {
+        "text": "Evidence cannot be verified"
+       },
+       "fullDescription": {
+        "text": "Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."
+       },
+       "defaultConfiguration": {
+        "level": "note"
+       }
       }
      ]
     }

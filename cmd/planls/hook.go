@@ -132,6 +132,13 @@ func runClaudeHook(cmd *cobra.Command) error {
 		}
 	}
 	reason := hookReason(st, planName, drift)
+	if failed := hookVerify(cmd, root, st); failed != "" {
+		reason = strings.TrimRight(reason, "\n")
+		if reason != "" {
+			reason += "\n\n"
+		}
+		reason += failed
+	}
 	if reason == "" {
 		return nil
 	}

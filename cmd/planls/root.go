@@ -100,6 +100,7 @@ Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items a
 		newApproveCmd(),
 		newStatusCmd(),
 		newCheckCmd(),
+		newVerifyCmd(),
 		newDoctorCmd(),
 		newVersionCmd(),
 		newServeCmd(),

@@ -54,6 +54,7 @@ Reads only; creates nothing.`,
 			for _, o := range open {
 				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, subjectOf(o.Task))
 			}
+			printWeak(out, v)
 			printDrift(out, v)
 			printWarnings(out, warnings)
 			return nil

@@ -110,6 +110,12 @@ try {
   check('state file holds the changes', state.tasks.length === 2 && state.tasks[0].status === 'completed'
     && state.tasks[0].evidence === 'go test ./... ok', JSON.stringify(state).slice(0, 300));
 
+  // Weak evidence: the seed's text stays content[0]; the warning is content[1].
+  r = call(ws, { action: 'complete', id: 2, evidence: 'works now' });
+  check('weak evidence is a second text block', !r.isError && text(r) === 'Updated #2 (pending → completed)'
+    && r.content.length === 2 && r.content[1].type === 'text'
+    && r.content[1].text.startsWith('weak-evidence: #2 is completed with weak evidence "works now", which names nothing planls can check.'), show(r));
+
   // B36: started in / with no root: a clear error, nothing created
   const hadRootState = existsSync('/.planls');
   r = call('', { action: 'list' }, [], '/');

@@ -91,7 +91,7 @@ test('approve, complete and follow the CLI over a real LSP client', async (t) =>
     }, 'codeAction on plan-not-approved');
     const approve = actions.find((a) => a.title === 'Approve plan');
     assert.ok(approve, `no "Approve plan" action in ${JSON.stringify(actions)}`);
-    assert.equal(approve.kind, 'quickfix');
+    assert.equal(approve.kind, 'source.approve');
     assert.equal(approve.command.command, 'planls.approve');
     assert.deepEqual(approve.command.arguments, [{ uri: planUri }]);
     await s.request(ExecuteCommandRequest.type, { command: approve.command.command, arguments: approve.command.arguments }, 'planls.approve');
@@ -124,7 +124,10 @@ test('approve, complete and follow the CLI over a real LSP client', async (t) =>
     const items = plan.groups.flatMap((g) => g.items);
     assert.deepEqual(items.map((i) => i.subject), ITEMS.map((i) => i.shown || i.subject));
     items.forEach((it, i) => {
-      assert.deepEqual(Object.keys(it).sort(), ['activeForm', 'blocked', 'blockedBy', 'drift', 'evidence', 'id', 'owner', 'range', 'reason', 'status', 'subject'].sort());
+      assert.deepEqual(Object.keys(it).sort(), ['activeForm', 'blocked', 'blockedBy', 'drift', 'evidence', 'evidenceRefs', 'id', 'owner', 'range', 'reason', 'status', 'subject', 'verify'].sort());
+      // Only a completed item has its evidence verified.
+      assert.equal(it.verify, null);
+      assert.deepEqual(it.evidenceRefs, []);
       assert.equal(it.id, i + 1);
       assert.equal(it.status, 'pending');
       assert.equal(it.drift, 'same');

@@ -8,7 +8,7 @@
 // approved plan (edits not yet approved, or a plan never approved), the
 // approved text goes to .planls/pi-plans/<planId>.md instead.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { approve, type CallResult, todo } from "./planls.js";
 
@@ -58,7 +58,7 @@ function readOrUndefined(p: string): Buffer | undefined {
 }
 
 /** writeAtomic replaces p with text (temporary file, then rename: never half a plan). */
-function writeAtomic(p: string, text: string): void {
+function writeAtomic(p: string, text: string | Buffer): void {
 	mkdirSync(dirname(p), { recursive: true });
 	const tmp = `${p}.${randomBytes(6).toString("hex")}.tmp`;
 	writeFileSync(tmp, text);
@@ -70,7 +70,8 @@ const slash = (p: string) => p.split(sep).join("/");
 /**
  * applyApproval writes payload.plan into the project under root and approves
  * it with planls. The caller has already checked that payload.planId was not
- * applied before.
+ * applied before. When planls refuses the plan, the plan file is put back as
+ * it was (or removed, if approving created it).
  */
 export async function applyApproval(root: string, payload: PlanApproved): Promise<Applied> {
 	const preferred = process.env.PLANLS_PI_PLAN_FILE || "PLAN.md";
@@ -86,9 +87,17 @@ export async function applyApproval(root: string, payload: PlanApproved): Promis
 			target = join(root, ".planls", "pi-plans", `${payload.planId.replace(/[^A-Za-z0-9._-]/g, "_")}.md`);
 		}
 	}
-	if (readOrUndefined(target)?.equals(Buffer.from(payload.plan)) !== true) writeAtomic(target, payload.plan);
+	const before = readOrUndefined(target);
+	const wrote = before?.equals(Buffer.from(payload.plan)) !== true;
+	if (wrote) writeAtomic(target, payload.plan);
 	const file = slash(relative(root, target));
-	return { file, result: await approve(root, target), keptFile };
+	const result = await approve(root, target);
+	if (wrote && result.envelope.details.error !== undefined) {
+		// planls refused the plan (no items, not UTF-8, ...): put the file back as it was
+		if (before === undefined) rmSync(target, { force: true });
+		else writeAtomic(target, before);
+	}
+	return { file, result, keptFile };
 }
 
 // pi-plan-mode 0.2.4, the one on npm, emits no event: its /plan:approve sends

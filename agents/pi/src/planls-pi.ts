@@ -32,11 +32,11 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	const applied = new Set<string>(); // planIds handled in this runtime
 	const waiting: PlanApproved[] = []; // approvals announced before session_start
 	let shownLines = "";
-	// Snapshots can come back out of order (a watcher's list racing a tool
-	// call): each one is numbered when its planls call starts, and an older
-	// one never replaces a newer one in the view.
-	let started = 0;
-	let shownSeq = 0;
+	// The view is drawn only from refresh's reads, one at a time: each read
+	// starts after the previous one ended, so the view never goes back to an
+	// older state (a tool result's snapshot could race a watcher's read).
+	let refreshing: Promise<void> | undefined;
+	let again = false;
 	const watcher = new StateWatcher(() => void refresh());
 
 	const rootOf = (c: ExtensionContext | undefined) => (c ? findRoot(c.cwd) : undefined);
@@ -46,13 +46,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		if (c.hasUI) c.ui.notify(n.text, n.level);
 	};
 
-	/** show puts the snapshot of call number seq in the widget, skipping a redraw that would change nothing. */
-	const show = (d: Details | undefined, seq: number) => {
-		if (!ctx?.hasUI || !d || d.error !== undefined || seq < shownSeq) return;
-		shownSeq = seq;
-		// .planls/ may have appeared with this very call
-		const root = rootOf(ctx);
-		if (root && !watcher.watching) watcher.start(root);
+	/** draw puts a snapshot in the widget, skipping a redraw that would change nothing. */
+	const draw = (d: Details) => {
+		if (!ctx?.hasUI || d.error !== undefined) return;
 		const lines = widgetLines(d);
 		const key = JSON.stringify(lines ?? null);
 		if (key === shownLines) return;
@@ -60,13 +56,30 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx.ui.setWidget(WIDGET_KEY, lines);
 	};
 
-	/** refresh re-reads the project's state through planls and redraws the view. */
-	async function refresh(): Promise<void> {
-		const root = rootOf(ctx);
-		if (!root || !ctx?.hasUI) return;
-		const seq = ++started;
-		const { envelope } = await todo({ cwd: root, root }, { action: "list" });
-		show(envelope.details, seq);
+	/**
+	 * refresh re-reads the project's state through planls and redraws the
+	 * view. A refresh asked for while one runs makes that one read again when
+	 * it is done, so the last read always starts after the last change.
+	 */
+	function refresh(): Promise<void> {
+		if (refreshing) {
+			again = true;
+			return refreshing;
+		}
+		refreshing = (async () => {
+			do {
+				again = false;
+				const root = rootOf(ctx);
+				if (!root || !ctx?.hasUI) return;
+				// .planls/ may have appeared since the last read
+				if (!watcher.watching) watcher.start(root);
+				const { envelope } = await todo({ cwd: root, root }, { action: "list" });
+				draw(envelope.details);
+			} while (again);
+		})().finally(() => {
+			refreshing = undefined;
+		});
+		return refreshing;
 	}
 
 	const handledBefore = (c: ExtensionContext, planId: string) =>
@@ -77,24 +90,23 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		});
 
 	async function onApproved(c: ExtensionContext, payload: PlanApproved): Promise<void> {
-		if (handledBefore(c, payload.planId)) return; // seed: the same planId again is a no-op
-		applied.add(payload.planId);
+		// seed: the same planId again is a no-op. Only an approval that took
+		// effect counts: a failed one may be announced again.
+		if (handledBefore(c, payload.planId)) return;
 		const root = rootOf(c);
 		if (!root) {
 			// planls's own words for the missing project
 			const { envelope } = await todo(where(c), { action: "list" });
-			applied.delete(payload.planId);
 			notify(c, { level: "error", text: `planls: the approved plan was not recorded: ${envelope.content[0]?.text ?? ""}` });
 			return;
 		}
-		const seq = ++started;
 		const done = await applyApproval(root, payload);
 		const env = done.result.envelope;
 		if (env.details.error !== undefined) {
-			applied.delete(payload.planId);
 			notify(c, { level: "error", text: `planls: ${env.content[0]?.text ?? env.details.error}` });
 			return;
 		}
+		applied.add(payload.planId);
 		pi.appendEntry(APPROVAL_ENTRY, { planId: payload.planId, file: done.file, planlsPlanId: env.details.plan?.id });
 		if (done.keptFile) {
 			notify(c, {
@@ -104,7 +116,6 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		}
 		notify(c, { level: "info", text: `planls: ${done.file}: ${env.content.map((b) => b.text).join("\n")}` });
 		for (const n of done.result.notices) notify(c, n);
-		show(env.details, seq);
 		await refresh();
 	}
 
@@ -151,10 +162,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		// One call at a time, in the model's order: a later call sees an earlier one.
 		executionMode: "sequential",
 		async execute(_toolCallId, params, signal, _onUpdate, c) {
-			const seq = ++started;
 			const { envelope, notices } = await todo(where(c), params as Record<string, unknown>, signal);
 			for (const n of notices) notify(c, n);
-			show(envelope.details, seq);
+			void refresh();
 			return { content: envelope.content, details: envelope.details };
 		},
 	});
@@ -162,10 +172,9 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 	pi.registerCommand("todos", {
 		description: "Show the project's plan items and todos (planls)",
 		handler: async (_args, c) => {
-			const seq = ++started;
 			const { envelope } = await todo(where(c), { action: "list" });
 			c.ui.notify(envelope.content.map((b) => b.text).join("\n"), envelope.details.error ? "error" : "info");
-			show(envelope.details, seq);
+			void refresh();
 		},
 	});
 
@@ -173,7 +182,6 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx = c;
 		livePlanMode = undefined;
 		shownLines = "";
-		shownSeq = 0;
 		for (const payload of waiting.splice(0)) await enqueue(c, payload);
 		await refresh();
 	});

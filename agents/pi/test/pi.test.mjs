@@ -4,7 +4,7 @@
 // plan approval from pi-plan-mode's event, the reminder, and the plan view.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, test } from "node:test";
@@ -282,4 +282,19 @@ test("an approval never overwrites plan text nobody approved", async () => {
 	const check = sh(["check"]);
 	assert.equal(check.status, 1);
 	assert.equal(check.stdout, `.planls/pi-plans/plan-2.md:3:1: open plan item #${open.id} (pending): Something else\n`);
+});
+
+test("a plan planls refuses leaves every file as it was", async () => {
+	writeFileSync(join(tmp, "empty-plan.md"), "# Empty\n");
+	const before = state();
+	const from = pi.events.length;
+	await slash(`/stub-approve ${join(tmp, "empty-plan.md")} plan-3`);
+	const refused = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "error", { from, what: "the refusal" });
+	assert.equal(
+		refused.message,
+		"planls: Error: plan file .planls/pi-plans/plan-3.md has no plan items; approving it would remove all 1 plan item of the approved plan: fix the file, or force the approval (planls approve --force)",
+	);
+	assert.equal(existsSync(join(proj, ".planls", "pi-plans", "plan-3.md")), false, "the file approval created is gone");
+	assert.equal(state().revision, before.revision);
+	assert.equal(state().plan.path, ".planls/pi-plans/plan-2.md");
 });

@@ -243,8 +243,9 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   H.wait(TIMEOUT, function()
     return has_line('5/7 open · PLAN.md')
   end, 'sidebar refreshed by planls/stateChanged', describe_sidebar)
-  -- #2 gained an evidence line above #5; the cursor moved down with #5.
-  H.eq(before + 1, item_line(5))
+  -- #2 gained an evidence and a verify line above #5; the cursor moved
+  -- down with #5.
+  H.eq(before + 2, item_line(5))
   H.eq(item_line(5), vim.api.nvim_win_get_cursor(sidebar_win())[1])
   H.wait(TIMEOUT, function()
     return vim.deep_equal({ 3, 4, 5, 6, 7 }, open_ids())
@@ -405,7 +406,8 @@ H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_act
   restore()
   restore_notify()
   H.ok(ok, 'code action did not complete #7; menu: ' .. vim.inspect(titles))
-  H.eq({ 'Complete #7…', 'Defer #7…', 'Start #7' }, titles)
+  -- The server also offers the last recorded evidence in one click.
+  H.eq({ 'Complete #7…', 'Complete #7 with go test ./... -race: ok', 'Defer #7…', 'Start #7' }, titles)
   H.eq({ 'Evidence for #7: ' }, prompts)
   H.eq('k6 run load.js: quiet key p99 12 ms', task(7).evidence)
   H.wait(TIMEOUT, function()
@@ -473,6 +475,17 @@ end)
 H.test('R after the server stopped starts a new one for the sidebar', function()
   local old = client.id
   vim.lsp.stop_client(old)
+  -- stop_client marks the client stopped at once; Neovim 0.12 keeps it
+  -- attached to the plan buffer until the server exits (~230 ms). A
+  -- stopping client must never be picked for a request.
+  -- Before 0.11 is_stopped() turns true only once the server exited, and
+  -- the client leaves the buffer at the same time.
+  if compat.is_stopped(client) then
+    local ids = vim.tbl_map(function(c)
+      return c.id
+    end, compat.buf_clients(plan_buf, 'planls'))
+    H.eq({}, ids, 'a stopping client still counts as attached')
+  end
   H.wait(TIMEOUT, function()
     return #compat.clients('planls') == 0
   end, 'client stopped')
@@ -657,6 +670,11 @@ H.test('a task the todo tool created is not in the plan, yet the commands take i
   H.eq('in_progress', task(id).status)
   seen, prompts = run_command('PlanlsComplete ' .. id)
   H.eq({ 'Evidence for #' .. id .. ': ' }, prompts)
+  -- "done" is weak evidence: the server warns with window/showMessage, which
+  -- Neovim 0.12 hands to vim.notify (0.7 and 0.10 here do not).
+  seen = vim.tbl_filter(function(m)
+    return not m.msg:find('^LSP%[planls%] weak%-evidence: #' .. id .. ' ')
+  end, seen)
   H.eq({ { msg = 'planls: Updated #' .. id .. ' (in_progress → completed)', level = vim.log.levels.INFO } }, seen)
   H.eq('done', task(id).evidence)
 end)

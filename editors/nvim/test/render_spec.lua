@@ -28,11 +28,22 @@ for _, case in ipairs({
   { 'plan_draft.json', 'render_draft.txt', {} },
   { 'plan_reapprove.json', 'render_reapprove.txt', {} },
   { 'plan_nofile.json', 'render_nofile.txt', {} },
+  { 'plan_verify.json', 'render_verify.txt', {} },
 }) do
   H.test('golden ' .. case[2], function()
     H.golden(case[2], render.render(fixture(case[1]), opts(case[3])).lines)
   end)
 end
+
+H.test('evidence reference lines carry what jump opens', function()
+  local r = render.render(fixture('plan_verify.json'), opts())
+  local file = r.items[line_of(r, '→ file src/a.go:3')]
+  H.eq('file:///work/proj/src/a.go', file.ref.uri)
+  H.eq(1, file.id)
+  H.eq(nil, r.items[line_of(r, 'verify: verified')].ref)
+  -- A file that does not exist has no uri: no line to open it from.
+  H.eq(nil, (table.concat(r.lines, '\n')):find('→ file lex.go', 1, true))
+end)
 
 H.test('loading and error renderings', function()
   H.eq({ 'planls', 'loading…', '', '? help' }, render.render(nil, opts()).lines)
@@ -148,7 +159,7 @@ H.test('help lines leave out disabled keys', function()
   local lines = render.help_lines(keys)
   H.eq(7, #lines)
   H.eq('c      complete (asks for evidence)', lines[1])
-  H.eq('<CR>   jump to the item in the plan', lines[4])
+  H.eq('<CR>   jump to the item in the plan, or open an evidence file', lines[4])
 end)
 
 H.test('status lines list open items', function()

@@ -35,6 +35,47 @@ export interface PlanItem {
 	drift: Drift;
 	/** Where the item's first line is in the plan file; null when missing from the file. */
 	range: Range | null;
+	/** A completed item's evidence checked offline (`planls verify`); null otherwise. */
+	verify: ItemVerify | null;
+	/** What a completed item's evidence names, in order; [] otherwise. */
+	evidenceRefs: EvidenceRef[];
+}
+
+/** Outcome of verifying an item's evidence. */
+export type VerifyState = 'verified' | 'unverifiable' | 'failed';
+
+/** A completed item's verification. */
+export interface ItemVerify {
+	state: VerifyState;
+	/** Why it failed or cannot be checked; "" when verified. */
+	reason: string;
+	/** The evidence names nothing checkable ("done", "works now"). */
+	weak: boolean;
+}
+
+/** A commit the evidence names, as the repository has it. */
+export interface EvidenceCommit {
+	id: string;
+	subject: string;
+	/** Committer date, RFC 3339. */
+	date: string;
+	onHead: boolean;
+	/** A local branch reaching it when HEAD does not; "" otherwise. */
+	branch: string;
+}
+
+/** One reference of an item's evidence. */
+export interface EvidenceRef {
+	kind: 'commit' | 'file' | 'test' | 'command' | 'url';
+	/** As written in the evidence. */
+	text: string;
+	state: VerifyState;
+	detail: string;
+	/** What opens it: the file (file and test references that resolved) or the URL; "" when none. */
+	uri: string;
+	/** 1-based line of a file reference; 0 when none. */
+	line: number;
+	commit: EvidenceCommit | null;
 }
 
 /** A `##` group of the plan; `name` is "" for items before any group. */
@@ -71,6 +112,9 @@ export const stateChangedNotification = 'planls/stateChanged';
 
 /** Server command ids (docs/PROTOCOL.md "Commands"). */
 export const serverCommands = ['planls.complete', 'planls.defer', 'planls.start', 'planls.reopen', 'planls.approve', 'planls.todo'] as const;
+
+const verifyStates: readonly string[] = ['verified', 'unverifiable', 'failed'];
+const refKinds: readonly string[] = ['commit', 'file', 'test', 'command', 'url'];
 
 const statuses: readonly string[] = ['pending', 'in_progress', 'completed', 'deferred', 'draft'];
 const drifts: readonly string[] = ['same', 'changed', 'new', 'missing'];
@@ -123,6 +167,34 @@ function item(v: unknown): PlanItem | undefined {
 		activeForm: str(v.activeForm),
 		drift: (drifts.includes(drift) ? drift : 'same') as Drift,
 		range: range(v.range),
+		verify: verifyOf(v.verify),
+		evidenceRefs: Array.isArray(v.evidenceRefs) ? v.evidenceRefs.map(evidenceRef).filter((r): r is EvidenceRef => r !== undefined) : [],
+	};
+}
+
+function verifyOf(v: unknown): ItemVerify | null {
+	if (!isObject(v) || !verifyStates.includes(str(v.state))) {
+		return null;
+	}
+	return { state: str(v.state) as VerifyState, reason: str(v.reason), weak: v.weak === true };
+}
+
+function evidenceRef(v: unknown): EvidenceRef | undefined {
+	if (!isObject(v) || !refKinds.includes(str(v.kind))) {
+		return undefined;
+	}
+	const state = str(v.state);
+	const c = v.commit;
+	return {
+		kind: str(v.kind) as EvidenceRef['kind'],
+		text: str(v.text),
+		state: (verifyStates.includes(state) ? state : 'unverifiable') as VerifyState,
+		detail: str(v.detail),
+		uri: str(v.uri),
+		line: nonNegInt(v.line),
+		commit: isObject(c)
+			? { id: str(c.id), subject: str(c.subject), date: str(c.date), onHead: c.onHead === true, branch: str(c.branch) }
+			: null,
 	};
 }
 

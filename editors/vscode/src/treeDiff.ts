@@ -73,7 +73,7 @@ export function reconcile(prev: readonly NodeView[], next: readonly NodeView[]):
 	return { roots, changed: [...changed] };
 }
 
-const optional = ['icon', 'reveal', 'ref'] as const;
+const optional = ['icon', 'reveal', 'ref', 'open'] as const;
 
 function sameIds(a: readonly NodeView[], b: readonly NodeView[]): boolean {
 	return a.length === b.length && a.every((n, i) => n === b[i]);
@@ -93,6 +93,6 @@ function sameOwn(a: NodeView, b: NodeView): boolean {
 		a.tooltip === b.tooltip &&
 		a.contextValue === b.contextValue &&
 		shape(a.collapsible) === shape(b.collapsible) &&
-		JSON.stringify([a.icon, a.reveal, a.ref]) === JSON.stringify([b.icon, b.reveal, b.ref])
+		JSON.stringify([a.icon, a.reveal, a.ref, a.open]) === JSON.stringify([b.icon, b.reveal, b.ref, b.open])
 	);
 }

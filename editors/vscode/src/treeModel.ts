@@ -2,7 +2,7 @@
 // values. Kept free of the vscode module so it is unit-tested in node; the
 // TreeDataProvider only maps these views onto vscode.TreeItem.
 
-import type { ItemStatus, PlanItem, PlanResult, Range } from './protocol';
+import type { EvidenceRef, ItemStatus, PlanItem, PlanResult, Range } from './protocol';
 
 /** A codicon id plus an optional theme color id (e.g. `testing.iconPassed`). */
 export interface IconView {
@@ -16,6 +16,12 @@ export interface RevealTarget {
 	range: Range;
 }
 
+/** What a click on an evidence node opens: a file (at a 1-based line, 0 for none). */
+export interface OpenTarget {
+	uri: string;
+	line: number;
+}
+
 /** The plan item a node stands for, as server commands address it. */
 export interface ItemRef {
 	id: number;
@@ -26,7 +32,7 @@ export interface ItemRef {
 /** One node of the sidebar. `id` is stable across refreshes so expansion survives. */
 export interface NodeView {
 	id: string;
-	kind: 'plan' | 'group' | 'item' | 'message';
+	kind: 'plan' | 'group' | 'item' | 'message' | 'evidence';
 	label: string;
 	description: string;
 	/** Plain text (not markdown): evidence and reasons are user text. */
@@ -37,6 +43,8 @@ export interface NodeView {
 	collapsible: 'none' | 'expanded' | 'collapsed';
 	children: NodeView[];
 	reveal?: RevealTarget;
+	/** Set on evidence nodes naming a file that exists. */
+	open?: OpenTarget;
 	/** Set on plan items with an id and on plan nodes (id 0: the plan itself). */
 	ref?: ItemRef;
 }
@@ -123,8 +131,24 @@ export function itemDescription(item: PlanItem): string {
 		default:
 			d = '';
 	}
+	const v = verifyNote(item);
+	if (v) {
+		d = `${d} · ${v}`;
+	}
 	const drift = driftNote(item);
 	return drift ? (d ? `${d} · ${drift}` : drift) : d;
+}
+
+/**
+ * verifyNote is what needs attention in a completed item's verify state:
+ * a failure, or weak evidence. "" otherwise (verified, or naming only what
+ * cannot be checked offline; the tooltip says which).
+ */
+export function verifyNote(item: PlanItem): string {
+	if (item.verify?.state === 'failed') {
+		return 'verification failed';
+	}
+	return item.verify?.weak ? 'weak evidence' : '';
 }
 
 function driftNote(item: PlanItem): string {
@@ -163,11 +187,46 @@ export function itemTooltip(item: PlanItem): string {
 	if (item.blockedBy.length > 0) {
 		lines.push(`Blocked by: ${blockers(item.blockedBy)}`);
 	}
+	if (item.verify) {
+		const v = item.verify;
+		lines.push(`Verify: ${v.weak ? 'weak evidence, names nothing checkable' : v.state}${v.reason && !v.weak ? `: ${v.reason}` : ''}`);
+	}
 	const drift = driftNote(item);
 	if (drift) {
 		lines.push(`Plan file: ${drift}`);
 	}
 	return lines.join('\n');
+}
+
+const refIcons: Record<EvidenceRef['state'], IconView> = {
+	verified: { id: 'pass', color: 'testing.iconPassed' },
+	failed: { id: 'error', color: 'list.errorForeground' },
+	unverifiable: { id: 'question' },
+};
+
+/** evidenceNode is one reference of a completed item's evidence: a commit with its subject and date, a file that opens on click. */
+export function evidenceNode(itemID: string, ref: EvidenceRef, index: number): NodeView {
+	let label = ref.text.replace(/`/g, '');
+	let description = ref.state === 'verified' ? '' : ref.detail;
+	if (ref.commit) {
+		label = `${ref.commit.id.slice(0, 12)} ${ref.commit.subject}`;
+		description = `${ref.commit.date.slice(0, 10)} · ${ref.commit.onHead ? 'on HEAD' : ref.commit.branch ? `on ${ref.commit.branch}` : 'on no branch'}`;
+	}
+	const node: NodeView = {
+		id: `${itemID}:evidence:${index}`,
+		kind: 'evidence',
+		label,
+		description,
+		tooltip: `${ref.kind}: ${ref.detail}`,
+		icon: ref.kind === 'commit' && ref.state === 'verified' ? { id: 'git-commit' } : refIcons[ref.state],
+		contextValue: `planls.evidence.${ref.kind}`,
+		collapsible: 'none',
+		children: [],
+	};
+	if (ref.uri && (ref.kind === 'file' || ref.kind === 'test')) {
+		node.open = { uri: ref.uri, line: ref.line };
+	}
+	return node;
 }
 
 /** Remembered expand/collapse choices by node id; absent means expanded. */
@@ -177,7 +236,7 @@ function collapsible(id: string, expansion: Expansion): 'expanded' | 'collapsed'
 	return expansion.get(id) === false ? 'collapsed' : 'expanded';
 }
 
-function itemNode(plan: PlanResult, item: PlanItem, index: number): NodeView {
+function itemNode(plan: PlanResult, item: PlanItem, index: number, expansion: Expansion): NodeView {
 	const ctx = `planls.item.${contextStatus[item.status]}${item.blocked ? '.blocked' : ''}`;
 	const node: NodeView = {
 		id: item.id > 0 ? `item:${plan.planUri}#${item.id}` : `draft:${plan.planUri}#${index}`,
@@ -190,6 +249,12 @@ function itemNode(plan: PlanResult, item: PlanItem, index: number): NodeView {
 		collapsible: 'none',
 		children: [],
 	};
+	// Commits and files the evidence names, under the item.
+	const refs = item.evidenceRefs.filter((r) => r.commit !== null || r.uri !== '' || r.state === 'failed');
+	node.children = refs.map((r, i) => evidenceNode(node.id, r, i));
+	if (node.children.length > 0) {
+		node.collapsible = collapsible(node.id, expansion);
+	}
 	if (item.range) {
 		node.reveal = { uri: plan.planUri, range: item.range };
 	}
@@ -258,7 +323,7 @@ function planNode(plan: PlanResult, expansion: Expansion): NodeView {
 	const seen = new Map<string, number>();
 	let index = 0;
 	for (const group of plan.groups) {
-		const items = group.items.map((it) => itemNode(plan, it, index++));
+		const items = group.items.map((it) => itemNode(plan, it, index++, expansion));
 		if (group.name === '') {
 			children.push(...items);
 			continue;

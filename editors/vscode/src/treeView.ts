@@ -70,6 +70,15 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<NodeView>, vsco
 		if (n.reveal && n.kind === 'item') {
 			item.command = { command: revealCommand, title: 'Show in Plan', arguments: [n.reveal] };
 		}
+		if (n.open) {
+			// An evidence file opens at the line the evidence names.
+			const line = Math.max(n.open.line - 1, 0);
+			item.command = {
+				command: 'vscode.open',
+				title: 'Open Evidence File',
+				arguments: [vscode.Uri.parse(n.open.uri), { selection: new vscode.Range(line, 0, line, 0) }],
+			};
+		}
 		return item;
 	}
 

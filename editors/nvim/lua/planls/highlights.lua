@@ -25,6 +25,7 @@ M.links = {
   PlanlsDeferred = 'Comment',
   PlanlsBlocked = 'DiagnosticError',
   PlanlsDraft = 'NonText',
+  PlanlsVerified = 'String',
 }
 
 --- Defines the default links; safe to call again (after :colorscheme, which

@@ -177,8 +177,46 @@ local function item_lines(b, item, group_name, opts)
   local evidence, reason = str(item.evidence), str(item.reason)
   if gk == 'completed' and evidence ~= '' then
     detail(b, 'evidence', evidence, entry)
+    M.verify_lines(b, item, entry)
   elseif gk == 'deferred' and reason ~= '' then
     detail(b, 'reason', reason, entry)
+  end
+end
+
+local verify_groups = { verified = 'PlanlsVerified', unverifiable = 'PlanlsWarning', failed = 'PlanlsError' }
+
+--- A completed item's verification (planls/plan `verify`, `evidenceRefs`):
+--- one `verify:` line, then one line per reference that leads somewhere
+--- (a file opens with the jump key, a commit shows its subject and date).
+--- Each reference line's entry carries `ref`, what jump opens.
+function M.verify_lines(b, item, entry)
+  local v = val(item.verify)
+  if type(v) ~= 'table' then
+    return
+  end
+  local state = str(v.state)
+  local text = state
+  if val(v.weak) then
+    text = 'weak evidence (names nothing checkable)'
+  elseif str(v.reason) ~= '' then
+    text = state .. ': ' .. str(v.reason):gsub('[\r\n].*$', '')
+  end
+  b.line({ { DETAIL, nil }, { 'verify: ', 'PlanlsLabel' }, { text, verify_groups[state] or 'PlanlsDetail' } }, entry)
+  for _, ref in ipairs(tables(item.evidenceRefs)) do
+    local kind, label = str(ref.kind), nil
+    local c = val(ref.commit)
+    if type(c) == 'table' then
+      local where = val(c.onHead) and 'HEAD' or ('branch ' .. str(c.branch))
+      label = string.format('commit %s %s (%s, %s)', str(c.id):sub(1, 12), str(c.subject),
+        str(c.date):sub(1, 10), where)
+    elseif str(ref.uri) ~= '' and (kind == 'file' or kind == 'test') then
+      label = kind .. ' ' .. str(ref.text):gsub('`', '')
+    end
+    if label then
+      local ref_entry = { id = entry.id, key = entry.key, item = entry.item, ref = ref }
+      local group = verify_groups[str(ref.state)] or 'PlanlsDetail'
+      b.line({ { DETAIL .. '  → ', 'PlanlsHint' }, { label, group } }, ref_entry)
+    end
   end
 end
 
@@ -190,7 +228,7 @@ function M.help_lines(keys)
     { 'defer', 'defer (asks for a reason)' },
     { 'start', 'start' },
     { 'reopen', 'reopen' },
-    { 'jump', 'jump to the item in the plan' },
+    { 'jump', 'jump to the item in the plan, or open an evidence file' },
     { 'approve', 'approve the plan' },
     { 'refresh', 'refresh' },
     { 'close', 'close' },
@@ -296,6 +334,7 @@ M.groups = {
   'PlanlsDeferred',
   'PlanlsBlocked',
   'PlanlsDraft',
+  'PlanlsVerified',
 }
 
 return M

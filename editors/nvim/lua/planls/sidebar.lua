@@ -192,10 +192,40 @@ local function buf_for_file(file)
   return nil
 end
 
+-- Opens the file an evidence reference names (at its line) in the window
+-- jump would use.
+local function open_ref(ref)
+  local ok, file = pcall(vim.uri_to_fname, ref.uri)
+  if not ok then
+    return
+  end
+  local side = vim.api.nvim_get_current_win()
+  local prev = vim.fn.win_getid(vim.fn.winnr('#'))
+  if prev ~= 0 and prev ~= side and vim.api.nvim_win_is_valid(prev) then
+    vim.api.nvim_set_current_win(prev)
+  else
+    vim.cmd((config.options.sidebar.position == 'left' and 'botright' or 'topleft') .. ' vsplit')
+  end
+  local buf = buf_for_file(file)
+  if buf then
+    vim.api.nvim_win_set_buf(0, buf)
+  else
+    vim.cmd('edit ' .. vim.fn.fnameescape(file))
+  end
+  local line = tonumber(render.val(ref.line)) or 0
+  if line > 0 then
+    vim.api.nvim_win_set_cursor(0, { math.min(line, vim.api.nvim_buf_line_count(0)), 0 })
+  end
+end
+
 local function jump()
   local entry = M.entry_at_cursor()
   local plan = S.plan
   if not entry or not plan then
+    return
+  end
+  if entry.ref and render.val(entry.ref.uri) and entry.ref.kind ~= 'url' then
+    open_ref(entry.ref)
     return
   end
   local range = entry.item.range

@@ -23,6 +23,8 @@ function item(over: Partial<PlanItem>): PlanItem {
 		activeForm: '',
 		drift: 'same',
 		range: null,
+		verify: null,
+		evidenceRefs: [],
 		...over,
 	};
 }
@@ -191,4 +193,35 @@ test('pickableItems offers only items the action applies to', () => {
 	assert.deepEqual(ids('reopen'), [2, 7]);
 	assert.deepEqual(pickableItems([{ ...p, approved: false }], 'complete'), []);
 	assert.deepEqual(pickableItems([p], 'complete')[0], { id: 2, uri: 'file:///work/proj/PLAN.md', subject: 'Wire the limiter into `POST /v1/ingest` and `POST /v1/batch`' });
+});
+
+test('completed items show their verify state and evidence references', () => {
+	const plan = decodePlan(readJSON('plan-verify.json'));
+	assert.ok(plan);
+	const [root] = buildTree('ready', [plan], new Map());
+	const [verified, failed, weak] = root.children[0].children;
+	assert.equal(verified.description, 'commit 1a2b3c4, see src/a.go:3');
+	assert.match(verified.tooltip, /\nVerify: verified$/);
+	assert.deepEqual(
+		verified.children.map((c) => [c.kind, c.label, c.contextValue, c.open]),
+		[
+			['evidence', '1a2b3c4d5e6f Add the parser', 'planls.evidence.commit', undefined],
+			['evidence', 'src/a.go:3', 'planls.evidence.file', { uri: 'file:///work/proj/src/a.go', line: 3 }],
+		],
+	);
+	assert.equal(failed.description, 'lex.go:9 · verification failed');
+	assert.match(failed.tooltip, /\nVerify: failed: file lex.go does not exist$/);
+	// A failed file has nothing to open, but says why.
+	assert.deepEqual(
+		failed.children.map((c) => [c.label, c.description, c.open, c.icon?.id]),
+		[['lex.go:9', 'file lex.go does not exist', undefined, 'error']],
+	);
+	assert.equal(weak.description, 'done · weak evidence');
+	assert.equal(weak.collapsible, 'none');
+	assert.match(weak.tooltip, /\nVerify: weak evidence, names nothing checkable$/);
+	// An older server sends no verify state: nothing changes.
+	const old = decodePlan(readJSON('plan-basic.json'));
+	assert.ok(old);
+	assert.equal(old.groups[0].items[0].verify, null);
+	assert.deepEqual(old.groups[0].items[0].evidenceRefs, []);
 });

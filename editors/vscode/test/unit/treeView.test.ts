@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { decodePlan } from '../../src/protocol';
 import { buildTree } from '../../src/treeModel';
 import { readJSON } from './helpers';
-import { installVscodeStub, ThemeColor, ThemeIcon, TreeItem } from './vscodeStub';
+import { installVscodeStub, Range, ThemeColor, ThemeIcon, TreeItem, Uri } from './vscodeStub';
 
 installVscodeStub();
 // Loaded after the stub: treeView imports vscode at load time.
@@ -83,4 +83,25 @@ test('a refresh that changes nothing fires no tree change (a root refresh drops 
 	p.setRoots(buildTree('ready', [decodePlan(raw)!], p.expansion));
 	assert.equal(fired.length, 1);
 	assert.deepEqual((fired[0] as { id: string }[]).map((n) => n.id), ['item:file:///work/proj/PLAN.md#1']);
+});
+
+test('an evidence file node opens the file at the line the evidence names', () => {
+	const p = new PlanTreeProvider();
+	const plan = decodePlan(readJSON('plan-verify.json'));
+	assert.ok(plan);
+	p.setRoots(buildTree('ready', [plan], p.expansion));
+	const item = p.getChildren(p.getChildren(p.getChildren()[0])[0])[0];
+	assert.equal(p.getTreeItem(item).collapsibleState, 2);
+	const [commit, file] = p.getChildren(item);
+	const c = p.getTreeItem(commit) as unknown as TreeItem;
+	assert.equal(c.label, '1a2b3c4d5e6f Add the parser');
+	assert.equal(c.description, '2026-11-01 · on HEAD');
+	assert.equal(c.command, undefined);
+	const f = p.getTreeItem(file) as unknown as TreeItem;
+	assert.equal(f.label, 'src/a.go:3');
+	assert.deepEqual(f.command, {
+		command: 'vscode.open',
+		title: 'Open Evidence File',
+		arguments: [Uri.parse('file:///work/proj/src/a.go'), { selection: new Range(2, 0, 2, 0) }],
+	});
 });

@@ -52,6 +52,27 @@ export class EventEmitter<T> {
 	}
 }
 
+/** Uri keeps the string it was parsed from. */
+export class Uri {
+	private constructor(public readonly value: string) {}
+	static parse(value: string): Uri {
+		return new Uri(value);
+	}
+	toString(): string {
+		return this.value;
+	}
+}
+
+/** Range records its four numbers (0-based, like vscode.Range). */
+export class Range {
+	constructor(
+		public startLine: number,
+		public startCharacter: number,
+		public endLine: number,
+		public endCharacter: number,
+	) {}
+}
+
 /** The collapsible states, with vscode's numbers. */
 export const TreeItemCollapsibleState = { None: 0, Collapsed: 1, Expanded: 2 };
 
@@ -86,6 +107,8 @@ export function installVscodeStub(): Record<string, any> {
 		ThemeColor,
 		EventEmitter,
 		TreeItemCollapsibleState,
+		Uri,
+		Range,
 	});
 	stub = new Proxy(root, handler) as Record<string, unknown>;
 	const mod = Module as unknown as { _load: Loader };

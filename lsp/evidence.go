@@ -1,0 +1,218 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/verify"
+)
+
+// codeWeak is the diagnostic on a completed plan item whose evidence names
+// nothing checkable (docs/PROTOCOL.md "Diagnostics"; issue 14).
+const codeWeak = core.WeakEvidenceCode
+
+// weakMemo remembers core.WeakEvidence per evidence string: diagnostics
+// are rebuilt on every keystroke, and core's BenchmarkWeakEvidence measures
+// about 9 µs a string (2-core machine), so a plan with 10k completed items
+// would spend ~90 ms a keystroke re-parsing unchanged evidence, three times
+// the whole didChange-to-publish time of a 10k-item plan (27–33 ms). With
+// the memo it is a map lookup. Bounded: cleared when it outgrows
+// weakMemoMax entries.
+var weakMemo struct {
+	sync.Mutex
+	m map[string]bool
+}
+
+const weakMemoMax = 1 << 16
+
+// weakEvidence is the weak-evidence message for a completed task, or "".
+func weakEvidence(t *core.Task) string {
+	if t.Status != core.Completed {
+		return ""
+	}
+	weakMemo.Lock()
+	weak, ok := weakMemo.m[t.Evidence]
+	if !ok {
+		if weakMemo.m == nil || len(weakMemo.m) >= weakMemoMax {
+			weakMemo.m = map[string]bool{}
+		}
+		weak = core.WeakEvidence(t.Evidence)
+		weakMemo.m[t.Evidence] = weak
+	}
+	weakMemo.Unlock()
+	if !weak {
+		return ""
+	}
+	return core.WeakEvidenceMessage(t.ID, t.Evidence)
+}
+
+// lookupTimeout bounds the git lookups of a hover or a planls/plan request.
+const lookupTimeout = 10 * time.Second
+
+// evidenceRef is one reference of an item's evidence in planls/plan
+// (docs/PROTOCOL.md "planls/plan request"): what it names, where it leads
+// and how it checked.
+type evidenceRef struct {
+	Kind   string `json:"kind"` // commit, file, test, command, url
+	Text   string `json:"text"` // as written in the evidence
+	State  string `json:"state"`
+	Detail string `json:"detail"`
+	// URI opens what the reference names: the file (a file or test
+	// reference that resolved), or the URL.
+	URI  string `json:"uri,omitempty"`
+	Line int    `json:"line,omitempty"` // 1-based line of a file reference, 0 when none
+	// Commit is set for a commit that exists.
+	Commit *verify.Commit `json:"commit,omitempty"`
+}
+
+// itemVerify is planls/plan's verification of a completed item.
+type itemVerify struct {
+	State  string `json:"state"` // verified, unverifiable, failed
+	Reason string `json:"reason"`
+	Weak   bool   `json:"weak"`
+}
+
+// addVerification verifies the completed items of res (offline: no
+// command runs) against root and fills in their verify state and evidence
+// references. It runs without the server lock: git is a subprocess.
+func addVerification(ctx context.Context, root string, res *planResult) {
+	var tasks []core.Task
+	for gi := range res.Groups {
+		for ii := range res.Groups[gi].Items {
+			it := &res.Groups[gi].Items[ii]
+			it.EvidenceRefs = []evidenceRef{}
+			if it.Status == string(core.Completed) && it.ID != 0 {
+				tasks = append(tasks, core.Task{ID: it.ID, Subject: it.Subject, Status: core.Completed, Evidence: it.Evidence})
+			}
+		}
+	}
+	if len(tasks) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+	defer cancel()
+	byID := map[int]verify.Result{}
+	for _, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
+		byID[r.TaskID] = r
+	}
+	for gi := range res.Groups {
+		for ii := range res.Groups[gi].Items {
+			it := &res.Groups[gi].Items[ii]
+			r, ok := byID[it.ID]
+			if !ok || it.Status != string(core.Completed) {
+				continue
+			}
+			it.Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
+			it.EvidenceRefs = refsOf(root, r.Checks)
+		}
+	}
+}
+
+// refsOf renders checks as planls/plan evidence references.
+func refsOf(root string, checks []verify.Check) []evidenceRef {
+	out := []evidenceRef{}
+	for _, c := range checks {
+		ref := evidenceRef{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State), Detail: c.Detail, Commit: c.Commit}
+		switch {
+		case c.File != "":
+			if abs, _, ok := verify.Resolve(root, c.File); ok {
+				ref.URI, ref.Line = uriOf(abs), c.Ref.Line
+			}
+		case c.Ref.Kind == core.RefURL:
+			ref.URI = c.Ref.URL
+		}
+		out = append(out, ref)
+	}
+	return out
+}
+
+// evidenceHover is the markdown hover adds under an item's evidence: one
+// line per reference, a file as a link that opens it (at its line), a
+// commit with its subject and date. It looks commits up in git and files
+// on disk, so it runs without the server lock.
+func evidenceHover(ctx context.Context, root, evidence string) string {
+	refs := core.ParseEvidence(evidence)
+	if len(refs) == 0 {
+		return ""
+	}
+	var ids []string
+	for _, r := range refs {
+		if r.Kind == core.RefCommit {
+			ids = append(ids, r.Commit)
+		}
+	}
+	var commits map[string]verify.Commit
+	if len(ids) > 0 {
+		ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+		commits, _ = verify.Commits(ctx, root, ids)
+		cancel()
+	}
+	var b strings.Builder
+	for _, r := range refs {
+		b.WriteString("\n- ")
+		switch r.Kind {
+		case core.RefCommit:
+			c, ok := commits[r.Commit]
+			if !ok {
+				fmt.Fprintf(&b, "commit `%s` (not in this repository)", r.Commit)
+				break
+			}
+			where := "on HEAD"
+			if !c.OnHEAD {
+				where = "not on HEAD"
+				if c.Branch != "" {
+					where = "on branch " + c.Branch
+				}
+			}
+			fmt.Fprintf(&b, "commit `%s` %s (%s, %s)", short(c.ID), mdEscape(c.Subject), c.Date.Format("2006-01-02"), where)
+		case core.RefFile, core.RefTest:
+			label := r.Path
+			if r.Kind == core.RefTest {
+				label = r.Test
+			}
+			if r.Path == "" {
+				fmt.Fprintf(&b, "test `%s`", r.Test)
+				break
+			}
+			abs, _, ok := verify.Resolve(root, r.Path)
+			if !ok {
+				fmt.Fprintf(&b, "%s `%s` (outside the workspace)", r.Kind, label)
+				break
+			}
+			if _, err := os.Stat(abs); err != nil {
+				fmt.Fprintf(&b, "%s `%s` (not found)", r.Kind, r.Text)
+				break
+			}
+			target := uriOf(abs)
+			if r.Line > 0 {
+				target += fmt.Sprintf("#L%d", r.Line)
+			}
+			fmt.Fprintf(&b, "%s [%s](%s)", r.Kind, mdEscape(strings.Trim(r.Text, "`")), target)
+		case core.RefCommand:
+			fmt.Fprintf(&b, "command `%s`", strings.ReplaceAll(r.Command, "`", "'"))
+			if r.Result != "" {
+				b.WriteString(": " + mdEscape(r.Result))
+			}
+		case core.RefURL:
+			fmt.Fprintf(&b, "<%s>", r.URL)
+		}
+	}
+	return b.String()
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// mdEscape keeps text from being read as markdown syntax.
+func mdEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "<", `\<`, "`", "\\`").Replace(s)
+}

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package verify
+
+import "os/exec"
+
+// killGroup: without process groups, cancellation kills the shell only.
+func killGroup(cmd *exec.Cmd) {}

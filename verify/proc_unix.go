@@ -1,0 +1,15 @@
+//go:build unix
+
+package verify
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// killGroup starts cmd in its own process group and makes cancellation
+// kill the group.
+func killGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+}

@@ -1,0 +1,170 @@
+// Package verify checks what completed items' evidence names against the
+// workspace: commits exist and are reachable from HEAD or a local branch,
+// files exist and have the line named, test functions exist in the tree,
+// and (only when asked) backticked commands still give their stated result.
+// Recognition is core.ParseEvidence (pure); this package does the I/O: one
+// git process per kind of lookup for the whole run, never one per item.
+package verify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/planls/planls/core"
+)
+
+// State is the outcome of a check, or of an item as a whole.
+type State string
+
+// The three outcomes (issue 14): verified (something named was checked and
+// holds, nothing failed), unverifiable (nothing named can be checked
+// offline), failed (something named does not hold; Reason says what).
+const (
+	Verified     State = "verified"
+	Unverifiable State = "unverifiable"
+	Failed       State = "failed"
+)
+
+// DefaultTimeout bounds each command re-run with Options.Run.
+const DefaultTimeout = 2 * time.Minute
+
+// Options control a verification run.
+type Options struct {
+	// Run re-runs backticked commands (sh -c, in the root) and compares
+	// their exit status with the stated result. Never on by default: a
+	// command can do anything.
+	Run bool
+	// Timeout bounds each command (DefaultTimeout when 0).
+	Timeout time.Duration
+}
+
+// Check is the outcome for one reference of an item's evidence.
+type Check struct {
+	Ref    core.EvidenceRef
+	State  State
+	Detail string // what was found, or why it failed or cannot be checked
+	// Commit is set for a commit that exists.
+	Commit *Commit
+	// File is the file a file or test reference resolved to (relative to
+	// the root, slash-separated), "" when none.
+	File string
+}
+
+// Result is the outcome for one item.
+type Result struct {
+	TaskID  int
+	Subject string
+	State   State
+	Reason  string // the failed checks' details; for unverifiable, why
+	Weak    bool   // the evidence names nothing (core.WeakEvidence)
+	Checks  []Check
+}
+
+// Tasks verifies the completed tasks among tasks (others are skipped)
+// against the workspace at root, in the order given. It never fails as a
+// whole: a lookup that cannot run (no git, no repository) makes the
+// checks it serves unverifiable, with the reason. ctx bounds every process.
+func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []Result {
+	type pending struct {
+		res  Result
+		refs []core.EvidenceRef
+	}
+	var items []pending
+	var commits []string
+	needTree := false
+	for _, t := range tasks {
+		if t.Status != core.Completed {
+			continue
+		}
+		refs := core.ParseEvidence(t.Evidence)
+		items = append(items, pending{res: Result{TaskID: t.ID, Subject: t.Subject, Weak: len(refs) == 0}, refs: refs})
+		for _, r := range refs {
+			switch r.Kind {
+			case core.RefCommit:
+				commits = append(commits, r.Commit)
+			case core.RefTest:
+				needTree = true
+			case core.RefFile:
+				if !strings.ContainsAny(r.Path, `/\`) {
+					needTree = true // a bare name may live anywhere
+				}
+			}
+		}
+	}
+	repo := newRepo(ctx, root)
+	found := repo.lookup(commits)
+	var tree *tree
+	if needTree {
+		tree = loadTree(ctx, root, repo)
+	}
+	out := make([]Result, 0, len(items))
+	for _, it := range items {
+		res := it.res
+		for _, r := range it.refs {
+			var c Check
+			switch r.Kind {
+			case core.RefCommit:
+				c = commitCheck(r, found[r.Commit])
+			case core.RefFile:
+				c = fileCheck(root, tree, r)
+			case core.RefTest:
+				c = testCheck(root, tree, r)
+			case core.RefCommand:
+				c = commandCheck(ctx, root, r, opts)
+			case core.RefURL:
+				c = Check{Ref: r, State: Unverifiable, Detail: "URL " + r.URL + ": not checked (verify works offline)"}
+			}
+			res.Checks = append(res.Checks, c)
+		}
+		res.State, res.Reason = summarize(res)
+		out = append(out, res)
+	}
+	return out
+}
+
+// summarize is the item's state: failed if any check failed, verified if
+// any held, else unverifiable.
+func summarize(res Result) (State, string) {
+	var failed, unver []string
+	verified := false
+	for _, c := range res.Checks {
+		switch c.State {
+		case Failed:
+			failed = append(failed, c.Detail)
+		case Verified:
+			verified = true
+		default:
+			unver = append(unver, c.Detail)
+		}
+	}
+	switch {
+	case len(failed) > 0:
+		return Failed, strings.Join(failed, "; ")
+	case verified:
+		return Verified, ""
+	case res.Weak:
+		return Unverifiable, "the evidence names nothing checkable (no commit, file, test, command or URL)"
+	}
+	return Unverifiable, strings.Join(unver, "; ")
+}
+
+// Summary is the one-line description of a result: its state, and the
+// reason when not verified.
+func (r Result) Summary() string {
+	if r.Reason == "" {
+		return string(r.State)
+	}
+	return fmt.Sprintf("%s: %s", r.State, r.Reason)
+}
+
+// Failing reports whether any result failed.
+func Failing(results []Result) bool {
+	for _, r := range results {
+		if r.State == Failed {
+			return true
+		}
+	}
+	return false
+}
