@@ -263,6 +263,7 @@ func (r *reader) mode(todos []entry) mode {
 
 // emit adds the items of one section's own events.
 func (r *reader) emit(s *sec, m mode) {
+	boxPlan := m == modeBoxes
 	if m == modeBoxes && !r.hasBox(s) && s.cls == clsCheck {
 		// A checks section of a checkbox plan with plain bullets: each
 		// is a check to run ("## Verification" after the task boxes).
@@ -323,7 +324,8 @@ func (r *reader) emit(s *sec, m mode) {
 			}
 		}
 	}
-	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {
+	// A checkbox plan tracks its boxes: its prose sections are not items.
+	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && !boxPlan && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {
 		r.headingItem(s) // rule 5: a prose-only work section is one item
 	}
 	if len(r.plan.Items) == before && s.head >= 0 && s.why == "" && r.hasList(s) {
