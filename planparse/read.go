@@ -436,8 +436,8 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	return prose
 }
 
-// list adds a list's entries: empty ones are problems, forbidding ones
-// ("Do not …") are not work. A list led in by a lead-in is skipped up to
+// list adds a list's entries: empty ones are problems, plain bullets that
+// forbid ("Do not …") are not work. A list led in by a lead-in is skipped up to
 // the first entry whose box differs from the first entry's: "**Files:**",
 // its file bullets, then the step checkboxes make one CommonMark list when
 // only blank lines separate them, but the checkboxes are not led in.
@@ -454,7 +454,9 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			}
 			continue
 		}
-		if ledIn || (boxesOnly && !e.box) || isDoNot(e.item.Subject) {
+		// A box is work to tick even when it says "Don't …" (a behaviour
+		// to build); a plain "Do not …" bullet is a rule.
+		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) {
 			continue
 		}
 		r.plan.Items = append(r.plan.Items, e.item)
