@@ -98,6 +98,10 @@ func (s *Store) ensureDir() error {
 		return fmt.Errorf("create %s: %w", s.Dir(), err)
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
+	fi, err := os.Stat(gi)
+	if err == nil && fi.Size() != int64(len(gitignoreV1)) && fi.Size() != int64(len(gitignoreV2)) {
+		return nil // not an older body (only its size is read on every lock)
+	}
 	old, err := os.ReadFile(gi)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2)) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +35,40 @@ func TestVersionFrom(t *testing.T) {
 		if got := versionFrom(info); got != c.want {
 			t.Errorf("%s: versionFrom = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestVersionOfCheckoutBuild builds the real binary with -buildvcs=true in
+// this checkout and expects `planls version` to name HEAD. It needs a
+// checkout whose .git is a directory: the go command records no VCS
+// information in a git worktree (.git is a file there), so it is skipped
+// in one, and runs in a clone (CI).
+func TestVersionOfCheckoutBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skip("not in a git checkout")
+	}
+	if st, err := os.Stat(filepath.Join(strings.TrimSpace(string(top)), ".git")); err != nil || !st.IsDir() {
+		t.Skip("a git worktree: the go command stamps no VCS information")
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "planls")
+	build := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rev := strings.TrimSpace(string(head))[:12]; !strings.Contains(string(out), rev) || strings.Contains(string(out), "devel") {
+		t.Errorf("planls version = %q, want the commit %s and no devel", out, rev)
 	}
 }
