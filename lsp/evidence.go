@@ -18,9 +18,10 @@ const codeWeak = core.WeakEvidenceCode
 
 // weakMemo remembers core.WeakEvidence per evidence string: diagnostics
 // are rebuilt on every keystroke, and core's BenchmarkWeakEvidence measures
-// about 9 µs a string (2-core machine), so a plan with 10k completed items
-// would spend ~90 ms a keystroke re-parsing unchanged evidence, three times
-// the whole didChange-to-publish time of a 10k-item plan (27–33 ms). With
+// 4–9 µs a string (2-core machine, idle to busy), so a plan with 10k
+// completed items would spend 40–90 ms a keystroke re-parsing unchanged
+// evidence, more than the whole didChange-to-publish time of a 10k-item
+// plan (27–33 ms). With
 // the memo it is a map lookup. Bounded: cleared when it outgrows
 // weakMemoMax entries.
 var weakMemo struct {
