@@ -96,10 +96,11 @@ test('a rename-and-recreate save of PLAN.md publishes nothing in between', async
   const seen = s.pubs.length;
   const changes = s.stateChanges.length;
   fs.renameSync(plan, plan + '~');
-  // The editor's gaps (this is the input, not a wait for planls).
-  await new Promise((r) => setTimeout(r, 150));
+  // The editor's gaps (the input, not a wait for planls): longer than the
+  // server's 40 ms debounce, well inside its 500 ms settle window.
+  await new Promise((r) => setTimeout(r, 60));
   fs.writeFileSync(plan, '');
-  await new Promise((r) => setTimeout(r, 80));
+  await new Promise((r) => setTimeout(r, 40));
   fs.writeFileSync(plan, w.text);
   fs.rmSync(plan + '~');
   planls(w.ws, 'todo', 'start', '2');
