@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -243,33 +244,22 @@ func classify(text string) class {
 	if s == "" {
 		return clsPlain
 	}
-	if startsWith(s, excludeWords) || endsWith(s, excludeWords) || containsAny(s, excludeCJK) {
+	cjk := hasCJK(s)
+	if startsWith(s, excludeWords) || endsWith(s, excludeWords) || cjk && containsAny(s, excludeCJK) {
 		return clsExclude
 	}
-	type list struct {
-		c          class
-		words, cjk []string
-	}
-	lists := []list{{clsNotes, notesWords, notesCJK}, {clsCheck, checkWords, checkCJK},
-		{clsContainer, containerWords, containerCJK}, {clsContext, contextWords, contextCJK}}
-	best, bestEnd := clsPlain, -1
-	for _, l := range lists {
-		if e := lastCJK(s, l.cjk); e > bestEnd {
-			best, bestEnd = l.c, e
+	if cjk {
+		best, bestEnd := clsPlain, -1
+		for _, l := range classLists {
+			if e := lastCJK(s, l.cjk); e > bestEnd {
+				best, bestEnd = l.c, e
+			}
+		}
+		if bestEnd >= 0 {
+			return best
 		}
 	}
-	if bestEnd >= 0 {
-		return best
-	}
-	var head, first class = clsPlain, clsPlain
-	for _, l := range lists {
-		if head == clsPlain && endsWith(s, l.words) {
-			head = l.c
-		}
-		if first == clsPlain && startsWith(s, l.words) {
-			first = l.c
-		}
-	}
+	head, first := wordIndex().match(s)
 	switch {
 	case head == clsContainer && first == clsCheck:
 		return clsCheck
@@ -282,6 +272,64 @@ func classify(text string) class {
 		return clsContext
 	}
 	return clsPlain
+}
+
+// classLists are the word lists of classify, in the order that breaks ties.
+var classLists = []struct {
+	c          class
+	words, cjk []string
+}{{clsNotes, notesWords, notesCJK}, {clsCheck, checkWords, checkCJK},
+	{clsContainer, containerWords, containerCJK}, {clsContext, contextWords, contextCJK}}
+
+// wordEntry is one word of classLists with its class and list order.
+type wordEntry struct {
+	w     string
+	c     class
+	order int
+}
+
+// wordIdx buckets the Latin and Cyrillic words of classLists by first and
+// by last byte: classify runs on every heading, and most buckets are short.
+type wordIdx struct{ byFirst, byLast [256][]wordEntry }
+
+var wordIndex = sync.OnceValue(func() *wordIdx {
+	x := &wordIdx{}
+	for order, l := range classLists {
+		for _, w := range l.words {
+			e := wordEntry{w, l.c, order}
+			x.byFirst[w[0]] = append(x.byFirst[w[0]], e)
+			x.byLast[w[len(w)-1]] = append(x.byLast[w[len(w)-1]], e)
+		}
+	}
+	return x
+})
+
+// match returns the class of the earliest list with a word s ends with
+// (head) and with a word s starts with (first), at word boundaries.
+func (x *wordIdx) match(s string) (head, first class) {
+	ho, fo := len(classLists), len(classLists)
+	for _, e := range x.byLast[s[len(s)-1]] {
+		if e.order < ho && strings.HasSuffix(s, e.w) && (len(s) == len(e.w) || !isLetterBefore(s, len(s)-len(e.w))) {
+			head, ho = e.c, e.order
+		}
+	}
+	for _, e := range x.byFirst[s[0]] {
+		if e.order < fo && strings.HasPrefix(s, e.w) && (len(s) == len(e.w) || !isLetterAt(s, len(e.w))) {
+			first, fo = e.c, e.order
+		}
+	}
+	return head, first
+}
+
+// hasCJK reports whether s holds a character of the CJK, kana or hangul
+// blocks (all encoded in 3 bytes from 0xE3 on), which the CJK lists need.
+func hasCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE3 && s[i] <= 0xED {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyLeadIn is classify for a lead-in paragraph ("Files:", "Not
@@ -390,12 +438,13 @@ var doNotPrefixes = []string{
 	"jamais ", "không ", "đừng ", "不要", "禁止", "しない", "하지 마", "금지",
 }
 
-// isDoNot reports whether a subject forbids something.
+// isDoNot reports whether a subject forbids something. It runs on every
+// bullet, so markup is skipped by hand (leading emphasis, code and link
+// brackets) instead of by the inline parser.
 func isDoNot(subject string) bool {
-	s := strings.ToLower(plainInline(subject))
-	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	s := strings.TrimLeft(subject, "*_~`[ \t")
 	for _, p := range doNotPrefixes {
-		if strings.HasPrefix(s, p) {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
 			return true
 		}
 	}
