@@ -71,6 +71,15 @@ func TestInlayHintStatus(t *testing.T) {
 	if len(hs) != 1 || hs[0].Label != "#1 completed" || hs[0].Tooltip != "evidence: go test ./ratelimit ok" {
 		t.Errorf("after completing #1: %+v", hs)
 	}
+	// New evidence on a completed item changes only the tooltip: refreshed too.
+	e.mu.Lock()
+	base = e.reqCount("workspace/inlayHint/refresh")
+	e.mu.Unlock()
+	cli(t, root, `{"action":"update","id":1,"evidence":"go test ./ratelimit -race ok"}`)
+	e.waitFor("inlayHint refresh after new evidence", func() bool { return e.reqCount("workspace/inlayHint/refresh") > base })
+	if hs = e.inlayHints(u, 7, 7); len(hs) != 1 || hs[0].Tooltip != "evidence: go test ./ratelimit -race ok" {
+		t.Errorf("after new evidence: %+v", hs)
+	}
 }
 
 // draftEnv opens the basic plan, not approved yet.
@@ -133,6 +142,7 @@ func TestPlainHover(t *testing.T) {
 		"**#3 Add `x`**\n\nstatus: `pending`\n\nevidence: ok": "#3 Add `x`\nstatus: pending\nevidence: ok",
 		"**a **b**: draft (the plan is not approved)":         "a **b: draft (the plan is not approved)",
 		"plain": "plain",
+		"**#4 a**\n\nstatus: `completed`\n\nevidence: see a.go\n- file [src/a\\_b.go:3](file:///w/src/a_b.go#L3)\n- commit `1a2b3c4` Fix \\*all\\* (2026-11-01, on HEAD)": "#4 a\nstatus: completed\nevidence: see a.go\n- file src/a_b.go:3 (file:///w/src/a_b.go#L3)\n- commit `1a2b3c4` Fix *all* (2026-11-01, on HEAD)",
 	} {
 		if got := plainHover(in); got != want {
 			t.Errorf("plainHover(%q) = %q, want %q", in, got, want)
