@@ -37,7 +37,8 @@ var (
 		"not doing", "do not", "don't", "dont", "avoid", "future", "future work", "later", "deferred",
 		"not now", "someday", "maybe later", "optional", "nice to have", "nice-to-have", "not planned",
 		"what this plan is not", "out-of-scope", "anti-goals", "excluded", "exclusions", "not included",
-		"parking lot", "icebox",
+		"parking lot", "icebox", "ideas", "not required", "stretch", "stretch goals", "wishlist",
+		"if time permits",
 		// Spanish, Portuguese
 		"fuera de alcance", "fuera del alcance", "no objetivos", "no hacer", "fora do escopo",
 		"não objetivos", "nao objetivos", "não fazer", "nao fazer", "futuro", "trabajo futuro",
@@ -63,7 +64,7 @@ var (
 		"summary", "executive summary", "tl;dr", "tldr", "overview", "context", "background", "motivation",
 		"problem", "problem statement", "findings", "key findings", "research", "assumptions", "risks",
 		"risk", "risk mitigation", "mitigations", "open questions", "questions", "references", "reference",
-		"related", "see also", "resources", "links", "decision", "decisions", "decisions locked", "scope",
+		"resources", "links", "decision", "decisions", "decisions locked", "scope",
 		"diagnosis", "current state", "current status", "status", "state", "constraints", "global constraints",
 		"default", "defaults", "goal", "goals", "objective", "objectives", "purpose", "intent",
 		"compatibility", "rationale", "approved", "principles", "guiding principles", "design", "architecture",
@@ -79,6 +80,7 @@ var (
 		"parallel opportunities", "parallel execution", "implementation strategy", "strategy",
 		"approach", "chosen approach", "options", "what already exists", "existing", "prerequisites",
 		"requirements", "format", "legend", "how to use", "usage", "tech stack", "stack", "mode",
+		"see also",
 		"original prompt", "prompt", "important", "caveats", "warnings", "rollback", "monitoring",
 		"security considerations", "performance considerations", "what changes", "key decisions",
 		"observations", "analysis", "notes and", "review", "self-review",
@@ -245,7 +247,7 @@ func classify(text string) class {
 		return clsPlain
 	}
 	cjk := hasCJK(s)
-	if startsWith(s, excludeWords) || endsWith(s, excludeWords) || cjk && containsAny(s, excludeCJK) {
+	if startsWith(s, excludeWords) || endsWith(s, excludeWords) || cjk && containsAny(s, excludeCJK) || excludedAside(text) {
 		return clsExclude
 	}
 	if cjk {
@@ -352,6 +354,17 @@ func classifyLeadIn(text string) class {
 		}
 	}
 	return clsPlain
+}
+
+// excludedAside reports whether a heading's parenthetical says it is not
+// work: "v2.0+ (Ideas)", "Hardening (not required)".
+func excludedAside(text string) bool {
+	i := strings.IndexAny(text, "(（")
+	if i < 0 {
+		return false
+	}
+	aside := strings.ToLower(strings.Trim(strings.TrimSpace(text[i:]), "()（） "))
+	return aside != "" && (startsWith(aside, excludeWords) || endsWith(aside, excludeWords))
 }
 
 // lastCJK returns the byte offset where the last-ending CJK word of words

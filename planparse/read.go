@@ -183,8 +183,9 @@ func (r *reader) classes() {
 		if s.task && !keyword {
 			s.numbered = true // decided in read, once the layout is known
 		}
-		if keyword && s.cls == clsContext {
-			// "Phase 5: Preserve the context" names a task, not a context.
+		if keyword && (s.cls == clsContext || s.kids == 0 && (s.cls == clsCheck || s.cls == clsContainer)) {
+			// "Phase 5: Preserve the context" names a task, not a context;
+			// "Phase 2: Set up the work area" one task, not a work list.
 			s.cls = clsPlain
 		}
 		var p *sec
@@ -308,7 +309,8 @@ func (r *reader) emit(s *sec, m mode) {
 		if r.hasTable(s) {
 			r.bullets(s, false)
 		}
-		if len(r.plan.Items) == before && s.kids == 0 && r.hasContent(s) {
+		if len(r.plan.Items) == before && s.kids == 0 && (r.hasContent(s) || s.task) {
+			// A task heading names work even with nothing under it yet.
 			r.headingItem(s)
 			s.why = whyHeading
 			return
