@@ -57,9 +57,10 @@ type stdioGuard struct {
 	owed     map[string]bool // ids (raw JSON) of requests handed over, not answered
 	calls    int             // tools/call requests among owed
 	callIDs  map[string]bool
-	initID   string // id of the initialize request, until it is answered
-	protocol string // negotiated protocol version; "" before initialize
-	eof      error  // stdin's end (io.EOF) or read error, once reached
+	initID   string      // id of the initialize request, until it is answered
+	protocol string      // negotiated protocol version; "" before initialize
+	eof      error       // stdin's end (io.EOF) or read error, once reached
+	drain    *time.Timer // from the end of stdin: gives up on owed replies after drainTimeout
 	closed   bool
 
 	pending []byte // the rest of the line the SDK is reading
@@ -286,7 +287,6 @@ func (g *stdioGuard) Read(p []byte) (int, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var deadline <-chan time.Time
 scan:
 	for {
 		if g.closed {
@@ -328,18 +328,15 @@ scan:
 		if g.eof != nil && len(g.owed) == 0 && len(g.queue) == 0 {
 			return 0, g.eof
 		}
-		if g.eof != nil && deadline == nil {
-			deadline = time.After(drainTimeout)
-			timer := deadline
-			go func() {
-				<-timer
+		if g.eof != nil && g.drain == nil {
+			g.drain = time.AfterFunc(drainTimeout, func() {
 				g.mu.Lock()
 				g.owed = map[string]bool{} // give up on the owed replies
 				g.calls = 0
 				g.queue = g.queue[:0]
 				g.cond.Broadcast()
 				g.mu.Unlock()
-			}()
+			})
 		}
 		g.cond.Wait()
 	}
@@ -350,6 +347,9 @@ scan:
 func (g *stdioGuard) Close() error {
 	g.mu.Lock()
 	g.closed = true
+	if g.drain != nil {
+		g.drain.Stop()
+	}
 	g.cond.Broadcast()
 	g.mu.Unlock()
 	if c, ok := g.in.(io.Closer); ok {
