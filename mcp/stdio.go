@@ -367,19 +367,18 @@ func (g *stdioGuard) answered(data []byte) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, m := range msgs {
-		var one struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(m, &one) != nil || one.Method != "" || len(one.ID) == 0 {
+		id, ok := responseID(m)
+		if !ok {
 			continue
 		}
-		id := string(one.ID)
 		if id == g.initID && g.initID != "" {
-			g.protocol = one.Result.ProtocolVersion
+			var init struct {
+				Result struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"result"`
+			}
+			_ = json.Unmarshal(m, &init)
+			g.protocol = init.Result.ProtocolVersion
 			g.initID = ""
 		}
 		delete(g.owed, id)
@@ -389,6 +388,40 @@ func (g *stdioGuard) answered(data []byte) {
 		}
 	}
 	g.cond.Broadcast()
+}
+
+// responseID is the id of a response (raw JSON); ok is false for requests,
+// notifications and what does not parse. The SDK writes "id" before the
+// result, so a big result is normally not decoded at all.
+func responseID(msg []byte) (id string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	response := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		switch key {
+		case "method":
+			return "", false
+		case "result", "error":
+			if id != "" {
+				return id, true
+			}
+			response = true
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return "", false
+		}
+		if key == "id" {
+			id = string(v)
+		}
+	}
+	return id, response && id != ""
 }
 
 // lockedWriter is stdout shared by the SDK's replies and the guard's error
