@@ -86,7 +86,11 @@ func TestResponseID(t *testing.T) {
 		`{"jsonrpc":"2.0","id":6}`:                                           "",
 		`not json`:                                                           "",
 	} {
-		if got, _ := responseID([]byte(msg)); got != want {
+		got, ok := responseID([]byte(msg))
+		if !ok {
+			got = ""
+		}
+		if got != want {
 			t.Errorf("responseID(%s) = %q, want %q", msg, got, want)
 		}
 	}
