@@ -37,22 +37,26 @@ func itemActions(t *core.Task) [][2]string {
 // diagnostics in the context. A context diagnostic is tied to an item by its
 // data.id, else by its line, never by exact range equality: clients echo
 // ranges in their own units (B24).
-func (s *server) codeAction(r *request) (any, error) {
+func (s *server) codeAction(r *request) (res any, err error) {
 	var p protocol.CodeActionParams
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
 	actions := []protocol.CodeAction{}
-	if !wantsQuickFix(p.Context.Only) {
-		return actions, nil
-	}
+	// git runs before the lock is taken: ready evidence (readyevidence.go).
+	ready := s.readyEvidenceFor(r.ctx, p.TextDocument.URI)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer func() { res = s.shapeActions(actions, p.Context.Only) }()
 	f := s.planFolderOf(p.TextDocument.URI)
 	if f == nil {
 		return actions, nil
 	}
 	v := f.view
+	if wantsSourceOnly(p.Context.Only) {
+		// A source action applies to the whole file whatever the range.
+		p.Range.Start.Line, p.Range.End.Line = 0, uint32(v.m.lineOf(len(v.text)))
+	}
 	first, last := int(p.Range.Start.Line), int(p.Range.End.Line)
 	ids := map[int]bool{}
 	planWide := false
@@ -94,11 +98,16 @@ func (s *server) codeAction(r *request) (any, error) {
 		if !ids[vi.task.ID] && (line < first || line > last) {
 			continue
 		}
+		ds := onLine(line)
+		kind := itemActionKind(ds)
 		for _, a := range itemActions(vi.task) {
 			actions = append(actions, protocol.CodeAction{
-				Title: a[0], Kind: protocol.QuickFix, Diagnostics: onLine(line),
+				Title: a[0], Kind: kind, Diagnostics: ds,
 				Command: &protocol.Command{Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}},
 			})
+			if a[1] == "planls.complete" {
+				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready(v.state))...)
+			}
 		}
 		if vi.drift == "changed" {
 			planWide = true
@@ -127,25 +136,11 @@ func (s *server) codeAction(r *request) (any, error) {
 			}
 		}
 		actions = append(actions, protocol.CodeAction{
-			Title: title, Kind: protocol.QuickFix, Diagnostics: ds, IsPreferred: !v.approved,
+			Title: title, Kind: kindApprove, Diagnostics: ds, IsPreferred: !v.approved,
 			Command: &protocol.Command{Title: title, Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}},
 		})
 	}
 	return actions, nil
-}
-
-// wantsQuickFix applies CodeActionContext.only: empty means any kind; a kind
-// covers its sub-kinds ("quickfix" covers "quickfix.x", LSP CodeActionKind).
-func wantsQuickFix(only []protocol.CodeActionKind) bool {
-	if len(only) == 0 {
-		return true
-	}
-	for _, k := range only {
-		if k == "" || k == protocol.QuickFix {
-			return true
-		}
-	}
-	return false
 }
 
 // dataOf reads {"id", "code"} from a diagnostic's data as the client echoed it.

@@ -1,13 +1,11 @@
 package lsp
 
 import (
-	"fmt"
-
 	"go.lsp.dev/protocol"
 )
 
-// codeLens shows, above each tracked item, its status and one-click
-// actions (the same commands as the code actions).
+// codeLens shows, above each tracked item, its one-click actions (the
+// same commands as the code actions).
 func (s *server) codeLens(r *request) (any, error) {
 	var p protocol.CodeLensParams
 	if err := decode(r.params, &p); err != nil {
@@ -33,10 +31,9 @@ func (s *server) codeLens(r *request) (any, error) {
 		if vi.item == nil || vi.task == nil {
 			continue
 		}
+		// The status is an inlay hint (inlayhint.go), not a lens that runs
+		// nothing: every lens here is a command.
 		rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
-		// An empty command id renders as a label that does nothing.
-		out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
-			Title: fmt.Sprintf("#%d %s", vi.task.ID, vi.task.Status)}})
 		for _, a := range itemActions(vi.task) {
 			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
 				Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}}})

@@ -124,7 +124,7 @@ func (s *server) folderOfURI(u string) (*folder, error) {
 
 // cmdStatus sets the status of item a.ID, asking the user for the evidence
 // or reason it needs when a.Evidence / a.Reason is missing and the client
-// can show a prompt.
+// answers a prompt.
 func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArgs, sc statusCmd) (any, error) {
 	// The item may have changed since the action was offered: look it up again.
 	st, err := f.store.Read()
@@ -162,18 +162,23 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 		set(value)
 		return s.update(ctx, f, op)
 	}
-	s.mu.Lock()
-	canAsk := s.caps.Window.ShowMessage != nil
-	s.mu.Unlock()
+	// window/showMessageRequest is a base request every client answers
+	// (LSP 3.17 §window): it is sent whether or not the client declares
+	// window.showMessage, which eglot and ALE never do.
 	suggestions := s.suggestions(ctx, f, st, sc.field)
-	if !canAsk || len(suggestions) == 0 {
+	if len(suggestions) == 0 {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
 		return s.update(ctx, f, op) // the seed's error names the missing field
 	}
-	if v, ok := s.ask(ctx, t, sc.field, suggestions); ok {
+	v, ok, err := s.ask(ctx, t, sc.field, suggestions)
+	switch {
+	case ok:
 		set(v)
-	} else if ctx.Err() != nil {
+	case ctx.Err() != nil:
 		return nil, ctx.Err() // $/cancelRequest while the prompt was open
+	case err != nil:
+		// The client cannot prompt: say how to pass the value instead.
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
 	}
 	return s.update(ctx, f, op)
 }
@@ -188,8 +193,9 @@ func howTo(cmd string, id int, field string) string {
 }
 
 // ask offers suggestions through window/showMessageRequest; ok is false when
-// the user dismissed it, the client failed, or the request was cancelled.
-func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestions []string) (string, bool) {
+// the user dismissed it (err nil), the client failed (err set), or the
+// request was cancelled (ctx's error).
+func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestions []string) (string, bool, error) {
 	msg := fmt.Sprintf("Evidence for #%d %s (pick one, or cancel and pass \"evidence\")", t.ID, t.Subject)
 	if field == "reason" {
 		msg = fmt.Sprintf("Reason to defer #%d %s (pick one, or cancel and pass \"reason\")", t.ID, t.Subject)
@@ -199,24 +205,32 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 		params.Actions = append(params.Actions, protocol.MessageActionItem{Title: sug})
 	}
 	var picked *protocol.MessageActionItem
-	if err := s.callClient(ctx, s.opts.askTimeout, "window/showMessageRequest", params, &picked); err != nil {
+	if err := s.callClient(ctx, s.askBound(), "window/showMessageRequest", params, &picked); err != nil {
 		s.log.Info("showMessageRequest failed", "err", err)
-		return "", false
+		return "", false, err
 	}
 	if picked == nil || strings.TrimSpace(picked.Title) == "" {
-		return "", false
+		return "", false, nil
 	}
-	return picked.Title, true
+	return picked.Title, true, nil
 }
 
 // suggestions are the values offered for evidence or a reason: the current
 // commit ("abc1234 subject") and the last value recorded in the state.
 func (s *server) suggestions(ctx context.Context, f *folder, st *core.State, field string) []string {
-	var out []string
+	head := ""
 	if field == "evidence" && s.opts.gitHead != nil {
-		if h := s.opts.gitHead(ctx, f.root); h != "" {
-			out = append(out, h)
-		}
+		head = s.opts.gitHead(ctx, f.root)
+	}
+	return suggestionsFrom(head, st, field)
+}
+
+// suggestionsFrom lists head (when field is "evidence" and head is not
+// empty), then the last value of field recorded in st when it differs.
+func suggestionsFrom(head string, st *core.State, field string) []string {
+	var out []string
+	if field == "evidence" && head != "" {
+		out = append(out, head)
 	}
 	var last *core.Task
 	for i := range st.Tasks {

@@ -32,7 +32,9 @@ func (s *server) settingsChanged(before []string, changed []*folder) {
 	}
 	// The client watches unless registration fell back to fsnotify; a
 	// registration still in flight re-reads the settings when it runs.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused && !slices.Equal(before, s.planFilesUnion()) {
+	// Per-folder watchers (relative patterns) follow each folder's planFiles.
+	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused &&
+		(s.ecaps.relativePatterns || !slices.Equal(before, s.planFilesUnion())) {
 		s.grp.goFn(s.registerWatchers)
 	}
 	for _, f := range changed {

@@ -127,7 +127,7 @@ func TestCodeActionsAndComplete(t *testing.T) {
 	ds, _ := e.lastDiags(u)
 	first := ds[0]
 	acts := e.actions(u, int(first.Range.Start.Line), []protocol.Diagnostic{first})
-	if got := titles(acts); got != "Complete #1… | Defer #1… | Start #1" {
+	if got := titles(acts); got != "Complete #1… | Complete #1 with abc1234 Add the limiter | Defer #1… | Start #1" {
 		t.Fatalf("actions %q", got)
 	}
 	for _, a := range acts {

@@ -200,6 +200,9 @@ func (s *server) refresh(f *folder, force bool) {
 
 // recompute rebuilds the view and publishes its diagnostics (caller holds mu).
 func (s *server) recompute(f *folder) {
+	// The last view and its diagnostics are garbage from here (nothing reads
+	// them while mu is held): let them go before the parse allocates.
+	f.view, f.diags = nil, nil
 	f.view = s.buildView(f)
 	f.diags = s.diagnostics(f, f.view)
 	s.publish(f, f.diags)

@@ -168,6 +168,9 @@ func (e *env) initialize(cfg envConfig) map[string]any {
 	if caps == nil {
 		caps = map[string]any{}
 	}
+	if _, ok := caps["textDocument"]; !ok {
+		caps["textDocument"] = modernTextDocumentCaps()
+	}
 	params := map[string]any{"processId": os.Getpid(), "capabilities": caps, "workspaceFolders": wfs}
 	if len(cfg.folders) > 0 {
 		params["rootUri"] = uriOf(cfg.folders[0])

@@ -29,7 +29,7 @@ func (s *server) hover(r *request) (any, error) {
 		return nil, nil
 	}
 	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
-	text, root, evidence := hoverText(v, vi), f.root, ""
+	text, root, evidence, plain := hoverText(v, vi), f.root, "", s.ecaps.hoverPlain
 	if vi.task != nil {
 		evidence = vi.task.Evidence
 	}
@@ -37,7 +37,7 @@ func (s *server) hover(r *request) (any, error) {
 	// Commit subjects come from git: looked up without the lock.
 	text += evidenceHover(r.ctx, root, evidence)
 	return &protocol.Hover{
-		Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text},
+		Contents: hoverContent(text, plain),
 		Range:    &rng,
 	}, nil
 }

@@ -70,9 +70,10 @@ func (s *server) decodeInitialize(raw json.RawMessage) initializeParams {
 }
 
 // serverCapabilities extends v0.12.0's ServerCapabilities with 3.17's
-// positionEncoding (JSON flattens the embedded struct).
+// positionEncoding and inlayHintProvider (JSON flattens the embedded struct).
 type serverCapabilities struct {
-	PositionEncoding string `json:"positionEncoding"`
+	PositionEncoding  string `json:"positionEncoding"`
+	InlayHintProvider bool   `json:"inlayHintProvider"`
 	protocol.ServerCapabilities
 }
 
@@ -96,6 +97,8 @@ func (s *server) initialize(r *request) (any, error) {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
 	}
 	s.caps = p.Capabilities
+	s.ecaps = decodeEditorCaps(r.params)
+	s.watchClientProcess(s.ecaps.processID)
 	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
 		s.enc = utf8Enc
 	}
@@ -114,7 +117,8 @@ func (s *server) initialize(r *request) (any, error) {
 	s.state = initialized
 	res := initializeResult{
 		Capabilities: serverCapabilities{
-			PositionEncoding: s.enc.String(),
+			PositionEncoding:  s.enc.String(),
+			InlayHintProvider: true,
 			ServerCapabilities: protocol.ServerCapabilities{
 				TextDocumentSync: protocol.TextDocumentSyncOptions{
 					OpenClose: true,
@@ -122,7 +126,7 @@ func (s *server) initialize(r *request) (any, error) {
 					Save:      &protocol.SaveOptions{IncludeText: false},
 				},
 				HoverProvider:           true,
-				CodeActionProvider:      &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+				CodeActionProvider:      &protocol.CodeActionOptions{CodeActionKinds: advertisedKinds},
 				CodeLensProvider:        &protocol.CodeLensOptions{},
 				DocumentSymbolProvider:  true,
 				WorkspaceSymbolProvider: true,
@@ -208,6 +212,7 @@ func (s *server) folderFor(p string, create bool) *folder {
 	if s.watcher != nil {
 		s.watcher.sync(s)
 	}
+	s.watchFoldersChanged()
 	return f
 }
 

@@ -74,7 +74,7 @@ func TestBlockedHoverLensSymbols(t *testing.T) {
 			first = append(first, l.Command.Title)
 		}
 	}
-	if strings.Join(first, " | ") != "#1 pending | Complete #1… | Defer #1… | Start #1" {
+	if strings.Join(first, " | ") != "Complete #1… | Defer #1… | Start #1" {
 		t.Errorf("lenses on #1: %q", first)
 	}
 
@@ -285,13 +285,15 @@ func TestHoverEvidenceReasonDue(t *testing.T) {
 	}
 }
 
-// context.only filters by kind: planls offers quick fixes only.
+// context.only filters by kind (a kind covers its sub-kinds): the item's
+// quick fixes, with the one-click evidence of HEAD; approve is a source
+// action, for the whole file whatever the range.
 func TestCodeActionOnly(t *testing.T) {
 	e, _, u := approved(t)
 	for _, tc := range []struct {
 		only []protocol.CodeActionKind
 		want int
-	}{{nil, 3}, {[]protocol.CodeActionKind{protocol.QuickFix}, 3}, {[]protocol.CodeActionKind{"source.organizeImports", "refactor"}, 0}} {
+	}{{nil, 4}, {[]protocol.CodeActionKind{protocol.QuickFix}, 4}, {[]protocol.CodeActionKind{"source.organizeImports", "refactor"}, 0}} {
 		var out []protocol.CodeAction
 		pos := protocol.Position{Line: 7}
 		e.call("textDocument/codeAction", protocol.CodeActionParams{
@@ -348,11 +350,11 @@ func TestCodeLensApproveAndReapprove(t *testing.T) {
 	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {
 		t.Fatal(err)
 	}
-	if got := lens(); got != "3:#1 pending | 3:Complete #1… | 3:Defer #1… | 3:Start #1" {
+	if got := lens(); got != "3:Complete #1… | 3:Defer #1… | 3:Start #1" {
 		t.Errorf("approved lenses %q", got)
 	}
 	e.change(u, 2, "# P\n\n## G\n- one\n- two\n")
-	if got := lens(); !strings.HasPrefix(got, "0:Re-approve plan | 3:#1 pending") {
+	if got := lens(); !strings.HasPrefix(got, "0:Re-approve plan | 3:Complete #1…") {
 		t.Errorf("drifted lenses %q", got)
 	}
 }

@@ -5,7 +5,8 @@ import (
 	"hash/maphash"
 )
 
-// lensRefresh coalesces workspace/codeLens/refresh requests (LSP 3.16):
+// lensRefresh coalesces workspace/codeLens/refresh (LSP 3.16) or
+// workspace/inlayHint/refresh (3.17) requests:
 // one is in flight at a time, and changes seen meanwhile cost one more.
 // Guarded by server.mu.
 type lensRefresh struct {
@@ -49,31 +50,40 @@ func (s *server) noteLenses(f *folder) {
 	// The first view counts too: a lens request that came before it got
 	// nothing.
 	f.lensSum, f.lensSumOK = sum, true
-	if !s.caps.Workspace.CodeLens.RefreshSupport {
-		return
+	// Inlay hints show the same statuses (inlayhint.go).
+	if s.ecaps.inlayRefresh {
+		s.startRefresh(&s.hints, "workspace/inlayHint/refresh")
 	}
-	if s.lenses.busy {
-		s.lenses.again = true
-		return
+	if s.caps.Workspace.CodeLens.RefreshSupport {
+		s.startRefresh(&s.lenses, "workspace/codeLens/refresh")
 	}
-	s.lenses.busy = s.grp.goFn(s.sendLensRefresh)
 }
 
-// sendLensRefresh sends workspace/codeLens/refresh until no change came in
-// while the previous one was in flight. It waits on the client, so it runs
-// on its own goroutine and never holds mu across the call.
-func (s *server) sendLensRefresh(ctx context.Context) {
+// startRefresh sends method (a parameterless refresh request) unless one
+// is in flight, in which case one more follows it. Caller holds mu.
+func (s *server) startRefresh(st *lensRefresh, method string) {
+	if st.busy {
+		st.again = true
+		return
+	}
+	st.busy = s.grp.goFn(func(ctx context.Context) { s.sendRefresh(ctx, st, method) })
+}
+
+// sendRefresh sends method until no change came in while the previous one
+// was in flight. It waits on the client, so it runs on its own goroutine
+// and never holds mu across the call.
+func (s *server) sendRefresh(ctx context.Context, st *lensRefresh, method string) {
 	for {
-		if err := s.callClient(ctx, s.opts.callTimeout, "workspace/codeLens/refresh", nil, nil); err != nil {
-			s.log.Debug("codeLens refresh failed", "err", err)
+		if err := s.callClient(ctx, s.opts.callTimeout, method, nil, nil); err != nil {
+			s.log.Debug("refresh failed", "method", method, "err", err)
 		}
 		s.mu.Lock()
-		if !s.lenses.again || ctx.Err() != nil {
-			s.lenses.busy, s.lenses.again = false, false
+		if !st.again || ctx.Err() != nil {
+			st.busy, st.again = false, false
 			s.mu.Unlock()
 			return
 		}
-		s.lenses.again = false
+		st.again = false
 		s.mu.Unlock()
 	}
 }

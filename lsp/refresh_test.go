@@ -52,7 +52,7 @@ func TestCodeLensRefresh(t *testing.T) {
 	e.mu.Lock()
 	base := e.reqCount("workspace/codeLens/refresh")
 	e.mu.Unlock()
-	if got := e.lensTitles(u, 7); got != "#1 pending | Complete #1… | Defer #1… | Start #1" {
+	if got := e.lensTitles(u, 7); got != "Complete #1… | Defer #1… | Start #1" {
 		t.Fatalf("lenses on #1 before: %q", got)
 	}
 
@@ -60,7 +60,7 @@ func TestCodeLensRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitFor("codeLens refresh after complete", func() bool { return e.reqCount("workspace/codeLens/refresh") > base })
-	if got := e.lensTitles(u, 7); got != "#1 completed" {
+	if got := e.lensTitles(u, 7); got != "" { // a completed item has no actions
 		t.Errorf("lenses on #1 after completing: %q", got)
 	}
 

@@ -2,9 +2,8 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -14,10 +13,10 @@ import (
 // serialises (re-)registrations, which wait on the client, so that an
 // unregister never overtakes the register it undoes.
 type watchReg struct {
-	mu    sync.Mutex
-	id    string   // the live registration ("" when none)
-	globs []string // the planFiles it watches
-	seq   int      // numbers ids: a new registration never reuses an old id
+	mu  sync.Mutex
+	id  string // the live registration ("" when none)
+	key string // the JSON of the watchers it registered
+	seq int    // numbers ids: a new registration never reuses an old id
 	// refused: the client refused a registration, so fsnotify watches
 	// everything (guarded by server.mu, not mu).
 	refused bool
@@ -38,9 +37,11 @@ func (s *server) registerWatchers(ctx context.Context) {
 	s.reg.mu.Lock()
 	defer s.reg.mu.Unlock()
 	s.mu.Lock()
-	globs := s.planFilesUnion()
+	watchers := s.clientWatchers() // watchglob.go
 	s.mu.Unlock()
-	if s.reg.id != "" && slices.Equal(globs, s.reg.globs) {
+	keyJSON, _ := json.Marshal(watchers) // strings only: never fails
+	key := string(keyJSON)
+	if s.reg.id != "" && key == s.reg.key {
 		return
 	}
 	if s.reg.id != "" {
@@ -48,11 +49,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 		if err := s.callClient(ctx, s.opts.callTimeout, "client/unregisterCapability", params, nil); err != nil {
 			s.log.Warn("client refused to drop the old file watchers", "id", s.reg.id, "err", err)
 		}
-		s.reg.id, s.reg.globs = "", nil
-	}
-	watchers := []protocol.FileSystemWatcher{{GlobPattern: "**/.planls/state.json"}}
-	for _, g := range globs {
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/" + filepath.ToSlash(g)})
+		s.reg.id, s.reg.key = "", ""
 	}
 	s.reg.seq++
 	id := "planls-watch"
@@ -61,7 +58,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 	}
 	params := protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID: id, Method: watchMethod,
-		RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
+		RegisterOptions: map[string]any{"watchers": watchers},
 	}}}
 	err := s.callClient(ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
 	s.mu.Lock()
@@ -76,7 +73,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 		s.startFSWatch()
 		return
 	}
-	s.reg.id, s.reg.globs = id, globs
+	s.reg.id, s.reg.key = id, key
 	s.clientFS = true
 	s.startFSWatch() // down to the state directories (watch.go)
 }

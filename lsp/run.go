@@ -119,6 +119,9 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	s.grp.wait()
 	select {
 	case <-s.exited:
+		if s.goneClient() {
+			return ErrClientGone
+		}
 		if ends.cleanExit() {
 			return nil
 		}

@@ -36,18 +36,22 @@ type server struct {
 	exitOnce sync.Once
 	exited   chan struct{}
 
-	mu        sync.Mutex
-	state     lifecycle
-	enc       encoding
-	caps      clientCaps
-	settings  settings // pushed over the defaults; folderSettings adds what was pulled
-	folders   []*folder
-	docs      map[string]*document // by path key
-	watcher   *fsWatcher
-	clientFS  bool              // the client watches files for us (dynamic registration)
-	published map[string]uint64 // URI → meaningHash of the diagnostics last sent
-	lenses    lensRefresh
-	pulls     configPulls
+	mu    sync.Mutex
+	state lifecycle
+	enc   encoding
+	caps  clientCaps
+	ecaps editorCaps // 3.17 shapes, processId, trace level (caps317.go)
+	hints lensRefresh
+	// clientGone: the client's process died (clientpid.go).
+	clientGone bool
+	settings   settings // pushed over the defaults; folderSettings adds what was pulled
+	folders    []*folder
+	docs       map[string]*document // by path key
+	watcher    *fsWatcher
+	clientFS   bool              // the client watches files for us (dynamic registration)
+	published  map[string]uint64 // URI → meaningHash of the diagnostics last sent
+	lenses     lensRefresh
+	pulls      configPulls
 
 	reg watchReg // not guarded by mu: it has its own
 }
@@ -116,7 +120,10 @@ func (s *server) handle(r *request) (any, error) {
 		}
 		return nil, nil
 	}
-	return h(s, r)
+	start := time.Now()
+	res, err := h(s, r)
+	s.traceHandled(r, start, err)
+	return res, err
 }
 
 // handlers maps methods to their handler. Params are decoded by each handler
@@ -142,6 +149,8 @@ func init() {
 		"workspace/symbol":                    (*server).workspaceSymbol,
 		"workspace/executeCommand":            (*server).executeCommand,
 		"planls/plan":                         (*server).planRequest,
+		"textDocument/inlayHint":              (*server).inlayHint,
+		"$/setTrace":                          (*server).setTrace,
 	}
 }
 

@@ -24,7 +24,7 @@ func (s *server) documentSymbol(r *request) (any, error) {
 	if f == nil {
 		return out, nil
 	}
-	return []protocol.DocumentSymbol{planSymbol(f.view)}, nil
+	return s.shapeSymbols(planSymbol(f.view), p.TextDocument.URI), nil
 }
 
 // span is a byte range used while building symbols.

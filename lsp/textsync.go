@@ -240,6 +240,7 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 	if s.watcher != nil {
 		s.watcher.sync(s)
 	}
+	s.watchFoldersChanged()
 	return nil, nil
 }
 

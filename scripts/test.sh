@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Runs every planls test: installs what the tests need, then the Go suites
-# (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim, the node LSP
+# (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
+# 0.12), the real-client matrix (Neovim, eglot, Vim+ALE), the node LSP
 # client, the MCP inspector, VS Code (code-server + Chromium) and pi (agents/pi).
 # Usage: scripts/test.sh            everything
 #        SKIP_INSTALL=1 scripts/test.sh   skip the install step
-#        SUITES="go nvim" scripts/test.sh only some suites (go nvim node mcp vscode pi)
+#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 export PLANLS_TEST_CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 export PATH="$PLANLS_TEST_CACHE/bin:$PATH"
-SUITES=${SUITES:-"go nvim node mcp vscode pi"}
+SUITES=${SUITES:-"go nvim clients node mcp vscode pi"}
 # A count, not a duration: with a duration Go 1.26's fuzz coordinator can fail
 # a target with a bare "context deadline exceeded" when the time runs out
 # (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
@@ -59,6 +60,13 @@ if has go; then
   suite "fuzz ($FUZZTIME each)" fuzz_short
 fi
 has nvim && [ -x editors/nvim/test/run.sh ] && suite neovim editors/nvim/test/run.sh
+# The plugin on Debian trixie's and sid's Neovim too (test/clients/install-nvim.sh).
+for v in trixie:0.10 sid:0.12; do
+  nv=$PLANLS_TEST_CACHE/nvim-${v%%:*}/nvim
+  has nvim && [ -x "$nv" ] && suite "neovim ${v#*:}" env PLANLS_NVIM="$nv" editors/nvim/test/run.sh
+done
+# Real clients with the setup the README documents for each (test/clients/run.sh).
+has clients && [ -x test/clients/run.sh ] && suite "real clients" test/clients/run.sh
 has node && [ -x test/node-lsp/run.sh ] && suite "node LSP client" test/node-lsp/run.sh
 has mcp && [ -x test/mcp-inspector/run.sh ] && suite "MCP inspector" test/mcp-inspector/run.sh
 has vscode && [ -x editors/vscode/test/run.sh ] && suite "VS Code" editors/vscode/test/run.sh

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -26,11 +28,17 @@ func newServeCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lsp.Version = version()
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-			err := lsp.Run(cmd.Context(), os.Stdin, os.Stdout, log)
+			// A client that stops its server with a signal instead of
+			// shutdown (ALE's job_stop: SIGTERM, then SIGKILL 100 ms later)
+			// ends the session as a closed input does: watchers stopped,
+			// exit 1.
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGTERM, os.Interrupt)
+			defer stop()
+			err := lsp.Run(ctx, os.Stdin, os.Stdout, log)
 			if err == nil {
 				return nil
 			}
-			if !errors.Is(err, lsp.ErrExitWithoutShutdown) {
+			if !errors.Is(err, lsp.ErrExitWithoutShutdown) && ctx.Err() == nil {
 				fmt.Fprintln(os.Stderr, "planls serve:", err)
 			}
 			os.Exit(1)

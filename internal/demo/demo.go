@@ -194,7 +194,10 @@ func (c *demoClient) script(dir, plan string, o Options) error {
 	err := c.call("initialize", map[string]any{
 		"processId": os.Getpid(), "rootUri": root,
 		"workspaceFolders": []any{map[string]any{"uri": root, "name": "demo"}},
-		"capabilities":     map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{}}},
+		"capabilities": map[string]any{"textDocument": map[string]any{
+			"publishDiagnostics": map[string]any{},
+			"codeAction":         map[string]any{"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{"quickfix", "source"}}}},
+		}},
 	}, &init)
 	if err != nil {
 		return err

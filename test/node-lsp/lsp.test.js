@@ -91,7 +91,7 @@ test('approve, complete and follow the CLI over a real LSP client', async (t) =>
     }, 'codeAction on plan-not-approved');
     const approve = actions.find((a) => a.title === 'Approve plan');
     assert.ok(approve, `no "Approve plan" action in ${JSON.stringify(actions)}`);
-    assert.equal(approve.kind, 'quickfix');
+    assert.equal(approve.kind, 'source.approve');
     assert.equal(approve.command.command, 'planls.approve');
     assert.deepEqual(approve.command.arguments, [{ uri: planUri }]);
     await s.request(ExecuteCommandRequest.type, { command: approve.command.command, arguments: approve.command.arguments }, 'planls.approve');

@@ -406,7 +406,8 @@ H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_act
   restore()
   restore_notify()
   H.ok(ok, 'code action did not complete #7; menu: ' .. vim.inspect(titles))
-  H.eq({ 'Complete #7…', 'Defer #7…', 'Start #7' }, titles)
+  -- The server also offers the last recorded evidence in one click.
+  H.eq({ 'Complete #7…', 'Complete #7 with go test ./... -race: ok', 'Defer #7…', 'Start #7' }, titles)
   H.eq({ 'Evidence for #7: ' }, prompts)
   H.eq('k6 run load.js: quiet key p99 12 ms', task(7).evidence)
   H.wait(TIMEOUT, function()
@@ -474,6 +475,17 @@ end)
 H.test('R after the server stopped starts a new one for the sidebar', function()
   local old = client.id
   vim.lsp.stop_client(old)
+  -- stop_client marks the client stopped at once; Neovim 0.12 keeps it
+  -- attached to the plan buffer until the server exits (~230 ms). A
+  -- stopping client must never be picked for a request.
+  -- Before 0.11 is_stopped() turns true only once the server exited, and
+  -- the client leaves the buffer at the same time.
+  if compat.is_stopped(client) then
+    local ids = vim.tbl_map(function(c)
+      return c.id
+    end, compat.buf_clients(plan_buf, 'planls'))
+    H.eq({}, ids, 'a stopping client still counts as attached')
+  end
   H.wait(TIMEOUT, function()
     return #compat.clients('planls') == 0
   end, 'client stopped')
@@ -658,6 +670,11 @@ H.test('a task the todo tool created is not in the plan, yet the commands take i
   H.eq('in_progress', task(id).status)
   seen, prompts = run_command('PlanlsComplete ' .. id)
   H.eq({ 'Evidence for #' .. id .. ': ' }, prompts)
+  -- "done" is weak evidence: the server warns with window/showMessage, which
+  -- Neovim 0.12 hands to vim.notify (0.7 and 0.10 here do not).
+  seen = vim.tbl_filter(function(m)
+    return not m.msg:find('^LSP%[planls%] weak%-evidence: #' .. id .. ' ')
+  end, seen)
   H.eq({ { msg = 'planls: Updated #' .. id .. ' (in_progress → completed)', level = vim.log.levels.INFO } }, seen)
   H.eq('done', task(id).evidence)
 end)

@@ -188,6 +188,11 @@ H.test('preview: code lenses show what approval would track', function()
   H.ok(counted, 'no count per heading: ' .. vim.inspect(by_line))
   H.ok(skipped, 'no skipped section: ' .. vim.inspect(by_line))
   -- What the user sees: the lenses drawn as virtual text on those lines.
+  -- 0.12 draws lenses from a decoration provider when a UI redraws, which
+  -- a headless Neovim never does: there the lenses above are what it has.
+  if not vim.lsp.codelens.__namespaces then
+    return
+  end
   local ns = vim.lsp.codelens.__namespaces[client_id]
   H.wait(TIMEOUT, function()
     local marks = vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })
@@ -205,7 +210,7 @@ end)
 H.test('approve by code action: one diagnostic per open item', function()
   local d = planls_diags('plan-not-approved')[1]
   local action = find_action(code_actions(d.lnum), 'Approve plan')
-  H.eq('quickfix', action.kind)
+  H.eq('source.approve', action.kind)
   H.eq('planls.approve', action.command.command)
   execute(action.command)
   H.wait(TIMEOUT, function()

@@ -5,6 +5,7 @@
 #   PLANLS_BIN=/abs/planls  binary under test
 #   PLANLS_SPEC=render      run only specs whose name contains this
 #   PLANLS_UPDATE_GOLDEN=1  rewrite test/golden/* instead of comparing
+#   PLANLS_NVIM=/abs/nvim   the Neovim to run (default: nvim on PATH)
 set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 NVIM_DIR="$(cd "$HERE/.." && pwd)"
@@ -12,9 +13,10 @@ REPO="$(cd "$NVIM_DIR/../.." && pwd)"
 export PLANLS_NVIM_DIR="$NVIM_DIR"
 export PLANLS_BIN="${PLANLS_BIN:-$REPO/bin/planls}"
 export PLANLS_REPO="$REPO"
+NVIM="${PLANLS_NVIM:-nvim}"
 SPEC_TIMEOUT="${PLANLS_SPEC_TIMEOUT:-180}"
 
-if ! command -v nvim >/dev/null 2>&1; then
+if ! command -v "$NVIM" >/dev/null 2>&1; then
   echo "nvim not found: run $HERE/install.sh" >&2
   echo "0 passed, 1 failed"
   exit 1
@@ -35,7 +37,7 @@ failed=0
 # Lint first when luacheck is there (install.sh installs Debian's lua-check).
 if command -v luacheck >/dev/null 2>&1 && [ -z "${PLANLS_SPEC:-}" ]; then
   echo "== luacheck"
-  if (cd "$NVIM_DIR" && luacheck --no-color -q lua test); then
+  if (cd "$NVIM_DIR" && luacheck --no-color -q lua test snippets ../../test/clients/nvim.lua); then
     echo "PASS luacheck"
     passed=$((passed + 1))
   else
@@ -48,7 +50,7 @@ for spec in "$HERE"/*_spec.lua; do
   if [ -n "${PLANLS_SPEC:-}" ] && [[ "$name" != *"$PLANLS_SPEC"* ]]; then continue; fi
   echo "== $name"
   out="$SCRATCH/$name.out"
-  timeout "$SPEC_TIMEOUT" nvim --headless --noplugin -i NONE -n -u "$HERE/minimal_init.lua" \
+  timeout "$SPEC_TIMEOUT" "$NVIM" --headless --noplugin -i NONE -n -u "$HERE/minimal_init.lua" \
     -c "lua local ok, e = pcall(dofile, [[$spec]]); if not ok then io.stdout:write('FAIL $name (load): ' .. tostring(e) .. '\\n'); vim.cmd('cquit! 1') end" \
     >"$out" 2>"$SCRATCH/$name.err" </dev/null
   rc=$?

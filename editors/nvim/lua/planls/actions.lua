@@ -75,10 +75,13 @@ M.prompts = {
 --- Asks with vim.ui.input (so dressing.nvim, snacks and the like apply) for
 --- the evidence or reason of `command` (planls.complete or planls.defer),
 --- then sends it added to `arg`. A nil or blank answer cancels: nothing is
---- sent and cb(nil, nil, true) is called.
+--- sent and cb(nil, nil, true) is called. An `arg` that already carries the
+--- value (the server's one-click "Complete #3 with <commit>" actions) is
+--- sent as it is.
 function M.prompt_and_execute(client, command, arg, cb)
   local p = M.prompts[command]
-  if not p then
+  local given = p and val(arg[p.field])
+  if not p or (type(given) == 'string' and vim.trim(given) ~= '') then
     return M.execute(client, command, arg, cb)
   end
   vim.ui.input({ prompt = string.format(p.prompt, tostring(val(arg.id) or '?')) }, function(answer)

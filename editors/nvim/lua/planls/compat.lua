@@ -12,42 +12,47 @@ end
 -- vim.uv replaced vim.loop in 0.10; vim.loop stays as an alias for now.
 M.uv = vim.uv or vim.loop
 
---- All active clients named `name` (vim.lsp.get_clients is 0.10+,
---- get_active_clients is deprecated there).
-function M.clients(name)
-  local all
-  if vim.lsp.get_clients then
-    all = vim.lsp.get_clients({ name = name })
-  else
-    all = {}
-    for _, c in pairs(vim.lsp.get_active_clients()) do
-      if name == nil or c.name == name then
-        table.insert(all, c)
-      end
-    end
-  end
-  local live = {}
+-- Drops the clients that are stopping. vim.lsp.stop_client marks a client
+-- stopped at once, but get_clients keeps listing it (and, on 0.12, as
+-- attached to its buffers for ~230 ms until the server exits): a request
+-- sent to it fails with "server is shut down".
+local function live(all)
+  local out = {}
   for _, c in ipairs(all) do
     if not M.is_stopped(c) then
-      table.insert(live, c)
-    end
-  end
-  return live
-end
-
---- Clients named `name` attached to buffer `bufnr`.
-function M.buf_clients(bufnr, name)
-  local out = {}
-  if vim.lsp.get_clients then
-    out = vim.lsp.get_clients({ bufnr = bufnr, name = name })
-  else
-    for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
-      if c.name == name then
-        table.insert(out, c)
-      end
+      table.insert(out, c)
     end
   end
   return out
+end
+
+--- All running (not stopping) clients named `name` (vim.lsp.get_clients is
+--- 0.10+, get_active_clients is deprecated there).
+function M.clients(name)
+  if vim.lsp.get_clients then
+    return live(vim.lsp.get_clients({ name = name }))
+  end
+  local all = {}
+  for _, c in pairs(vim.lsp.get_active_clients()) do
+    if name == nil or c.name == name then
+      table.insert(all, c)
+    end
+  end
+  return live(all)
+end
+
+--- Running (not stopping) clients named `name` attached to buffer `bufnr`.
+function M.buf_clients(bufnr, name)
+  if vim.lsp.get_clients then
+    return live(vim.lsp.get_clients({ bufnr = bufnr, name = name }))
+  end
+  local out = {}
+  for _, c in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if c.name == name then
+      table.insert(out, c)
+    end
+  end
+  return live(out)
 end
 
 -- From 0.11 client methods are called with ':' and the '.' form is

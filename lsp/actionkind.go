@@ -1,0 +1,80 @@
+package lsp
+
+import (
+	"strings"
+
+	"go.lsp.dev/protocol"
+)
+
+// Code action kinds (LSP 3.17 CodeActionKind). An item action that acts on
+// a diagnostic of that item is a quick fix; one on an item with no
+// diagnostic (a deferred item without fadeClosed) rewrites the item's
+// status, and approving acts on the whole file, so it is a source action.
+const (
+	kindQuickFix = protocol.QuickFix
+	kindRewrite  = protocol.RefactorRewrite
+	kindApprove  = protocol.CodeActionKind("source.approve")
+)
+
+// advertisedKinds are the codeActionProvider.codeActionKinds.
+var advertisedKinds = []protocol.CodeActionKind{kindQuickFix, kindRewrite, kindApprove}
+
+// itemActionKind is the kind of an item's actions given the diagnostics
+// they are attached to.
+func itemActionKind(ds []protocol.Diagnostic) protocol.CodeActionKind {
+	if len(ds) > 0 {
+		return kindQuickFix
+	}
+	return kindRewrite
+}
+
+// kindCovers reports whether kind is asked for by filter: a kind covers
+// its sub-kinds ("source" covers "source.approve"; LSP 3.17
+// CodeActionContext.only). An empty filter asks for every kind.
+func kindCovers(filter []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
+	if len(filter) == 0 {
+		return true
+	}
+	for _, f := range filter {
+		if f == "" || f == kind || strings.HasPrefix(string(kind), string(f)+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// wantsSourceOnly reports whether only asks for source actions and nothing
+// else: they apply to the whole document, not to the range.
+func wantsSourceOnly(only []protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return false
+	}
+	for _, k := range only {
+		if k != protocol.Source && !strings.HasPrefix(string(k), string(protocol.Source)+".") {
+			return false
+		}
+	}
+	return true
+}
+
+// shapeActions keeps the actions whose kind only asks for and, for a
+// client without codeActionLiteralSupport, answers their commands
+// (Command[], the LSP 3.0 shape) instead. Caller holds mu.
+func (s *server) shapeActions(actions []protocol.CodeAction, only []protocol.CodeActionKind) any {
+	kept := actions[:0]
+	for _, a := range actions {
+		if kindCovers(only, a.Kind) {
+			kept = append(kept, a)
+		}
+	}
+	if !s.ecaps.commandsOnly {
+		return kept
+	}
+	cmds := make([]protocol.Command, 0, len(kept))
+	for _, a := range kept {
+		if a.Command != nil {
+			cmds = append(cmds, *a.Command)
+		}
+	}
+	return cmds
+}

@@ -1,0 +1,66 @@
+package lsp
+
+import (
+	"fmt"
+	"time"
+)
+
+// validTrace reports whether v is a TraceValue (LSP 3.17 §"$/setTrace":
+// "off", "messages" or "verbose").
+func validTrace(v string) bool {
+	return v == "off" || v == "messages" || v == "verbose"
+}
+
+// setTrace handles $/setTrace: {"value": TraceValue}. Other values are
+// logged and keep the current level.
+func (s *server) setTrace(r *request) (any, error) {
+	var p struct {
+		Value string `json:"value"`
+	}
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
+	}
+	if !validTrace(p.Value) {
+		s.log.Warn("$/setTrace ignored", "value", p.Value)
+		return nil, nil
+	}
+	s.mu.Lock()
+	s.ecaps.trace = p.Value
+	s.mu.Unlock()
+	return nil, nil
+}
+
+// traceHandled sends $/logTrace for a message the server handled, when the
+// trace level is not "off": the method, the request id and how long it took;
+// at "verbose" the params too (LSP 3.17 §"$/logTrace": message, verbose).
+// $/logTrace never traces the trace notifications themselves.
+func (s *server) traceHandled(r *request, start time.Time, err error) {
+	s.mu.Lock()
+	level := s.ecaps.trace
+	s.mu.Unlock()
+	if level == "" || level == "off" || r.method == "$/setTrace" {
+		return
+	}
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	msg := fmt.Sprintf("handled notification '%s' in %.1f ms", r.method, ms)
+	if r.isCall {
+		msg = fmt.Sprintf("handled request '%s' (id %v) in %.1f ms", r.method, r.id, ms)
+	}
+	if err != nil {
+		msg += ": " + err.Error()
+	}
+	p := logTraceParams{Message: msg}
+	if level == "verbose" {
+		p.Verbose = "params: " + string(r.params)
+		if len(r.params) == 0 {
+			p.Verbose = "params: none"
+		}
+	}
+	s.notify("$/logTrace", p)
+}
+
+// logTraceParams is LogTraceParams (LSP 3.17).
+type logTraceParams struct {
+	Message string `json:"message"`
+	Verbose string `json:"verbose,omitempty"`
+}
