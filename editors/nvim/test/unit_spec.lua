@@ -127,6 +127,19 @@ H.test('defer: the answer is sent as reason', function()
   H.eq({ { id = 5, reason = 'one replica today' } }, c.sent[1].params.arguments)
 end)
 
+H.test('an action that carries its evidence (Complete #3 with <commit>) is sent without asking', function()
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'never used' })
+  local c = fake_client(ok_reply)
+  actions.prompt_and_execute(c, 'planls.complete', { id = 3, evidence = 'abc1234 Add the limiter' })
+  actions.prompt_and_execute(c, 'planls.defer', { id = 4, reason = '   ' }) -- blank: still asks
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to defer #4: ' }, prompts)
+  H.eq({ { id = 3, evidence = 'abc1234 Add the limiter' } }, c.sent[1].params.arguments)
+  H.eq({ { id = 4, reason = 'never used' } }, c.sent[2].params.arguments)
+end)
+
 H.test('a blank or cancelled answer sends nothing', function()
   for _, answer in ipairs({ '', '   ', '\t', false }) do
     local seen, restore_notify = H.capture_notify()
@@ -230,6 +243,13 @@ H.test('itemcheck.check: a listed id goes on at once, any other is asked with to
       reply = get_reply('#8 [deleted] runbook', { { id = 8, status = 'deleted', deletedFrom = 'pending' } }),
       went = false,
       msgs = { { msg = 'planls: #8 is deleted', level = vim.log.levels.ERROR } },
+    },
+    {
+      name = 'a plan item removed by re-approval',
+      id = 6,
+      reply = get_reply('#6 [removed by re-approval] old bullet', { { id = 6, status = 'deleted', source = 'plan' } }),
+      went = false,
+      msgs = { { msg = 'planls: #6 left the plan (removed by re-approval)', level = vim.log.levels.ERROR } },
     },
     {
       name = 'in the state, closed',
