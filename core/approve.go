@@ -106,31 +106,47 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 			olds = append(olds, i)
 		}
 	}
-	sort.SliceStable(olds, func(a, b int) bool { return planBefore(&view.Tasks[olds[a]], &view.Tasks[olds[b]]) })
-	oldIdx := make(map[itemKey][]int, len(olds))
-	for _, i := range olds {
-		k := taskKey(&view.Tasks[i])
-		oldIdx[k] = append(oldIdx[k], i)
+	for i := 1; i < len(olds); i++ {
+		if planBefore(&view.Tasks[olds[i]], &view.Tasks[olds[i-1]]) {
+			sort.SliceStable(olds, func(a, b int) bool { return planBefore(&view.Tasks[olds[a]], &view.Tasks[olds[b]]) })
+			break
+		}
+	}
+	// head[k] is the first old item (index into olds) with key k not yet
+	// kept, next[j] the one after olds[j] with the same key (-1: none).
+	head := make(map[itemKey]int32, len(olds))
+	next := make([]int32, len(olds))
+	for j := len(olds) - 1; j >= 0; j-- {
+		k := taskKey(&view.Tasks[olds[j]])
+		next[j] = -1
+		if h, ok := head[k]; ok {
+			next[j] = h
+		}
+		head[k] = int32(j)
 	}
 
 	w := cloneState(view)
 	keptIdx := make([]bool, len(w.Tasks)) // by index into w.Tasks: kept plan items
-	next := w.nextFreeID()
+	nextID := w.nextFreeID()
 	fresh := make([]Task, 0, len(items))
 	kept := 0
 	for j, i := range items {
 		it := &plan.Items[i]
 		k := keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
-		if q := oldIdx[k]; len(q) > 0 {
-			ti := q[0]
-			oldIdx[k] = q[1:]
+		if h, ok := head[k]; ok {
+			ti := olds[h]
+			if next[h] >= 0 {
+				head[k] = next[h]
+			} else {
+				delete(head, k)
+			}
 			keptIdx[ti] = true
 			w.Tasks[ti].PlanOrder = j + 1 // order only: not a change of the task's content
 			kept++
 			continue
 		}
 		t := Task{
-			ID:        next,
+			ID:        nextID,
 			Subject:   strings.TrimSpace(it.Subject),
 			Status:    Pending,
 			Source:    "plan",
@@ -144,7 +160,7 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		if len(it.Scope) > 0 {
 			t.PlanScope = append([]string(nil), it.Scope...)
 		}
-		next++
+		nextID++
 		fresh = append(fresh, t)
 	}
 
@@ -187,7 +203,7 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		all := make([]Task, 0, len(w.Tasks)+len(fresh))
 		w.Tasks = append(append(all, w.Tasks...), fresh...)
 	}
-	w.NextID = next
+	w.NextID = nextID
 	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src)}
 	text := fmt.Sprintf("Approved plan \"%s\": %s (%d kept, %d new, %d removed)",
 		sanitize(title), countNoun(len(items), "plan item"), kept, len(fresh), len(removedIDs))

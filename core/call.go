@@ -73,6 +73,7 @@ type Notice struct {
 	Level string // "warning" or "info"
 	Text  string
 	Code  string `json:",omitempty"` // "" for deferrals; WeakEvidenceCode for weak evidence
+	ID    int    `json:",omitempty"` // the task a weak-evidence notice is about
 }
 
 // Result is what Call and Approve return.

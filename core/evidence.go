@@ -131,34 +131,38 @@ func WeakEvidenceMessage(id int, evidence string) string {
 type span struct{ start, end int } // a backtick span's bytes, backticks included
 
 // backtickSpans finds code spans as markdown writes them: a run of n
-// backticks up to the next run of exactly n. An unclosed run is text.
+// backticks up to the next run of exactly n. An unclosed run is text. Runs
+// are indexed by length first, so text full of unmatched runs stays linear.
 func backtickSpans(s string) []span {
-	var out []span
+	type run struct{ at, n int }
+	var runs []run
 	for i := 0; i < len(s); {
 		if s[i] != '`' {
 			i++
 			continue
 		}
 		n := runLen(s, i)
-		closeAt := -1
-		for j := i + n; j < len(s); {
-			if s[j] != '`' {
-				j++
-				continue
-			}
-			m := runLen(s, j)
-			if m == n {
-				closeAt = j
-				break
-			}
-			j += m
+		runs = append(runs, run{i, n})
+		i += n
+	}
+	byLen := map[int][]int{} // run length → indexes into runs, in order
+	for k, r := range runs {
+		byLen[r.n] = append(byLen[r.n], k)
+	}
+	next := map[int]int{} // run length → position in byLen of the next candidate
+	var out []span
+	for k := 0; k < len(runs); k++ {
+		r := runs[k]
+		list := byLen[r.n]
+		for next[r.n] < len(list) && list[next[r.n]] <= k {
+			next[r.n]++
 		}
-		if closeAt < 0 {
-			i += n
-			continue
+		if next[r.n] == len(list) {
+			continue // unclosed: text
 		}
-		out = append(out, span{i, closeAt + n})
-		i = closeAt + n
+		closer := list[next[r.n]]
+		out = append(out, span{r.at, runs[closer].at + r.n})
+		k = closer // runs inside the span are its content
 	}
 	return out
 }
@@ -587,6 +591,11 @@ func mixedHex(w string) bool {
 // commitWordBefore reports whether the text before a token ends with a
 // word that announces a commit ("commit", "sha", "rev", "提交").
 func commitWordBefore(before string) bool {
+	// Only the end matters; lower-casing all of a long evidence string for
+	// each token would make a huge one quadratic.
+	if len(before) > 32 {
+		before = before[len(before)-32:]
+	}
 	b := strings.ToLower(strings.TrimRight(before, " \t:#"))
 	for _, w := range []string{"commit", "commits", "sha", "rev", "revision", "hash", "提交", "コミット"} {
 		if strings.HasSuffix(b, w) {

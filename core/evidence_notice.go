@@ -20,7 +20,7 @@ func weakEvidenceNotices(before, after *State) []Notice {
 		if old := before.task(t.ID); old != nil && old.Status == Completed && old.Evidence == t.Evidence {
 			continue
 		}
-		out = append(out, Notice{Level: "warning", Code: WeakEvidenceCode, Text: weakEvidenceNotice(t)})
+		out = append(out, Notice{Level: "warning", Code: WeakEvidenceCode, ID: t.ID, Text: weakEvidenceNotice(t)})
 	}
 	return out
 }

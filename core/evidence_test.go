@@ -189,3 +189,20 @@ func BenchmarkWeakEvidence(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseEvidenceHuge: 200 KB of evidence made of unclosed backtick
+// runs of growing length and all-letter hex words, the inputs that made an
+// earlier version quadratic. It must stay linear (tens of ms here).
+func BenchmarkParseEvidenceHuge(b *testing.B) {
+	var s strings.Builder
+	for i := 1; s.Len() < 100_000; i++ {
+		s.WriteString(strings.Repeat("`", i) + " x ")
+	}
+	for s.Len() < 200_000 {
+		s.WriteString("deadbeef ")
+	}
+	ev := s.String()
+	for b.Loop() {
+		ParseEvidence(ev)
+	}
+}

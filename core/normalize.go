@@ -34,6 +34,9 @@ func keyText(s string) string {
 			return r
 		}, s)
 	}
+	if norm.NFC.IsNormalString(s) {
+		return s
+	}
 	return norm.NFC.String(s)
 }
 
@@ -83,10 +86,15 @@ func keyTasks(ts []*Task) []*Task {
 // have the same textID.
 func textID(src []byte) string {
 	s := bytes.TrimPrefix(src, utf8BOM)
-	s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
-	s = bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
+	if bytes.IndexByte(s, '\r') >= 0 {
+		s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
+		s = bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
+	}
 	s = bytes.TrimRight(s, " \t\n") // blank lines at the end show nothing
-	sum := sha256.Sum256([]byte(keyText(string(s))))
+	if bytes.Contains(s, []byte("\uFE0E")) || bytes.Contains(s, []byte("\uFE0F")) || bytes.Contains(s, []byte("\uFEFF")) || !norm.NFC.IsNormal(s) {
+		s = []byte(keyText(string(s)))
+	}
+	sum := sha256.Sum256(s)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

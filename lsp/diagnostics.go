@@ -42,7 +42,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	// A state file that is missing (its journal says it should exist) has no
 	// document to carry a diagnostic: the plan's title line reports it below.
 	if _, statErr := os.Stat(f.statePath()); v.stateErr != nil && statErr == nil {
-		su := uriOf(f.statePath())
+		su := f.fileURI(f.statePath())
 		if d := s.docs[keyOf(f.statePath())]; d != nil {
 			su = d.uri
 		}

@@ -61,15 +61,35 @@ func TestInlayHintStatus(t *testing.T) {
 	if got := hintLabels(e.inlayHints(u, 10, 11)); got != "#2 pending" {
 		t.Errorf("hints on lines 10-11: %q", got)
 	}
-	e.barrier()
-	e.mu.Lock()
-	base := e.reqCount("workspace/inlayHint/refresh")
-	e.mu.Unlock()
-	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"go test ./ratelimit ok"}`)
-	e.waitFor("inlayHint refresh", func() bool { return e.reqCount("workspace/inlayHint/refresh") > base })
+	// After each outside write: the state change is seen (planls/stateChanged
+	// follows the new view), a refresh is asked for, and the hints show it.
+	changes := func() int { // caller holds e.mu (waitFor does)
+		n := 0
+		for _, x := range e.notes {
+			if x.method == "planls/stateChanged" {
+				n++
+			}
+		}
+		return n
+	}
+	write := func(what, params string) {
+		e.barrier()
+		e.mu.Lock()
+		base, seen := e.reqCount("workspace/inlayHint/refresh"), changes()
+		e.mu.Unlock()
+		cli(t, root, params)
+		e.waitFor(what+" seen", func() bool { return changes() > seen })
+		e.waitFor(what+": inlayHint refresh", func() bool { return e.reqCount("workspace/inlayHint/refresh") > base })
+	}
+	write("completing #1", `{"action":"update","id":1,"status":"completed","evidence":"go test ./ratelimit ok"}`)
 	hs = e.inlayHints(u, 7, 7)
 	if len(hs) != 1 || hs[0].Label != "#1 completed" || hs[0].Tooltip != "evidence: go test ./ratelimit ok" {
 		t.Errorf("after completing #1: %+v", hs)
+	}
+	// New evidence on a completed item changes only the tooltip: refreshed too.
+	write("new evidence", `{"action":"update","id":1,"evidence":"go test ./ratelimit -race ok"}`)
+	if hs = e.inlayHints(u, 7, 7); len(hs) != 1 || hs[0].Tooltip != "evidence: go test ./ratelimit -race ok" {
+		t.Errorf("after new evidence: %+v", hs)
 	}
 }
 
@@ -133,6 +153,7 @@ func TestPlainHover(t *testing.T) {
 		"**#3 Add `x`**\n\nstatus: `pending`\n\nevidence: ok": "#3 Add `x`\nstatus: pending\nevidence: ok",
 		"**a **b**: draft (the plan is not approved)":         "a **b: draft (the plan is not approved)",
 		"plain": "plain",
+		"**#4 a**\n\nstatus: `completed`\n\nevidence: see a.go\n- file [src/a\\_b.go:3](file:///w/src/a_b.go#L3)\n- commit `1a2b3c4` Fix \\*all\\* (2026-11-01, on HEAD)": "#4 a\nstatus: completed\nevidence: see a.go\n- file src/a_b.go:3 (file:///w/src/a_b.go#L3)\n- commit `1a2b3c4` Fix *all* (2026-11-01, on HEAD)",
 	} {
 		if got := plainHover(in); got != want {
 			t.Errorf("plainHover(%q) = %q, want %q", in, got, want)

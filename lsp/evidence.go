@@ -18,9 +18,10 @@ const codeWeak = core.WeakEvidenceCode
 
 // weakMemo remembers core.WeakEvidence per evidence string: diagnostics
 // are rebuilt on every keystroke, and core's BenchmarkWeakEvidence measures
-// about 9 µs a string (2-core machine), so a plan with 10k completed items
-// would spend ~90 ms a keystroke re-parsing unchanged evidence, three times
-// the whole didChange-to-publish time of a 10k-item plan (27–33 ms). With
+// 4–9 µs a string (2-core machine, idle to busy), so a plan with 10k
+// completed items would spend 40–90 ms a keystroke re-parsing unchanged
+// evidence, more than the whole didChange-to-publish time of a 10k-item
+// plan (27–33 ms). With
 // the memo it is a map lookup. Bounded: cleared when it outgrows
 // weakMemoMax entries.
 var weakMemo struct {
@@ -131,11 +132,14 @@ func refsOf(root string, checks []verify.Check) []evidenceRef {
 	return out
 }
 
-// evidenceHover is the markdown hover adds under an item's evidence: one
+// evidenceHover is what hover adds under an item's evidence: one
 // line per reference, a file as a link that opens it (at its line), a
 // commit with its subject and date. It looks commits up in git and files
 // on disk, so it runs without the server lock.
-func evidenceHover(ctx context.Context, root, evidence string) string {
+//
+// plain (a client that reads hovers as plain text) writes the same lines
+// without markdown: no code spans or escapes, a file as its path and line.
+func evidenceHover(ctx context.Context, root, evidence string, plain bool) string {
 	refs := core.ParseEvidence(evidence)
 	if len(refs) == 0 {
 		return ""
@@ -152,6 +156,10 @@ func evidenceHover(ctx context.Context, root, evidence string) string {
 		commits, _ = verify.Commits(ctx, root, ids)
 		cancel()
 	}
+	code, esc := func(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }, mdEscape
+	if plain {
+		code, esc = func(s string) string { return s }, func(s string) string { return s }
+	}
 	var b strings.Builder
 	for _, r := range refs {
 		b.WriteString("\n- ")
@@ -159,7 +167,7 @@ func evidenceHover(ctx context.Context, root, evidence string) string {
 		case core.RefCommit:
 			c, ok := commits[r.Commit]
 			if !ok {
-				fmt.Fprintf(&b, "commit `%s` (not in this repository)", r.Commit)
+				fmt.Fprintf(&b, "commit %s (not in this repository)", code(r.Commit))
 				break
 			}
 			where := "on HEAD"
@@ -169,37 +177,45 @@ func evidenceHover(ctx context.Context, root, evidence string) string {
 					where = "on branch " + c.Branch
 				}
 			}
-			fmt.Fprintf(&b, "commit `%s` %s (%s, %s)", short(c.ID), mdEscape(c.Subject), c.Date.Format("2006-01-02"), where)
+			fmt.Fprintf(&b, "commit %s %s (%s, %s)", code(short(c.ID)), esc(c.Subject), c.Date.Format("2006-01-02"), where)
 		case core.RefFile, core.RefTest:
 			label := r.Path
 			if r.Kind == core.RefTest {
 				label = r.Test
 			}
 			if r.Path == "" {
-				fmt.Fprintf(&b, "test `%s`", r.Test)
+				fmt.Fprintf(&b, "test %s", code(r.Test))
 				break
 			}
 			abs, _, ok := verify.Resolve(root, r.Path)
 			if !ok {
-				fmt.Fprintf(&b, "%s `%s` (outside the workspace)", r.Kind, label)
+				fmt.Fprintf(&b, "%s %s (outside the workspace)", r.Kind, code(label))
 				break
 			}
 			if _, err := os.Stat(abs); err != nil {
-				fmt.Fprintf(&b, "%s `%s` (not found)", r.Kind, r.Text)
+				fmt.Fprintf(&b, "%s %s (not found)", r.Kind, code(strings.Trim(r.Text, "`")))
 				break
 			}
 			target := uriOf(abs)
 			if r.Line > 0 {
 				target += fmt.Sprintf("#L%d", r.Line)
 			}
+			if plain {
+				fmt.Fprintf(&b, "%s %s (%s)", r.Kind, strings.Trim(r.Text, "`"), abs)
+				break
+			}
 			fmt.Fprintf(&b, "%s [%s](%s)", r.Kind, mdEscape(strings.Trim(r.Text, "`")), target)
 		case core.RefCommand:
-			fmt.Fprintf(&b, "command `%s`", strings.ReplaceAll(r.Command, "`", "'"))
+			fmt.Fprintf(&b, "command %s", code(r.Command))
 			if r.Result != "" {
-				b.WriteString(": " + mdEscape(r.Result))
+				b.WriteString(": " + esc(r.Result))
 			}
 		case core.RefURL:
-			fmt.Fprintf(&b, "<%s>", r.URL)
+			if plain {
+				b.WriteString(r.URL)
+			} else {
+				fmt.Fprintf(&b, "<%s>", r.URL)
+			}
 		}
 	}
 	return b.String()

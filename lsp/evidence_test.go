@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -131,4 +132,22 @@ func TestEvidenceRoundTrip(t *testing.T) {
 		return false
 	})
 	e.waitDiags(u, "two weak", func(d []protocol.Diagnostic) bool { return countCode(d, codeWeak) == 2 })
+}
+
+// evidenceHover for a plain-text client: the same lines without markdown.
+func TestEvidenceHoverPlain(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "src", "a_b.go"), "package a\n")
+	ev := "see src/a_b.go:1, gone.go and `make test` passes; https://ci.example.com/7"
+	abs := filepath.Join(root, "src", "a_b.go")
+	md := evidenceHover(context.Background(), root, ev, false)
+	wantMD := "\n- file [src/a\\_b.go:1](" + uriOf(abs) + "#L1)\n- file `gone.go` (not found)\n- command `make test`: passes\n- <https://ci.example.com/7>"
+	if md != wantMD {
+		t.Errorf("markdown\n got %q\nwant %q", md, wantMD)
+	}
+	plain := evidenceHover(context.Background(), root, ev, true)
+	wantPlain := "\n- file src/a_b.go:1 (" + abs + ")\n- file gone.go (not found)\n- command make test: passes\n- https://ci.example.com/7"
+	if plain != wantPlain {
+		t.Errorf("plain\n got %q\nwant %q", plain, wantPlain)
+	}
 }

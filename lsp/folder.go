@@ -48,6 +48,8 @@ type folder struct {
 	published    map[string]bool                  // URIs this folder last published to
 	lensSum      uint64                           // lensSum of the view the client last saw
 	lensSumOK    bool
+	hintSum      uint64 // hintSum of the view the client last saw (inlayhint.go)
+	hintSumOK    bool
 
 	pulled    settingsPatch // keys workspace/configuration set for this folder
 	pulledSeq uint64        // request number of the last answer applied (0: none)

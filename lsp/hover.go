@@ -35,7 +35,7 @@ func (s *server) hover(r *request) (any, error) {
 	}
 	s.mu.Unlock()
 	// Commit subjects come from git: looked up without the lock.
-	text += evidenceHover(r.ctx, root, evidence)
+	text += evidenceHover(r.ctx, root, evidence, plain)
 	return &protocol.Hover{
 		Contents: hoverContent(text, plain),
 		Range:    &rng,

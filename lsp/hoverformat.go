@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"regexp"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -17,9 +18,17 @@ func hoverContent(md string, plain bool) protocol.MarkupContent {
 	return protocol.MarkupContent{Kind: protocol.PlainText, Value: plainHover(md)}
 }
 
+// mdLink is a markdown link as evidenceHover writes it: [text](target).
+var mdLink = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\(([^)]*)\)`)
+
+// mdEscaped is a backslash escape of mdEscape.
+var mdEscaped = regexp.MustCompile(`\\([\\\[\]*_<` + "`" + `])`)
+
 // plainHover drops the markup hoverText adds (the bold first line and the
-// code span around the status) and the blank lines between paragraphs;
-// the plan's own text, backticks included, stays as written.
+// code span around the status) and the blank lines between paragraphs; in
+// the evidence lines ("- …", evidenceHover) a link becomes "text (target)"
+// and escapes are undone. The plan's own text, backticks included, stays as
+// written.
 func plainHover(md string) string {
 	lines := strings.Split(md, "\n")
 	out := lines[:0]
@@ -31,6 +40,9 @@ func plainHover(md string) string {
 			if end := strings.LastIndex(l[2:], "**"); end >= 0 {
 				l = l[2:2+end] + l[2+end+2:]
 			}
+		}
+		if strings.HasPrefix(l, "- ") {
+			l = mdEscaped.ReplaceAllString(mdLink.ReplaceAllString(l, "$1 ($2)"), "$1")
 		}
 		if rest, ok := strings.CutPrefix(l, "status: `"); ok {
 			if end := strings.IndexByte(rest, '`'); end >= 0 {

@@ -43,6 +43,7 @@ func lensSum(v *view) uint64 {
 // status (an item completed from the CLI or a command). Only for clients
 // advertising workspace.codeLens.refreshSupport. Caller holds mu.
 func (s *server) noteLenses(f *folder) {
+	s.noteHints(f)
 	sum := lensSum(f.view)
 	if f.lensSumOK && sum == f.lensSum {
 		return
@@ -50,10 +51,6 @@ func (s *server) noteLenses(f *folder) {
 	// The first view counts too: a lens request that came before it got
 	// nothing.
 	f.lensSum, f.lensSumOK = sum, true
-	// Inlay hints show the same statuses (inlayhint.go).
-	if s.ecaps.inlayRefresh {
-		s.startRefresh(&s.hints, "workspace/inlayHint/refresh")
-	}
 	if s.caps.Workspace.CodeLens.RefreshSupport {
 		s.startRefresh(&s.lenses, "workspace/codeLens/refresh")
 	}

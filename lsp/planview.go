@@ -87,7 +87,7 @@ func planOf(f *folder, v *view) planResult {
 	res := planResult{Root: f.uri, PlanURI: v.uri, Exists: v.path != "", Approved: v.approved,
 		NeedsReapproval: v.needsReapproval, Title: v.plan.Title, Groups: []planGroup{}}
 	if v.path == "" {
-		res.PlanURI = uriOf(filepath.Join(f.root, "PLAN.md"))
+		res.PlanURI = f.fileURI(filepath.Join(f.root, "PLAN.md"))
 		res.Title = ""
 	}
 	if v.stateErr != nil {

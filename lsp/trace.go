@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"time"
 )
@@ -46,7 +47,10 @@ func (s *server) traceHandled(r *request, start time.Time, err error) {
 	if r.isCall {
 		msg = fmt.Sprintf("handled request '%s' (id %v) in %.1f ms", r.method, r.id, ms)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errDetached):
+		msg += " (answered later)" // a command waiting on the lock or a prompt
+	case err != nil:
 		msg += ": " + err.Error()
 	}
 	p := logTraceParams{Message: msg}

@@ -98,3 +98,19 @@ func within(rootKey, pKey string) bool {
 	}
 	return strings.HasPrefix(pKey, strings.TrimSuffix(rootKey, sep)+sep)
 }
+
+// fileURI is the URI of p, a file inside f, spelled the way the client
+// spells f's root: the client's folder URI, then p's path below the root,
+// percent-encoded. Encoders differ on characters RFC 3986 allows either way
+// (Neovim and node keep "*", Go writes "%2A"); a client that compares URIs
+// as strings, or one whose buffer URI differs from ours only in spelling,
+// must see the same URI for a file it has not opened as for one it has,
+// or a clearing of one spelling can wipe the other's list (B28). Paths
+// outside f's root get uriOf.
+func (f *folder) fileURI(p string) string {
+	rel, err := filepath.Rel(f.root, filepath.Clean(p))
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return uriOf(p)
+	}
+	return strings.TrimSuffix(f.uri, "/") + "/" + (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath()
+}

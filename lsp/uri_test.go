@@ -61,3 +61,24 @@ func TestPathKeyAndURI(t *testing.T) {
 		t.Error("within")
 	}
 }
+
+// A file under a folder is named with the client's spelling of the folder
+// (Neovim and node keep "*" where Go writes "%2A"), so a disk-only plan and
+// the buffer the client opens later share one URI (issue 11 item 2).
+func TestFileURIKeepsTheClientsSpelling(t *testing.T) {
+	if isWindows {
+		t.Skip("POSIX paths")
+	}
+	f := newFolder("/tmp/client [acme] *?", "file:///tmp/client%20%5Bacme%5D%20*%3F/")
+	for _, c := range []struct{ path, want string }{
+		{"/tmp/client [acme] *?/PLAN.md", "file:///tmp/client%20%5Bacme%5D%20*%3F/PLAN.md"},
+		{"/tmp/client [acme] *?/.planls/state.json", "file:///tmp/client%20%5Bacme%5D%20*%3F/.planls/state.json"},
+		{"/tmp/client [acme] *?/docs/a #1?.md", "file:///tmp/client%20%5Bacme%5D%20*%3F/docs/a%20%231%3F.md"},
+		{"/tmp/elsewhere/PLAN.md", "file:///tmp/elsewhere/PLAN.md"},
+		{"/tmp/client [acme] *?", uriOf("/tmp/client [acme] *?")},
+	} {
+		if got := f.fileURI(c.path); got != c.want {
+			t.Errorf("fileURI(%q) = %q, want %q", c.path, got, c.want)
+		}
+	}
+}

@@ -49,7 +49,7 @@ func (s *server) buildView(f *folder) *view {
 		v.plan = &planparse.Plan{Title: "plan"}
 		return v
 	}
-	v.uri, v.text = uriOf(f.planPath), f.planDisk
+	v.uri, v.text = f.fileURI(f.planPath), f.planDisk
 	if d := s.docs[keyOf(f.planPath)]; d != nil {
 		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
 	}

@@ -420,7 +420,11 @@ func waitWatched(t *testing.T, e *env, dirs ...string) {
 // the same: no empty list, no "plan missing", no item reported missing in
 // between, no planls/stateChanged.
 func TestPlanReplacedBySaveSettles(t *testing.T) {
-	e, root, u := diskEnv(t, options{})
+	// A window far wider than the editor's gaps below, so a slow machine
+	// stretching them cannot end it early.
+	o := testOptions()
+	o.planSettle = 5 * time.Second
+	e, root, u := diskEnv(t, o)
 	plan := filepath.Join(root, "PLAN.md")
 	text, err := os.ReadFile(plan)
 	if err != nil {

@@ -68,33 +68,49 @@ type extract struct {
 	hasTitle   bool
 }
 
-// extractor walks the document's direct children once (rule 1).
+// extractor walks the document's direct children once (rule 1). They may
+// come from several parses (see reparse): each node carries its tree.
 type extractor struct {
 	src []byte
 	ln  *lines
-	t   *tree
+	t   *tree // the tree of the node being read
 	out *extract
 }
 
-func extractTree(src []byte, ln *lines, t *tree) *extract {
-	x := &extractor{src: src, ln: ln, t: t, out: &extract{}}
-	x.walk()
-	x.out.title, x.out.titleRange, x.out.hasTitle = x.firstParagraphTitle()
+// pnode is a top-level block and the parse it comes from.
+type pnode struct {
+	t *tree
+	n ast.Node
+}
+
+func topLevel(t *tree) []pnode {
+	kids := children(t.doc)
+	out := make([]pnode, len(kids))
+	for i, k := range kids {
+		out[i] = pnode{t, k}
+	}
+	return out
+}
+
+func extractNodes(src []byte, ln *lines, kids []pnode) *extract {
+	x := &extractor{src: src, ln: ln, out: &extract{}}
+	x.walk(kids)
+	x.out.title, x.out.titleRange, x.out.hasTitle = x.firstParagraphTitle(kids)
 	return x.out
 }
 
-func (x *extractor) walk() {
-	kids := children(x.t.doc)
+func (x *extractor) walk(kids []pnode) {
 	nextStart := func(i int) int {
 		if i < len(kids) {
-			if p := start(kids[i]); p >= 0 {
-				return x.t.orig(p)
+			if p := start(kids[i].n); p >= 0 {
+				return kids[i].t.orig(p)
 			}
 		}
 		return -1
 	}
 	for i := 0; i < len(kids); i++ {
-		switch n := kids[i].(type) {
+		x.t = kids[i].t
+		switch n := kids[i].n.(type) {
 		case *ast.Heading:
 			x.out.events = append(x.out.events, x.heading(n))
 		case *ast.List:
@@ -103,8 +119,8 @@ func (x *extractor) walk() {
 			// rpiv joins a fence that directly follows an item (no blank line
 			// between) to the item, whatever its indent (vector P29, not ⚠).
 			// CommonMark ends the list there; the fence is taken back.
-			for len(spans) > 0 && i+1 < len(kids) && kids[i+1].Kind() == ast.KindFencedCodeBlock {
-				fs := blockSpans(x.t, x.ln, kids[i+1:i+2], nextStart(i+2))[0]
+			for len(spans) > 0 && i+1 < len(kids) && kids[i+1].t == x.t && kids[i+1].n.Kind() == ast.KindFencedCodeBlock {
+				fs := blockSpans(x.t, x.ln, []ast.Node{kids[i+1].n}, nextStart(i+2))[0]
 				if fs.first != spans[len(spans)-1].last+1 {
 					break
 				}
@@ -255,9 +271,22 @@ func isTextBlock(n ast.Node) bool {
 // firstParagraphTitle is rule 3's last resort: the first line of the first
 // paragraph (at any depth, code and HTML excluded) whose text is not empty
 // once inline markup is removed.
-func (x *extractor) firstParagraphTitle() (string, Range, bool) {
+func (x *extractor) firstParagraphTitle(kids []pnode) (string, Range, bool) {
 	title, r, ok := "", Range{}, false
-	_ = ast.Walk(x.t.doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	for _, k := range kids {
+		x.t = k.t
+		_ = ast.Walk(k.n, x.titleWalker(&title, &r, &ok))
+		if ok {
+			break
+		}
+	}
+	return title, r, ok
+}
+
+// titleWalker finds the first paragraph line whose text is not empty once
+// inline markup is removed.
+func (x *extractor) titleWalker(title *string, r *Range, ok *bool) ast.Walker {
+	return func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
@@ -272,7 +301,7 @@ func (x *extractor) firstParagraphTitle() (string, Range, bool) {
 			e := x.ln.end[x.ln.lineOf(s)]
 			if t := plainTitle(string(x.src[s:e])); t != "" {
 				s, e = trimRange(x.src, s, e)
-				title, r, ok = t, Range{s, e}, true
+				*title, *r, *ok = t, Range{s, e}, true
 				return ast.WalkStop, nil
 			}
 			return ast.WalkSkipChildren, nil
@@ -281,8 +310,7 @@ func (x *extractor) firstParagraphTitle() (string, Range, bool) {
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
-	})
-	return title, r, ok
+	}
 }
 
 // isSetext tells a setext heading from an ATX one: goldmark places a setext

@@ -2,6 +2,7 @@ package planparse
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -36,7 +37,8 @@ var (
 		"not doing", "do not", "don't", "dont", "avoid", "future", "future work", "later", "deferred",
 		"not now", "someday", "maybe later", "optional", "nice to have", "nice-to-have", "not planned",
 		"what this plan is not", "out-of-scope", "anti-goals", "excluded", "exclusions", "not included",
-		"parking lot", "icebox",
+		"parking lot", "icebox", "ideas", "not required", "stretch", "stretch goals", "wishlist",
+		"if time permits",
 		// Spanish, Portuguese
 		"fuera de alcance", "fuera del alcance", "no objetivos", "no hacer", "fora do escopo",
 		"não objetivos", "nao objetivos", "não fazer", "nao fazer", "futuro", "trabajo futuro",
@@ -62,7 +64,7 @@ var (
 		"summary", "executive summary", "tl;dr", "tldr", "overview", "context", "background", "motivation",
 		"problem", "problem statement", "findings", "key findings", "research", "assumptions", "risks",
 		"risk", "risk mitigation", "mitigations", "open questions", "questions", "references", "reference",
-		"related", "see also", "resources", "links", "decision", "decisions", "decisions locked", "scope",
+		"resources", "links", "decision", "decisions", "decisions locked", "scope",
 		"diagnosis", "current state", "current status", "status", "state", "constraints", "global constraints",
 		"default", "defaults", "goal", "goals", "objective", "objectives", "purpose", "intent",
 		"compatibility", "rationale", "approved", "principles", "guiding principles", "design", "architecture",
@@ -78,6 +80,7 @@ var (
 		"parallel opportunities", "parallel execution", "implementation strategy", "strategy",
 		"approach", "chosen approach", "options", "what already exists", "existing", "prerequisites",
 		"requirements", "format", "legend", "how to use", "usage", "tech stack", "stack", "mode",
+		"see also",
 		"original prompt", "prompt", "important", "caveats", "warnings", "rollback", "monitoring",
 		"security considerations", "performance considerations", "what changes", "key decisions",
 		"observations", "analysis", "notes and", "review", "self-review",
@@ -243,33 +246,22 @@ func classify(text string) class {
 	if s == "" {
 		return clsPlain
 	}
-	if startsWith(s, excludeWords) || endsWith(s, excludeWords) || containsAny(s, excludeCJK) {
+	cjk := hasCJK(s)
+	if startsWith(s, excludeWords) || endsWith(s, excludeWords) || cjk && containsAny(s, excludeCJK) || excludedAside(text) {
 		return clsExclude
 	}
-	type list struct {
-		c          class
-		words, cjk []string
-	}
-	lists := []list{{clsNotes, notesWords, notesCJK}, {clsCheck, checkWords, checkCJK},
-		{clsContainer, containerWords, containerCJK}, {clsContext, contextWords, contextCJK}}
-	best, bestEnd := clsPlain, -1
-	for _, l := range lists {
-		if e := lastCJK(s, l.cjk); e > bestEnd {
-			best, bestEnd = l.c, e
+	if cjk {
+		best, bestEnd := clsPlain, -1
+		for _, l := range classLists {
+			if e := lastCJK(s, l.cjk); e > bestEnd {
+				best, bestEnd = l.c, e
+			}
+		}
+		if bestEnd >= 0 {
+			return best
 		}
 	}
-	if bestEnd >= 0 {
-		return best
-	}
-	var head, first class = clsPlain, clsPlain
-	for _, l := range lists {
-		if head == clsPlain && endsWith(s, l.words) {
-			head = l.c
-		}
-		if first == clsPlain && startsWith(s, l.words) {
-			first = l.c
-		}
-	}
+	head, first := wordIndex().match(s)
 	switch {
 	case head == clsContainer && first == clsCheck:
 		return clsCheck
@@ -282,6 +274,64 @@ func classify(text string) class {
 		return clsContext
 	}
 	return clsPlain
+}
+
+// classLists are the word lists of classify, in the order that breaks ties.
+var classLists = []struct {
+	c          class
+	words, cjk []string
+}{{clsNotes, notesWords, notesCJK}, {clsCheck, checkWords, checkCJK},
+	{clsContainer, containerWords, containerCJK}, {clsContext, contextWords, contextCJK}}
+
+// wordEntry is one word of classLists with its class and list order.
+type wordEntry struct {
+	w     string
+	c     class
+	order int
+}
+
+// wordIdx buckets the Latin and Cyrillic words of classLists by first and
+// by last byte: classify runs on every heading, and most buckets are short.
+type wordIdx struct{ byFirst, byLast [256][]wordEntry }
+
+var wordIndex = sync.OnceValue(func() *wordIdx {
+	x := &wordIdx{}
+	for order, l := range classLists {
+		for _, w := range l.words {
+			e := wordEntry{w, l.c, order}
+			x.byFirst[w[0]] = append(x.byFirst[w[0]], e)
+			x.byLast[w[len(w)-1]] = append(x.byLast[w[len(w)-1]], e)
+		}
+	}
+	return x
+})
+
+// match returns the class of the earliest list with a word s ends with
+// (head) and with a word s starts with (first), at word boundaries.
+func (x *wordIdx) match(s string) (head, first class) {
+	ho, fo := len(classLists), len(classLists)
+	for _, e := range x.byLast[s[len(s)-1]] {
+		if e.order < ho && strings.HasSuffix(s, e.w) && (len(s) == len(e.w) || !isLetterBefore(s, len(s)-len(e.w))) {
+			head, ho = e.c, e.order
+		}
+	}
+	for _, e := range x.byFirst[s[0]] {
+		if e.order < fo && strings.HasPrefix(s, e.w) && (len(s) == len(e.w) || !isLetterAt(s, len(e.w))) {
+			first, fo = e.c, e.order
+		}
+	}
+	return head, first
+}
+
+// hasCJK reports whether s holds a character of the CJK, kana or hangul
+// blocks (all encoded in 3 bytes from 0xE3 on), which the CJK lists need.
+func hasCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xE3 && s[i] <= 0xED {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyLeadIn is classify for a lead-in paragraph ("Files:", "Not
@@ -304,6 +354,17 @@ func classifyLeadIn(text string) class {
 		}
 	}
 	return clsPlain
+}
+
+// excludedAside reports whether a heading's parenthetical says it is not
+// work: "v2.0+ (Ideas)", "Hardening (not required)".
+func excludedAside(text string) bool {
+	i := strings.IndexAny(text, "(（")
+	if i < 0 {
+		return false
+	}
+	aside := strings.ToLower(strings.Trim(strings.TrimSpace(text[i:]), "()（） "))
+	return aside != "" && (startsWith(aside, excludeWords) || endsWith(aside, excludeWords))
 }
 
 // lastCJK returns the byte offset where the last-ending CJK word of words
@@ -390,12 +451,13 @@ var doNotPrefixes = []string{
 	"jamais ", "không ", "đừng ", "不要", "禁止", "しない", "하지 마", "금지",
 }
 
-// isDoNot reports whether a subject forbids something.
+// isDoNot reports whether a subject forbids something. It runs on every
+// bullet, so markup is skipped by hand (leading emphasis, code and link
+// brackets) instead of by the inline parser.
 func isDoNot(subject string) bool {
-	s := strings.ToLower(plainInline(subject))
-	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	s := strings.TrimLeft(subject, "*_~`[ \t")
 	for _, p := range doNotPrefixes {
-		if strings.HasPrefix(s, p) {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
 			return true
 		}
 	}

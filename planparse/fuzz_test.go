@@ -2,10 +2,11 @@ package planparse
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 )
 
-// FuzzParse: Parse never panics; every range lies inside the input, on UTF-8
+// FuzzParse: Parse never panics; it equals parseWhole (reparse is exact); every range lies inside the input, on UTF-8
 // boundaries, with Line and SubjectRange within Block; and the CRLF and
 // lone-CR variants of an LF input give the same plan with ranges over the
 // same text.
@@ -23,6 +24,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p := Parse(src)
 		checkInvariants(t, src, p)
+		if !reflect.DeepEqual(p, parseWhole(src)) {
+			t.Fatalf("segment re-parse differs from the whole-document parse")
+		}
 		if bytes.IndexByte(src, '\r') >= 0 {
 			return
 		}

@@ -32,11 +32,13 @@ func lazyBreaks(t *tree, ln *lines) []int {
 		if n.Kind() == ast.KindParagraph {
 			// "Steps:" then "2. next": a numbered line that does not start
 			// at 1 cannot interrupt a paragraph in CommonMark, but rpiv
-			// and plan authors read it as a list (issue 10).
+			// and plan authors read it as a list (issue 10). A bullet line
+			// that CommonMark keeps in a paragraph ("+ more words" in
+			// wrapped prose) stays prose.
 			segs := n.Lines()
 			for k := 1; k < segs.Len(); k++ {
 				l := ln.lineOf(t.orig(segs.At(k).Start))
-				if txt := ln.text(l); atColumn0(txt) && isBreakingMarker(txt) {
+				if txt := ln.text(l); atColumn0(txt) && txt[0] >= '0' && txt[0] <= '9' && isBreakingMarker(txt) {
 					at = append(at, l)
 				}
 			}

@@ -183,8 +183,9 @@ func (r *reader) classes() {
 		if s.task && !keyword {
 			s.numbered = true // decided in read, once the layout is known
 		}
-		if keyword && s.cls == clsContext {
-			// "Phase 5: Preserve the context" names a task, not a context.
+		if keyword && (s.cls == clsContext || s.kids == 0 && (s.cls == clsCheck || s.cls == clsContainer)) {
+			// "Phase 5: Preserve the context" names a task, not a context;
+			// "Phase 2: Set up the work area" one task, not a work list.
 			s.cls = clsPlain
 		}
 		var p *sec
@@ -308,7 +309,8 @@ func (r *reader) emit(s *sec, m mode) {
 		if r.hasTable(s) {
 			r.bullets(s, false)
 		}
-		if len(r.plan.Items) == before && s.kids == 0 && r.hasContent(s) {
+		if len(r.plan.Items) == before && s.kids == 0 && (r.hasContent(s) || s.task) {
+			// A task heading names work even with nothing under it yet.
 			r.headingItem(s)
 			s.why = whyHeading
 			return
@@ -410,7 +412,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			// step: a label.
 			if ev.ordered && len(ev.entries) == 1 && r.isLabelEntry(&ev.entries[0].item) && next != nil &&
 				next.kind == evList && !next.ordered && len(next.entries) > 0 && !next.entries[0].empty &&
-				next.entries[0].item.Line.Start <= ev.entries[0].item.Block.End+2 {
+				nextLine(r.src, ev.entries[0].item.Block.End, next.entries[0].item.Line.Start) {
 				continue
 			}
 			// A plain list right after a box list (only blank lines
@@ -460,6 +462,24 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 	return ledIn
 }
 
+// nextLine reports whether src[a:b] is one line ending and indentation:
+// b is on the line after the one that ends at a.
+func nextLine(src []byte, a, b int) bool {
+	if a < 0 || b > len(src) || a >= b {
+		return false
+	}
+	gap := src[a:b]
+	switch {
+	case len(gap) >= 2 && gap[0] == '\r' && gap[1] == '\n':
+		gap = gap[2:]
+	case gap[0] == '\n' || gap[0] == '\r':
+		gap = gap[1:]
+	default:
+		return false
+	}
+	return isBlank(gap)
+}
+
 // isLabelEntry reports whether a numbered entry reads as a label for the
 // bullets after it: no details, and written "1) Backend" or "1. Backend:".
 func (r *reader) isLabelEntry(it *Item) bool {
@@ -500,6 +520,9 @@ func (r *reader) headingItem(s *sec) {
 		return
 	}
 	h := r.plan.Headings[s.head]
+	if trimSpace(h.Text) == "" {
+		return // an empty heading names nothing (rule 5 needs a group)
+	}
 	r.plan.Items = append(r.plan.Items, Item{
 		Subject:      h.Text,
 		Group:        s.group,

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"sort"
 	"sync"
 
@@ -20,7 +21,7 @@ import (
 var blockParser = sync.OnceValue(func() parser.Parser {
 	return parser.NewParser(
 		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-		parser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
+		parser.WithParagraphTransformers(util.Prioritized(pipeTables{extension.NewTableParagraphTransformer()}, 200)),
 	)
 })
 
@@ -116,4 +117,24 @@ func blockSpans(t *tree, ln *lines, nodes []ast.Node, next int) []span {
 		out[i] = span{firsts[i], last}
 	}
 	return out
+}
+
+// pipeTables is goldmark's GFM table transformer, asked only about
+// paragraphs that can be a table: two lines or more and a '|' in them (a
+// GFM table's header row has one). It ran on every paragraph, a tenth of a
+// plan's parse (BenchmarkApprove1600Lines profile, issue 10).
+type pipeTables struct{ parser.ParagraphTransformer }
+
+func (p pipeTables) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
+	lines := node.Lines()
+	if lines.Len() < 2 {
+		return
+	}
+	src := reader.Source()
+	for i := 0; i < lines.Len(); i++ {
+		if seg := lines.At(i); bytes.IndexByte(seg.Value(src), '|') >= 0 {
+			p.ParagraphTransformer.Transform(node, reader, pc)
+			return
+		}
+	}
 }

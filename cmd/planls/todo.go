@@ -255,6 +255,9 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 			continue
 		}
 		fmt.Fprintf(errw, "%s: %s\n", n.Level, n.Text)
+		if n.Code == core.WeakEvidenceCode && !asJSON {
+			fmt.Fprintf(errw, "hint: record it with planls todo update %d --evidence '...'\n", n.ID)
+		}
 	}
 	if res.Envelope.IsError() {
 		if !asJSON {

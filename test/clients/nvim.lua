@@ -1,5 +1,7 @@
 -- Real-client matrix, Neovim with plain vim.lsp and the documented snippet
--- (editors/nvim/snippets/vim-lsp.lua). Run by test/clients/run.sh:
+-- (editors/nvim/snippets/vim-lsp.lua), or with the plugin
+-- (test/clients/nvim-plugin.lua: its documented setup). Run by
+-- test/clients/run.sh:
 --   nvim --headless -u NONE -i NONE -n -c 'luafile test/clients/nvim.lua'
 -- with PLANLS_WS (an approved workspace), PLANLS_BIN, PLANLS_SNIPPET,
 -- PLANLS_OUT (the JSON row) and PLANLS_RC (where the server wrapper writes
@@ -10,7 +12,8 @@ local plan = ws .. '/PLAN.md'
 local uv = vim.uv or vim.loop
 local t0 = uv.hrtime()
 local v = vim.version()
-local out = { client = string.format('nvim %d.%d.%d', v.major, v.minor, v.patch) }
+local setup = (os.getenv('PLANLS_SETUP_NAME') or ''):find('plugin') and 'plugin' or 'plain vim.lsp'
+local out = { client = string.format('nvim %d.%d.%d, %s', v.major, v.minor, v.patch, setup) }
 local TIMEOUT = 10000
 
 local function ms()

@@ -5,7 +5,7 @@
 # evidence and defer #2 with a reason from the editor, see #3 completed by
 # the CLI within 1 s, and shut the server down with exit code 0.
 # Prints one row per client; exits non-zero when any client fails.
-#   CLIENTS="nvim-0.7 nvim-0.10 nvim-0.12 eglot vim-ale"   (default: all)
+#   CLIENTS="nvim-0.7 nvim-0.10 nvim-0.12 nvim-plugin-0.12 eglot vim-ale ..."   (default: all)
 #   PLANLS_BIN=/abs/planls
 # Clients come from test/clients/install.sh (run by scripts/install-test-deps.sh).
 set -uo pipefail
@@ -13,7 +13,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 PLANLS_BIN=${PLANLS_BIN:-$REPO/bin/planls}
-CLIENTS=${CLIENTS:-"nvim-0.7 nvim-0.10 nvim-0.12 eglot vim-ale"}
+CLIENTS=${CLIENTS:-"nvim-0.7 nvim-0.10 nvim-0.12 nvim-plugin-0.7 nvim-plugin-0.10 nvim-plugin-0.12 eglot vim-ale"}
 CLIENT_TIMEOUT=${CLIENT_TIMEOUT:-90}
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "$SCRATCH"' EXIT
@@ -78,10 +78,10 @@ check() {
 }
 
 nvim_for() {
-  case $1 in
-  nvim-0.7) command -v nvim ;;
-  nvim-0.10) echo "$CACHE/nvim-trixie/nvim" ;;
-  nvim-0.12) echo "$CACHE/nvim-sid/nvim" ;;
+  case ${1#nvim-plugin-} in
+  nvim-0.7 | 0.7) command -v nvim ;;
+  nvim-0.10 | 0.10) echo "$CACHE/nvim-trixie/nvim" ;;
+  nvim-0.12 | 0.12) echo "$CACHE/nvim-sid/nvim" ;;
   esac
 }
 
@@ -92,7 +92,9 @@ run_client() { # run_client NAME WS: runs the driver, writes $ws/row.json
   nvim-*)
     local nv; nv=$(nvim_for "$name")
     [ -x "$nv" ] || { echo "{\"client\":\"$name\",\"ok\":false,\"error\":\"not installed: run test/clients/install.sh\"}" >"$ws/row.json"; return; }
-    PLANLS_SNIPPET=$REPO/editors/nvim/snippets/vim-lsp.lua timeout "$CLIENT_TIMEOUT" "$nv" --headless -u NONE -i NONE -n \
+    local setup=$REPO/editors/nvim/snippets/vim-lsp.lua
+    case $name in nvim-plugin-*) setup=$HERE/nvim-plugin.lua ;; esac
+    PLANLS_REPO=$REPO PLANLS_SETUP_NAME=${name%-*} PLANLS_SNIPPET=$setup timeout "$CLIENT_TIMEOUT" "$nv" --headless -u NONE -i NONE -n \
       -c "luafile $HERE/nvim.lua" </dev/null >"$ws/stdout" 2>"$ws/stderr" ;;
   eglot)
     PLANLS_EL=$REPO/editors/emacs/planls.el timeout "$CLIENT_TIMEOUT" emacs --batch -l "$HERE/eglot.el" \

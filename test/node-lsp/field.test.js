@@ -8,7 +8,7 @@ const cp = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { fileURLToPath, pathToFileURL } = require('node:url');
+const { pathToFileURL } = require('node:url');
 const {
   InitializeRequest, InitializedNotification, DidOpenTextDocumentNotification,
   ExecuteCommandRequest, RequestType,
@@ -53,10 +53,6 @@ async function start(t, w, capabilities = {}) {
     capabilities: { textDocument: { publishDiagnostics: {} }, ...capabilities },
   }, 'initialize');
   await s.conn.sendNotification(InitializedNotification.type, {});
-  // The server spells the URI of a file no client opened its own way (it
-  // escapes "*", node's URL does not); the test follows the server's.
-  const plan = path.join(w.ws, 'PLAN.md');
-  w.planUri = await s.waitFor(() => [...s.diags.keys()].find((u) => fileURLToPath(u) === plan), 'diagnostics for PLAN.md');
   await s.waitDiags(w.planUri, (d) => openish(d) === ITEMS, 'the approved plan');
   await s.waitFor(() => s.stateChanges.length > 0, 'the first planls/stateChanged (it follows the diagnostics)');
   return s;
@@ -69,6 +65,10 @@ test('a project in "client [acme] *?" follows CLI changes', async (t) => {
   const s = await start(t, w);
   planls(w.ws, 'todo', 'start', '2');
   await s.waitDiags(w.planUri, (d) => inProgress(d) === 1, 'the CLI start of #2');
+  // Every publish is under the client's spelling of the folder (node keeps
+  // "*" where Go writes "%2A"), so no second spelling of PLAN.md gets, or
+  // clears, a list of its own.
+  assert.deepEqual([...new Set(s.pubs.map((p) => p.uri))], [w.planUri]);
 });
 
 // Item 6: a client that accepts the watch registration but never reports
@@ -96,10 +96,11 @@ test('a rename-and-recreate save of PLAN.md publishes nothing in between', async
   const seen = s.pubs.length;
   const changes = s.stateChanges.length;
   fs.renameSync(plan, plan + '~');
-  // The editor's gaps (this is the input, not a wait for planls).
-  await new Promise((r) => setTimeout(r, 150));
+  // The editor's gaps (the input, not a wait for planls): longer than the
+  // server's 40 ms debounce, well inside its 500 ms settle window.
+  await new Promise((r) => setTimeout(r, 60));
   fs.writeFileSync(plan, '');
-  await new Promise((r) => setTimeout(r, 80));
+  await new Promise((r) => setTimeout(r, 40));
   fs.writeFileSync(plan, w.text);
   fs.rmSync(plan + '~');
   planls(w.ws, 'todo', 'start', '2');

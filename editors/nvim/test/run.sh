@@ -37,7 +37,7 @@ failed=0
 # Lint first when luacheck is there (install.sh installs Debian's lua-check).
 if command -v luacheck >/dev/null 2>&1 && [ -z "${PLANLS_SPEC:-}" ]; then
   echo "== luacheck"
-  if (cd "$NVIM_DIR" && luacheck --no-color -q lua test snippets ../../test/clients/nvim.lua); then
+  if (cd "$NVIM_DIR" && luacheck --no-color -q lua test snippets ../../test/clients/nvim.lua ../../test/clients/nvim-plugin.lua); then
     echo "PASS luacheck"
     passed=$((passed + 1))
   else

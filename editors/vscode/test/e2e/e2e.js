@@ -55,6 +55,9 @@ function setup(tmp) {
 	fs.mkdirSync(ws, { recursive: true });
 	fs.mkdirSync(path.join(data, 'User'), { recursive: true });
 	fs.copyFileSync(path.join(repo, 'examples', 'basic', 'PLAN.md'), path.join(ws, 'PLAN.md'));
+	// A file a completed item's evidence names (flow.js opens it from the sidebar).
+	fs.mkdirSync(path.join(ws, 'notes'), { recursive: true });
+	fs.writeFileSync(path.join(ws, 'notes', 'design.md'), '# Design\nbuckets refill per key\nburst of 10\n');
 	git(ws, 'init', '-q');
 	git(ws, 'add', 'PLAN.md');
 	git(ws, 'commit', '-q', '-m', 'plan');

@@ -394,6 +394,26 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await treeRow(page, first).locator('.codicon-pass-filled').waitFor({ timeout: T.server });
 		await shot(page, outDir, '07-after-restarts');
 	});
+
+	await step('an evidence file under a completed item opens at its line (issue 14)', async () => {
+		// notes/design.md is written by setup; the CLI completes the item.
+		await new Promise((resolve, reject) =>
+			execFile(planls, ['todo', 'complete', String(second), '--evidence', 'see notes/design.md:2'], { cwd: ws }, (err) =>
+				err ? reject(err) : resolve(),
+			),
+		);
+		// The item gains children: VS Code shows an item whose id it knew as a
+		// leaf collapsed, so open it as a user would.
+		const row = treeRow(page, second);
+		await waitFor(`#${second} to get its evidence children`, T.server, async () => (await row.getAttribute('aria-expanded')) !== null);
+		await setExpanded(page, row, true);
+		const file = sidebar(page).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^notes\/design\.md:2$/ }) });
+		await file.waitFor({ timeout: T.ui });
+		await file.click();
+		await page.locator('.tabs-container .tab.active', { hasText: 'design.md' }).waitFor({ timeout: T.ui });
+		await page.locator('.part.statusbar .statusbar-item', { hasText: /Ln 2, Col 1/ }).first().waitFor({ timeout: T.ui });
+		await shot(page, outDir, '09-evidence-file');
+	});
 }
 
 /**
