@@ -127,6 +127,19 @@ H.test('defer: the answer is sent as reason', function()
   H.eq({ { id = 5, reason = 'one replica today' } }, c.sent[1].params.arguments)
 end)
 
+H.test('an action that carries its evidence (Complete #3 with <commit>) is sent without asking', function()
+  local _, restore_notify = H.capture_notify()
+  local prompts, restore = H.stub_input({ 'never used' })
+  local c = fake_client(ok_reply)
+  actions.prompt_and_execute(c, 'planls.complete', { id = 3, evidence = 'abc1234 Add the limiter' })
+  actions.prompt_and_execute(c, 'planls.defer', { id = 4, reason = '   ' }) -- blank: still asks
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to defer #4: ' }, prompts)
+  H.eq({ { id = 3, evidence = 'abc1234 Add the limiter' } }, c.sent[1].params.arguments)
+  H.eq({ { id = 4, reason = 'never used' } }, c.sent[2].params.arguments)
+end)
+
 H.test('a blank or cancelled answer sends nothing', function()
   for _, answer in ipairs({ '', '   ', '\t', false }) do
     local seen, restore_notify = H.capture_notify()
