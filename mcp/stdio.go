@@ -57,9 +57,10 @@ type stdioGuard struct {
 	owed     map[string]bool // ids (raw JSON) of requests handed over, not answered
 	calls    int             // tools/call requests among owed
 	callIDs  map[string]bool
-	initID   string // id of the initialize request, until it is answered
-	protocol string // negotiated protocol version; "" before initialize
-	eof      error  // stdin's end (io.EOF) or read error, once reached
+	initID   string      // id of the initialize request, until it is answered
+	protocol string      // negotiated protocol version; "" before initialize
+	eof      error       // stdin's end (io.EOF) or read error, once reached
+	drain    *time.Timer // from the end of stdin: gives up on owed replies after drainTimeout
 	closed   bool
 
 	pending []byte // the rest of the line the SDK is reading
@@ -286,7 +287,6 @@ func (g *stdioGuard) Read(p []byte) (int, error) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	var deadline <-chan time.Time
 scan:
 	for {
 		if g.closed {
@@ -328,18 +328,15 @@ scan:
 		if g.eof != nil && len(g.owed) == 0 && len(g.queue) == 0 {
 			return 0, g.eof
 		}
-		if g.eof != nil && deadline == nil {
-			deadline = time.After(drainTimeout)
-			timer := deadline
-			go func() {
-				<-timer
+		if g.eof != nil && g.drain == nil {
+			g.drain = time.AfterFunc(drainTimeout, func() {
 				g.mu.Lock()
 				g.owed = map[string]bool{} // give up on the owed replies
 				g.calls = 0
 				g.queue = g.queue[:0]
 				g.cond.Broadcast()
 				g.mu.Unlock()
-			}()
+			})
 		}
 		g.cond.Wait()
 	}
@@ -350,6 +347,9 @@ scan:
 func (g *stdioGuard) Close() error {
 	g.mu.Lock()
 	g.closed = true
+	if g.drain != nil {
+		g.drain.Stop()
+	}
 	g.cond.Broadcast()
 	g.mu.Unlock()
 	if c, ok := g.in.(io.Closer); ok {
@@ -367,19 +367,18 @@ func (g *stdioGuard) answered(data []byte) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, m := range msgs {
-		var one struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			} `json:"result"`
-		}
-		if json.Unmarshal(m, &one) != nil || one.Method != "" || len(one.ID) == 0 {
+		id, ok := responseID(m)
+		if !ok {
 			continue
 		}
-		id := string(one.ID)
 		if id == g.initID && g.initID != "" {
-			g.protocol = one.Result.ProtocolVersion
+			var init struct {
+				Result struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"result"`
+			}
+			_ = json.Unmarshal(m, &init)
+			g.protocol = init.Result.ProtocolVersion
 			g.initID = ""
 		}
 		delete(g.owed, id)
@@ -389,6 +388,40 @@ func (g *stdioGuard) answered(data []byte) {
 		}
 	}
 	g.cond.Broadcast()
+}
+
+// responseID is the id of a response (raw JSON); ok is false for requests,
+// notifications and what does not parse. The SDK writes "id" before the
+// result, so a big result is normally not decoded at all.
+func responseID(msg []byte) (id string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	response := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		switch key {
+		case "method":
+			return "", false
+		case "result", "error":
+			if id != "" {
+				return id, true
+			}
+			response = true
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return "", false
+		}
+		if key == "id" {
+			id = string(v)
+		}
+	}
+	return id, response && id != ""
 }
 
 // lockedWriter is stdout shared by the SDK's replies and the guard's error

@@ -73,3 +73,25 @@ func checkOne(t *testing.T, data []byte) {
 		}
 	}
 }
+
+// TestResponseID: the guard learns which request a written line answers
+// from its leading keys only.
+func TestResponseID(t *testing.T) {
+	for msg, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":3,"result":{"big":[1,2,3]}}`:                  "3",
+		`{"jsonrpc":"2.0","id":"a b","error":{"code":-32601,"message":"x"}}`: `"a b"`,
+		`{"jsonrpc":"2.0","id":4,"method":"roots/list"}`:                     "",
+		`{"jsonrpc":"2.0","method":"notifications/x"}`:                       "",
+		`{"result":{},"id":5}`:                                               "5",
+		`{"jsonrpc":"2.0","id":6}`:                                           "",
+		`not json`:                                                           "",
+	} {
+		got, ok := responseID([]byte(msg))
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("responseID(%s) = %q, want %q", msg, got, want)
+		}
+	}
+}
