@@ -245,6 +245,13 @@ H.test('itemcheck.check: a listed id goes on at once, any other is asked with to
       msgs = { { msg = 'planls: #8 is deleted', level = vim.log.levels.ERROR } },
     },
     {
+      name = 'a plan item removed by re-approval',
+      id = 6,
+      reply = get_reply('#6 [removed by re-approval] old bullet', { { id = 6, status = 'deleted', source = 'plan' } }),
+      went = false,
+      msgs = { { msg = 'planls: #6 left the plan (removed by re-approval)', level = vim.log.levels.ERROR } },
+    },
+    {
       name = 'in the state, closed',
       id = 3,
       reply = get_reply('#3 [completed] x', { { id = 3, status = 'completed' } }),

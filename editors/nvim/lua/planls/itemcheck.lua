@@ -31,8 +31,13 @@ function M.plan_has(plan, id)
 end
 
 --- The message for a task the state holds only as a tombstone, worded like
---- the seed's `blockedBy: #<dep> is deleted`.
-function M.deleted(id)
+--- the seed's `blockedBy: #<dep> is deleted`. A plan item is never deleted:
+--- its tombstone means a re-approval dropped it, and the message says so
+--- (`todo list` reads `[removed by re-approval]`).
+function M.deleted(id, source)
+  if source == 'plan' then
+    return string.format('#%d left the plan (removed by re-approval)', id)
+  end
   return string.format('#%d is deleted', id)
 end
 
@@ -78,7 +83,7 @@ function M.check(client, id, plan, ok)
     end
     local t = task_in(result, id)
     if t and val(t.status) == 'deleted' then
-      vim.notify('planls: ' .. M.deleted(id), vim.log.levels.ERROR)
+      vim.notify('planls: ' .. M.deleted(id, val(t.source)), vim.log.levels.ERROR)
       return
     end
     ok()
