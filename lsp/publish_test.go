@@ -15,15 +15,7 @@ import (
 // and the others stay byte for byte what they were.
 func TestDiagnosticsFollowEachChange(t *testing.T) {
 	src := "# P\n\n## Work\n- Alpha task\n- Bravo task\n- Charlie task\n- Delta task\n"
-	root := t.TempDir()
-	plan := filepath.Join(root, "PLAN.md")
-	writeFile(t, plan, src)
-	cliApprove(t, root)
-	opts := testOptions()
-	opts.noFSWatch = true
-	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
-	u := e.open(plan, src)
-	base := e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 4 })
+	e, root, u, base := openApproved(t, src, 4)
 	save := func() {
 		e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": u}})
 		e.barrier()
@@ -94,15 +86,7 @@ func diagString(t *testing.T, d protocol.Diagnostic) string {
 // sent again; any other is, including a return to one sent earlier.
 func TestPublishSkipsOnlyTheSameList(t *testing.T) {
 	src := "# P\n\n## Work\n- Alpha task\n- Bravo task\n"
-	root := t.TempDir()
-	plan := filepath.Join(root, "PLAN.md")
-	writeFile(t, plan, src)
-	cliApprove(t, root)
-	opts := testOptions()
-	opts.noFSWatch = true
-	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
-	u := e.open(plan, src)
-	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 2 })
+	e, _, u, _ := openApproved(t, src, 2)
 	e.barrier() // the folder's first publish (from disk) may have been the one seen
 	sent := func() int {
 		n := 0
@@ -245,4 +229,21 @@ func TestOutboxReplacesQueued(t *testing.T) {
 	if strings.Join(got, " ") != "a k2 b j1" {
 		t.Errorf("sent %q, want a k2 b j1", got)
 	}
+}
+
+// openApproved approves src as PLAN.md of a new root, opens it in a server
+// without fsnotify and waits until it shows that many (open) open-item
+// diagnostics.
+func openApproved(t *testing.T, src string, open int) (e *env, root, u string, diags []protocol.Diagnostic) {
+	t.Helper()
+	root = t.TempDir()
+	plan := filepath.Join(root, "PLAN.md")
+	writeFile(t, plan, src)
+	cliApprove(t, root)
+	opts := testOptions()
+	opts.noFSWatch = true
+	e = newEnv(t, envConfig{folders: []string{root}, opts: opts})
+	u = e.open(plan, src)
+	diags = e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == open })
+	return e, root, u, diags
 }

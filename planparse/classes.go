@@ -168,7 +168,7 @@ var (
 		"changes", "key changes", "changes required", "proposed changes", "implementation",
 		"implementation plan", "implementation outline", "implementation steps", "implementation summary",
 		"plan", "the plan", "tasks", "task list", "todo", "to do", "to-do", "todos", "work", "work items",
-		"steps", "next steps", "action items", "actions", "roadmap", "milestones", "phases", "deliverables",
+		"steps", "next steps", "action items", "roadmap", "milestones", "phases", "deliverables",
 		"backlog", "remaining work", "work plan", "execution plan", "rollout", "migration", "fixes",
 		"frontend changes", "backend changes", "code changes", "changes to make",
 		// Spanish

@@ -35,13 +35,13 @@ func TestDialects(t *testing.T) {
 		// "2." after a paragraph line is a list, as plan authors mean it.
 		{"numbered-after-lead-in.md", []int{3, 5, 6}},
 		// track makes a notes section work; skip drops a work section; a
-		// "Do not" bullet is never work.
-		{"overrides.md", []int{5, 12}},
+		// "Do not" bullet is never work, a "Don't …" box is (a behaviour).
+		{"overrides.md", []int{5, 12, 14}},
 		// No markdown: "1) Title" lines are items, so are the lines after
 		// "Acceptance Criteria:"; "1) Hygiene" over bullets is their label.
 		{"plain-text.md", []int{3, 14, 16, 18, 25, 26}},
-		// spec-kit: the T-numbered boxes; checkpoints, ordering and strategy
-		// are not work.
+		// spec-kit: the T-numbered boxes; checkpoints, ordering, strategy
+		// and a prose-only phase are not work (the plan tracks its boxes).
 		{"spec-kit.md", []int{6, 7}},
 		// superpowers: the step boxes are the items, led-in file lists are
 		// not, and a file-structure heading does not swallow the tasks.

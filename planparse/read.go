@@ -263,6 +263,7 @@ func (r *reader) mode(todos []entry) mode {
 
 // emit adds the items of one section's own events.
 func (r *reader) emit(s *sec, m mode) {
+	boxPlan := m == modeBoxes
 	if m == modeBoxes && !r.hasBox(s) && s.cls == clsCheck {
 		// A checks section of a checkbox plan with plain bullets: each
 		// is a check to run ("## Verification" after the task boxes).
@@ -323,7 +324,8 @@ func (r *reader) emit(s *sec, m mode) {
 			}
 		}
 	}
-	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {
+	// A checkbox plan tracks its boxes: its prose sections are not items.
+	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && !boxPlan && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {
 		r.headingItem(s) // rule 5: a prose-only work section is one item
 	}
 	if len(r.plan.Items) == before && s.head >= 0 && s.why == "" && r.hasList(s) {
@@ -434,8 +436,8 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	return prose
 }
 
-// list adds a list's entries: empty ones are problems, forbidding ones
-// ("Do not …") are not work. A list led in by a lead-in is skipped up to
+// list adds a list's entries: empty ones are problems, plain bullets that
+// forbid ("Do not …") are not work. A list led in by a lead-in is skipped up to
 // the first entry whose box differs from the first entry's: "**Files:**",
 // its file bullets, then the step checkboxes make one CommonMark list when
 // only blank lines separate them, but the checkboxes are not led in.
@@ -452,7 +454,9 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			}
 			continue
 		}
-		if ledIn || (boxesOnly && !e.box) || isDoNot(e.item.Subject) {
+		// A box is work to tick even when it says "Don't …" (a behaviour
+		// to build); a plain "Do not …" bullet is a rule.
+		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) {
 			continue
 		}
 		r.plan.Items = append(r.plan.Items, e.item)

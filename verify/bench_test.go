@@ -53,3 +53,21 @@ func BenchmarkVerify1000Commits(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerify1000OldCommitsIn10k: the same 1,000 items naming the
+// 1,000 oldest commits of a 10,000-commit history, so rev-list walks all
+// of it before every commit is seen.
+func BenchmarkVerify1000OldCommitsIn10k(b *testing.B) {
+	g, ids := historyRepo(b, 10000)
+	tasks := make([]core.Task, 1000)
+	for i := range tasks {
+		tasks[i] = done(i+1, fmt.Sprintf("commit %s", ids[i][:10]))
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		res := Tasks(context.Background(), g.dir, tasks, Options{})
+		if len(res) != 1000 || res[0].State != Verified || res[999].State != Verified {
+			b.Fatalf("%d results, first %s %q", len(res), res[0].State, res[0].Reason)
+		}
+	}
+}
