@@ -24,6 +24,9 @@ func (r *checkReport) writeText(w io.Writer) error {
 	for _, o := range r.items {
 		line, col, gone := o.position()
 		all = append(all, finding{gone, line, col, o.message() + r.suffix(gone)})
+		if o.Ticked {
+			all = append(all, finding{gone, line, col, core.TickedMessage(o.Task.ID)})
+		}
 	}
 	for _, d := range r.drift {
 		all = append(all, finding{false, d.Line, d.Col, d.message()})
@@ -57,6 +60,15 @@ type jsonItem struct {
 	Column  int    `json:"column"` // 1-based, bytes; 0 when no longer in the file
 	Message string `json:"message"`
 	Rule    string `json:"rule"` // open-item, or closed-without-proof (counted as open)
+	// Checked: the item's checkbox is ticked in the plan file though it is
+	// open; the rule stays open-item (the item still counts as open).
+	Checked *jsonTicked `json:"checked,omitempty"`
+}
+
+// jsonTicked is the editor's checked-not-completed finding on an open item.
+type jsonTicked struct {
+	Rule    string `json:"rule"` // checked-not-completed
+	Message string `json:"message"`
 }
 
 // jsonDrift is one bullet new or changed since approval in
@@ -91,8 +103,12 @@ func (r *checkReport) jsonReport() jsonCheck {
 	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
 	out.Open = []jsonItem{}
 	for _, o := range r.items {
-		out.Open = append(out.Open, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
-			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()})
+		ji := jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
+			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()}
+		if o.Ticked {
+			ji.Checked = &jsonTicked{Rule: core.RuleTicked, Message: core.TickedMessage(o.Task.ID)}
+		}
+		out.Open = append(out.Open, ji)
 	}
 	out.Drift = []jsonDrift{}
 	for _, d := range r.drift {
