@@ -137,3 +137,60 @@ func TestRestoredItemKeepsItsProof(t *testing.T) {
 		t.Fatalf("reworded item not tombstoned or an id spent: %+v next %d", res.State.task(2), res.State.NextID)
 	}
 }
+
+// TestRestorePlanTombstoneInPlaceOfTwin: a state from before approvals
+// restored tombstones holds the reverted text as a new pending item (#3)
+// beside the tombstone (#2); `restore` brings #2 back in #3's place and
+// edges; a twin with progress of its own is kept.
+func TestRestorePlanTombstoneInPlaceOfTwin(t *testing.T) {
+	legacy := func() *State {
+		return &State{NextID: 5, Plan: &PlanRef{ID: "p", Title: "T"}, Tasks: []Task{
+			{ID: 1, Subject: "a", Status: Pending, Source: "plan", PlanGroup: "W", PlanScope: scope("W"), PlanOrder: 1, Version: 1},
+			{ID: 2, Subject: "b", Status: Deleted, Source: "plan", PlanGroup: "W", PlanScope: scope("W"), PlanOrder: 2, Evidence: "TestB", Version: 3},
+			{ID: 3, Subject: "b", Status: Pending, Source: "plan", PlanGroup: "W", PlanScope: scope("W"), PlanOrder: 2, Version: 1},
+			{ID: 4, Subject: "agent", Status: Pending, BlockedBy: []int{3, 1}, Version: 1},
+		}}
+	}
+	tests := []struct {
+		name, call, want string
+		setup            string
+	}{
+		{name: "untouched twin", call: `{"action":"restore","ids":[2]}`,
+			want: "Restored 1 task: #2 (completed); #2 takes back the place of #3, its text approved again"},
+		{name: "twin with progress", setup: `{"action":"update","id":3,"status":"in_progress"}`, call: `{"action":"restore","ids":[2]}`,
+			want: "Error: restore: #2 is a plan item whose text the approved plan has again as #3, which has progress of its own (in_progress); keep #3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := legacy()
+			if tt.setup != "" {
+				st, _ = mustCall(t, st, tt.setup)
+			}
+			orig := cloneState(st)
+			res := Call(st, []byte(tt.call), testOpts())
+			if got := res.Envelope.Text(); got != tt.want {
+				t.Fatalf("text %q, want %q", got, tt.want)
+			}
+			if res.Envelope.IsError() {
+				return
+			}
+			b, twin, agent := res.State.task(2), res.State.task(3), res.State.task(4)
+			if b.Status != Completed || b.Evidence != "TestB" || b.PlanOrder != 2 || twin.Status != Deleted || twin.DeletedFrom != "" {
+				t.Fatalf("restored %+v, twin %+v", b, twin)
+			}
+			if !intsEqual(agent.BlockedBy, []int{2, 1}) || !intsEqual(orig.task(4).BlockedBy, []int{3, 1}) {
+				t.Fatalf("edge not moved, or the old state changed: %v / %v", agent.BlockedBy, orig.task(4).BlockedBy)
+			}
+			// Approving the plan again now keeps #2.
+			again := Approve(res.State, handPlan("T", item(scope("W"), "a", ""), item(scope("W"), "b", "")), []byte("v"), "PLAN.md", testOpts())
+			if again.Envelope.Text() != `Approved plan "T": 2 plan items (2 kept, 0 new, 0 removed)` || again.State.task(2).Status != Completed {
+				t.Fatalf("%s", again.Envelope.Text())
+			}
+		})
+	}
+	// A plan tombstone with no twin still says how it comes back.
+	st := legacy()
+	st.Tasks[2].Subject = "b, reworded"
+	mustFail(t, st, `{"action":"restore","ids":[2]}`,
+		"restore: #2 is a plan item the approved plan no longer has; approve a plan with it to bring it back")
+}
