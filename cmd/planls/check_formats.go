@@ -24,9 +24,6 @@ func (r *checkReport) writeText(w io.Writer) error {
 	for _, o := range r.items {
 		line, col, gone := o.position()
 		all = append(all, finding{gone, line, col, o.message() + r.suffix(gone)})
-		if o.Ticked {
-			all = append(all, finding{gone, line, col, core.TickedMessage(o.Task.ID)})
-		}
 	}
 	for _, d := range r.drift {
 		all = append(all, finding{false, d.Line, d.Col, d.message()})
@@ -243,6 +240,12 @@ func (r *checkReport) sarif() sarifLog {
 				ShortDescription:     sarifText{"Evidence cannot be verified"},
 				FullDescription:      sarifText{"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."},
 				DefaultConfiguration: sarifConfig{Level: "note"},
+			}, {
+				ID:                   core.RuleTicked,
+				Name:                 "CheckedNotCompleted",
+				ShortDescription:     sarifText{"Plan item ticked but not completed"},
+				FullDescription:      sarifText{"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."},
+				DefaultConfiguration: sarifConfig{Level: "warning"},
 			}},
 		}},
 		ColumnKind: "unicodeCodePoints",

@@ -157,6 +157,9 @@ func tickedReason(planName string, open []openItem) string {
 	var b strings.Builder
 	for _, o := range open {
 		if o.Ticked {
+			if b.Len() == 0 {
+				fmt.Fprintf(&b, "Boxes ticked in %s whose plan items are still open (a ticked box is not proof):\n", planName)
+			}
 			fmt.Fprintf(&b, "- %s:%d: %s\n", planName, o.Line, core.TickedMessage(o.Task.ID))
 		}
 	}
