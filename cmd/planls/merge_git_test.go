@@ -305,6 +305,11 @@ func TestTeamMergeWithoutDriver(t *testing.T) {
 	if !strings.Contains(rebuilt, "merged a branch of the journal") {
 		t.Errorf("rebuild:\n%s", rebuilt)
 	}
+	// Repaired: what is left is telling git, not running the repair again.
+	if !strings.Contains(rebuilt, "rebuilt: git still holds .planls/journal.jsonl and .planls/state.json as conflicted; mark them resolved: git add .planls") ||
+		strings.Contains(rebuilt, "repair:") || strings.Contains(rebuilt, "warning: git holds") {
+		t.Errorf("rebuild's next step:\n%s", rebuilt)
+	}
 	git(t, dir, "add", ".planls")
 	git(t, dir, "commit", "-q", "-m", "merge b (repaired)")
 	planls(t, dir, "init")
