@@ -269,19 +269,27 @@ func TestTeamRebase(t *testing.T) {
 	}
 }
 
+// mergedWithoutDriver is a team repository in a clone without the merge
+// driver: branch a completes #1 ("a proof"), branch b runs bCmds, and
+// merging b after a stops with git's text conflict in .planls/.
+func mergedWithoutDriver(t *testing.T, bCmds ...[]string) string {
+	t.Helper()
+	dir := teamRepo(t)
+	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
+	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
+	onBranch(t, dir, "b", bCmds...)
+	mergeBranch(t, dir, "a")
+	if out := gitRun(t, dir, true, "merge", "-m", "merge b", "b"); !strings.Contains(out, "CONFLICT") {
+		t.Fatalf("expected a conflict:\n%s", out)
+	}
+	return dir
+}
+
 // Without the driver git merges the files as text: a conflict. Nothing
 // overwrites the conflicted state, doctor says what happened and how to
 // repair, and the repair keeps both sides.
 func TestTeamMergeWithoutDriver(t *testing.T) {
-	dir := teamRepo(t)
-	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
-	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
-	onBranch(t, dir, "b", []string{"todo", "complete", "2", "--evidence", "b proof"}, []string{"todo", "create", "b todo"})
-	mergeBranch(t, dir, "a")
-	out := gitRun(t, dir, true, "merge", "-m", "merge b", "b")
-	if !strings.Contains(out, "CONFLICT") {
-		t.Fatalf("expected a conflict:\n%s", out)
-	}
+	dir := mergedWithoutDriver(t, []string{"todo", "complete", "2", "--evidence", "b proof"}, []string{"todo", "create", "b todo"})
 	statePath := filepath.Join(dir, ".planls", "state.json")
 	before, _ := os.ReadFile(statePath)
 	if w := planlsCmd(dir, "todo", "create", "x"); w.Run() == nil {
@@ -324,14 +332,7 @@ func TestTeamMergeWithoutDriver(t *testing.T) {
 // state: status and check warn, naming the repair, and a write is refused
 // rather than appended after the conflict block.
 func TestTeamJournalConflictStateClean(t *testing.T) {
-	dir := teamRepo(t)
-	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
-	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
-	onBranch(t, dir, "b", []string{"todo", "complete", "2", "--evidence", "b proof"})
-	mergeBranch(t, dir, "a")
-	if out := gitRun(t, dir, true, "merge", "-m", "merge b", "b"); !strings.Contains(out, "CONFLICT") {
-		t.Fatalf("expected a conflict:\n%s", out)
-	}
+	dir := mergedWithoutDriver(t, []string{"todo", "complete", "2", "--evidence", "b proof"})
 	git(t, dir, "checkout", "--ours", "--", ".planls/state.json")
 	journal := filepath.Join(dir, ".planls", "journal.jsonl")
 	before, _ := os.ReadFile(journal)
@@ -374,12 +375,7 @@ func TestTeamJournalConflictStateClean(t *testing.T) {
 
 // The other repair: set the driver up and let git merge the files again.
 func TestTeamMergeWithoutDriverRedoneWithIt(t *testing.T) {
-	dir := teamRepo(t)
-	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
-	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
-	onBranch(t, dir, "b", []string{"todo", "complete", "1", "--evidence", "b proof"})
-	mergeBranch(t, dir, "a")
-	gitRun(t, dir, true, "merge", "-m", "merge b", "b")
+	dir := mergedWithoutDriver(t, []string{"todo", "complete", "1", "--evidence", "b proof"})
 	doc, _ := planlsCmd(dir, "doctor").CombinedOutput()
 	if !strings.Contains(string(doc), "or: planls init, then git checkout -m -- .planls/journal.jsonl .planls/state.json merges them again with the driver") {
 		t.Errorf("doctor:\n%s", doc)
