@@ -13,10 +13,13 @@ import (
 // reconciliation"). src is the plan's markdown (its sha256 is the plan id);
 // path is the plan file relative to the workspace root, slash-separated.
 // Approving the same content again is a no-op (Changed false). Unchanged
-// items keep their id and state; other items get new ids from nextId; old
-// plan items no longer in the plan are tombstoned and edges to them dropped.
+// items keep their id and state; an item whose key is a tombstoned plan
+// item's is restored (same id, its evidence or reason and the status they
+// prove, see PreviewApproval); other items get new ids from nextId; old plan
+// items no longer in the plan are tombstoned and edges to them dropped.
 // Items with a blank subject are skipped. Text:
-// `Approved plan "<title>": <n> plan items (<k> kept, <m> new, <r> removed)`.
+// `Approved plan "<title>": <n> plan items (<k> kept, <m> new, <r> removed)`,
+// with `, <s> restored` appended inside the parentheses when s > 0.
 // Refused (Error envelope) when opts.ReadOnly.
 func Approve(st *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
 	return approve(st, plan, src, path, opts)

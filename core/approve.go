@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/planls/planls/planparse"
@@ -61,8 +60,9 @@ func usableItems(plan *planparse.Plan) []int {
 
 // approve is Approve: see api.go. The result text is
 // `Approved plan "<title>": <n> plan items (<kept> kept, <new> new, <removed> removed)`,
-// and `Plan "<title>" is already approved: <n> plan items` for the same
-// content again (a no-op).
+// with `, <r> restored` added when tombstoned plan items came back
+// (pairApproval), and `Plan "<title>" is already approved: <n> plan items`
+// for the same content again (a no-op).
 func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
 	view := sortedView(in)
 	orig := in
@@ -96,52 +96,30 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	now := opts.now()
 	items := usableItems(plan)
 
-	// Pair by key and order (issue 10): the k-th new item with a key keeps
-	// the k-th approved item with that key, in plan order, so identical
-	// bullets each keep their own id and status. Keys compare as a reader
-	// sees the text (keyText: NFC, no variation selectors or BOM).
-	var olds []int
-	for i := range view.Tasks {
-		if t := &view.Tasks[i]; t.isPlan() && t.Status != Deleted {
-			olds = append(olds, i)
-		}
-	}
-	for i := 1; i < len(olds); i++ {
-		if planBefore(&view.Tasks[olds[i]], &view.Tasks[olds[i-1]]) {
-			sort.SliceStable(olds, func(a, b int) bool { return planBefore(&view.Tasks[olds[a]], &view.Tasks[olds[b]]) })
-			break
-		}
-	}
-	// head[k] is the first old item (index into olds) with key k not yet
-	// kept, next[j] the one after olds[j] with the same key (-1: none).
-	head := make(map[itemKey]int32, len(olds))
-	next := make([]int32, len(olds))
-	for j := len(olds) - 1; j >= 0; j-- {
-		k := taskKey(&view.Tasks[olds[j]])
-		next[j] = -1
-		if h, ok := head[k]; ok {
-			next[j] = h
-		}
-		head[k] = int32(j)
-	}
+	at := pairApproval(view, plan, items)
 
 	w := cloneState(view)
-	keptIdx := make([]bool, len(w.Tasks)) // by index into w.Tasks: kept plan items
+	keptIdx := make([]bool, len(w.Tasks)) // by index into w.Tasks: kept or restored plan items
 	nextID := w.nextFreeID()
 	fresh := make([]Task, 0, len(items))
-	kept := 0
+	kept, restored := 0, 0
 	for j, i := range items {
 		it := &plan.Items[i]
-		k := keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
-		if h, ok := head[k]; ok {
-			ti := olds[h]
-			if next[h] >= 0 {
-				head[k] = next[h]
-			} else {
-				delete(head, k)
-			}
+		if ti := at[j]; ti >= 0 {
 			keptIdx[ti] = true
-			w.Tasks[ti].PlanOrder = j + 1 // order only: not a change of the task's content
+			t := &w.Tasks[ti]
+			if t.Status == Deleted {
+				nt := *t
+				nt.Status = restoredStatus(t)
+				nt.DeletedFrom = ""
+				nt.PlanOrder = j + 1
+				nt.Version++
+				nt.UpdatedAt = now
+				*t = nt
+				restored++
+				continue
+			}
+			t.PlanOrder = j + 1 // order only: not a change of the task's content
 			kept++
 			continue
 		}
@@ -205,8 +183,11 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	}
 	w.NextID = nextID
 	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src)}
-	text := fmt.Sprintf("Approved plan \"%s\": %s (%d kept, %d new, %d removed)",
-		sanitize(title), countNoun(len(items), "plan item"), kept, len(fresh), len(removedIDs))
+	counts := fmt.Sprintf("%d kept, %d new, %d removed", kept, len(fresh), len(removedIDs))
+	if restored > 0 {
+		counts += fmt.Sprintf(", %d restored", restored)
+	}
+	text := fmt.Sprintf("Approved plan \"%s\": %s (%s)", sanitize(title), countNoun(len(items), "plan item"), counts)
 	res := success(w, w, action, rawParams, text, true)
 	return res
 }

@@ -74,6 +74,10 @@ type Notice struct {
 	Text  string
 	Code  string `json:",omitempty"` // "" for deferrals; WeakEvidenceCode for weak evidence
 	ID    int    `json:",omitempty"` // the task a weak-evidence notice is about
+	// Plain is Text without its closing way to fix the task in the todo
+	// tool's JSON ("; record it with {...}"), for adapters that name their
+	// own way (the CLI's flags); "" when Text names none.
+	Plain string `json:",omitempty"`
 }
 
 // Result is what Call and Approve return.

@@ -47,6 +47,15 @@ func (r *runner) precheck(p *params) error {
 		known = known || a == p.Action
 	}
 	if !known {
+		if p.Action == "defer" {
+			// Deferring is an update (seed 000's status machine), and the CLI
+			// has a `todo defer`: name the call that does it.
+			id := "N"
+			if p.HasID && p.ID > 0 {
+				id = fmt.Sprint(p.ID)
+			}
+			return fmt.Errorf(`unknown action "defer": defer with {"action":"update","id":%s,"status":"deferred","reason":"..."}`, id)
+		}
 		return fmt.Errorf("unknown action %q: use %s", p.Action, strings.Join(actions, ", "))
 	}
 	for _, k := range onlyForKeys {

@@ -20,13 +20,15 @@ func weakEvidenceNotices(before, after *State) []Notice {
 		if old := before.task(t.ID); old != nil && old.Status == Completed && old.Evidence == t.Evidence {
 			continue
 		}
-		out = append(out, Notice{Level: "warning", Code: WeakEvidenceCode, ID: t.ID, Text: weakEvidenceNotice(t)})
+		plain := weakEvidenceNotice(t)
+		text := plain + "; record it with " + fmt.Sprintf(`{"action":"update","id":%d,"evidence":"..."}`, t.ID)
+		out = append(out, Notice{Level: "warning", Code: WeakEvidenceCode, ID: t.ID, Text: text, Plain: plain})
 	}
 	return out
 }
 
 // weakEvidenceNotice tells whoever completed t what checkable evidence
-// looks like and how to record it without reopening the task.
+// looks like; the caller adds how to record it without reopening the task.
 func weakEvidenceNotice(t *Task) string {
 	what := "#" + strconv.Itoa(t.ID)
 	if t.isPlan() {
@@ -34,6 +36,5 @@ func weakEvidenceNotice(t *Task) string {
 	}
 	return fmt.Sprintf("%s: %s is completed with weak evidence %s, which names nothing planls can check. "+
 		"Good evidence names a commit (abc1234), a file (internal/x.go:42), a test (TestParse) or a command "+
-		"with its result (`go test ./...` passes); record it with "+
-		`{"action":"update","id":%d,"evidence":"..."}`, WeakEvidenceCode, what, strconv.Quote(sanitize(t.Evidence)), t.ID)
+		"with its result (`go test ./...` passes)", WeakEvidenceCode, what, strconv.Quote(sanitize(t.Evidence)))
 }

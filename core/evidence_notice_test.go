@@ -31,6 +31,10 @@ func TestWeakEvidenceNotices(t *testing.T) {
 	if got := weakNotices(res); len(got) != 1 || got[0] != want {
 		t.Fatalf("notices %q\nwant %q", got, want)
 	}
+	// Plain drops only the tool's JSON way to fix it, for the CLI's own.
+	if got, w := res.Notices[len(res.Notices)-1].Plain, strings.TrimSuffix(want, `; record it with {"action":"update","id":1,"evidence":"..."}`); got != w {
+		t.Fatalf("plain %q\nwant %q", got, w)
+	}
 	// The same evidence again changes nothing and warns no more.
 	st, res = mustCall(t, st, `{"action":"update","id":1,"metadata":{"k":1}}`)
 	if got := weakNotices(res); got != nil {

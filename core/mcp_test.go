@@ -316,6 +316,8 @@ func TestUnknownAndMistypedFields(t *testing.T) {
 		{`{"action":"create","subject":"x","metadata":[1]}`, "metadata must be an object"},
 		{`{"action":7}`, "action must be a string"},
 		{`{"action":"frobnicate"}`, `unknown action "frobnicate": use create, update, complete, list, get, delete, clear, delete_all, restore`},
+		{`{"action":"defer","id":5,"reason":"later"}`, `unknown action "defer": defer with {"action":"update","id":5,"status":"deferred","reason":"..."}`},
+		{`{"action":"defer"}`, `unknown action "defer": defer with {"action":"update","id":N,"status":"deferred","reason":"..."}`},
 		{`[1,2]`, "params must be a JSON object"},
 		{`{"action":"update","id":1,"confirm_delete_all":true}`, "confirm_delete_all only applies to delete_all"},
 		{`{"action":"list","expected_version":2}`, "expected_version only applies to update, complete and delete"},

@@ -125,7 +125,7 @@ func unionIDs(states ...*State) []int {
 // gives theirs's a new id each, in ascending order from above every id and
 // nextId of both sides (docs/TEAMS.md "Ids created on both branches").
 func (m *merger) collisions(base, ours, theirs *State) map[int]int {
-	b, o := tasksByID(base), tasksByID(ours)
+	b, o, th := tasksByID(base), tasksByID(ours), tasksByID(theirs)
 	var clash []int
 	top := max(ours.NextID, theirs.NextID, base.NextID, 1)
 	for _, st := range []*State{base, ours, theirs} {
@@ -146,7 +146,8 @@ func (m *merger) collisions(base, ours, theirs *State) map[int]int {
 	renum := make(map[int]int, len(clash))
 	for _, id := range clash {
 		renum[id] = top
-		m.note(top, "#%d %q was created on both branches: theirs's is now #%d (every blockedBy on it rewritten)", id, clean(o[id].Subject), top)
+		m.note(top, "two different tasks were created as #%d, one on each branch: %q keeps #%d, the other branch's %q is now #%d (every blockedBy on it rewritten)",
+			id, clean(o[id].Subject), id, clean(th[id].Subject), top)
 		top++
 	}
 	return renum

@@ -127,7 +127,7 @@ func TestMergeRules(t *testing.T) {
 					t.Errorf("nextId %d", r.State.NextID)
 				}
 			},
-			notes: []string{`#5 "ours new" was created on both branches: theirs's is now #7 (every blockedBy on it rewritten)`},
+			notes: []string{`two different tasks were created as #5, one on each branch: "ours new" keeps #5, the other branch's "theirs first" is now #7 (every blockedBy on it rewritten)`},
 		},
 		{
 			name: "stale branch completes an item a re-approval removed",

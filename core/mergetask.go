@@ -28,10 +28,10 @@ func (m *merger) mergeOne(b, o, t *Task) (Task, bool) {
 	case o != nil && t != nil:
 		return m.mergeTask(b, o, t), true
 	case o != nil && !sameTask(o, b):
-		m.note(o.ID, "#%d %q was removed on theirs but changed on ours: kept ours's", o.ID, clean(o.Subject))
+		m.note(o.ID, "#%d %q was removed on theirs but changed on ours: kept ours", o.ID, clean(o.Subject))
 		return *o, true
 	case t != nil && !sameTask(t, b):
-		m.note(t.ID, "#%d %q was removed on ours but changed on theirs: kept theirs's", t.ID, clean(t.Subject))
+		m.note(t.ID, "#%d %q was removed on ours but changed on theirs: kept theirs", t.ID, clean(t.Subject))
 		return *t, true
 	}
 	return Task{}, false

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -227,6 +228,7 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 	seen := map[int]bool{}
 	var done []int
 	var to []Status
+	var swapped []string // plan items restored in place of their twin
 	for _, id := range ids {
 		if seen[id] {
 			continue
@@ -241,7 +243,19 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 			return "", false, fmt.Errorf("restore: #%d is not deleted", id)
 		}
 		if t.isPlan() {
-			return "", false, fmt.Errorf("restore: #%d is a plan item the approved plan no longer has; approve a plan with it to bring it back", id)
+			j := liveTwin(w, &t, seen)
+			if j < 0 {
+				return "", false, fmt.Errorf("restore: #%d is a plan item the approved plan no longer has; approve a plan with it to bring it back", id)
+			}
+			if u := &w.Tasks[j]; !untouched(u) {
+				return "", false, fmt.Errorf("restore: #%d is a plan item whose text the approved plan has again as #%d, which has progress of its own (%s); keep #%d", id, u.ID, u.Status, u.ID)
+			}
+			twin := w.Tasks[j].ID
+			r.replace(w, i, j)
+			done, to = append(done, id), append(to, w.Tasks[i].Status)
+			swapped = append(swapped, fmt.Sprintf("#%d takes back the place of #%d, its text approved again", id, twin))
+			r.touch(twin)
+			continue
 		}
 		st := t.DeletedFrom
 		if !validStatus(st) || st == Deleted || (st == Deferred && t.Reason == "") {
@@ -262,5 +276,66 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 	w.LastDeleteAll = rest
 	r.ids = append(r.ids, done...)
 	r.touch(done...)
-	return fmt.Sprintf("Restored %s: %s", countNoun(len(done), "task"), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" })), true, nil
+	text := fmt.Sprintf("Restored %s: %s", countNoun(len(done), "task"), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" }))
+	if len(swapped) > 0 {
+		text += "; " + strings.Join(swapped, "; ")
+	}
+	return text, true, nil
+}
+
+// liveTwin is the index in w.Tasks of the first live plan item (plan order)
+// with the key of plan tombstone t, skipping ids in skip, or -1. It exists
+// when a plan was re-approved with t's text before Approve restored
+// tombstones (pairApproval): the text came back as a new item.
+func liveTwin(w *State, t *Task, skip map[int]bool) int {
+	k, best := taskKey(t), -1
+	for i := range w.Tasks {
+		u := &w.Tasks[i]
+		if u.isPlan() && u.Status != Deleted && !skip[u.ID] && taskKey(u) == k && (best < 0 || planBefore(u, &w.Tasks[best])) {
+			best = i
+		}
+	}
+	return best
+}
+
+// untouched reports a plan item nobody has worked on: pending, with no
+// evidence, reason, owner or activity label of its own to lose.
+func untouched(t *Task) bool {
+	return t.Status == Pending && t.Evidence == "" && t.Reason == "" && t.Owner == nil && t.ActiveForm == nil
+}
+
+// replace restores plan tombstone w.Tasks[i] in place of its live twin
+// w.Tasks[j] (same key): i takes j's place in the plan and its edges, j
+// becomes the tombstone. i comes back with restoredStatus's status.
+func (r *runner) replace(w *State, i, j int) {
+	t, u := w.Tasks[i], w.Tasks[j]
+	t.Status, t.DeletedFrom, t.PlanOrder, t.BlockedBy = restoredStatus(&t), "", u.PlanOrder, u.BlockedBy
+	t.Version++
+	t.UpdatedAt = r.now
+	u.Status, u.DeletedFrom, u.BlockedBy = Deleted, "", nil
+	u.Version++
+	u.UpdatedAt = r.now
+	w.Tasks[i], w.Tasks[j] = t, u
+	for k := range w.Tasks {
+		d := &w.Tasks[k]
+		if !slices.Contains(d.BlockedBy, u.ID) {
+			continue
+		}
+		// A new slice: the old state's tasks share the backing array.
+		deps := make([]int, 0, len(d.BlockedBy))
+		for _, b := range d.BlockedBy {
+			if b == u.ID {
+				b = t.ID
+			}
+			if !slices.Contains(deps, b) {
+				deps = append(deps, b)
+			}
+		}
+		nd := *d
+		nd.BlockedBy = deps
+		nd.Version++
+		nd.UpdatedAt = r.now
+		*d = nd
+		r.touch(nd.ID)
+	}
 }

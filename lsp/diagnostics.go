@@ -21,7 +21,7 @@ const (
 	codeBlocked    = "blocked"
 	codeNotApp     = "plan-not-approved"
 	codeDrift      = "plan-drift"
-	codeChecked    = "checked-not-completed"
+	codeChecked    = core.RuleTicked
 	codeEmpty      = "empty-item"
 	codeDuplicate  = "duplicate-item"
 	codeStateBad   = "state-invalid"
@@ -131,8 +131,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 			}
 		}
 		if isOpen(t) && vi.item.Checkbox == planparse.Checked {
-			add(r, protocol.DiagnosticSeverityWarning, codeChecked, t.ID,
-				fmt.Sprintf("plan item #%d is ticked but not completed: complete it with evidence", t.ID))
+			add(r, protocol.DiagnosticSeverityWarning, codeChecked, t.ID, core.TickedMessage(t.ID))
 		}
 	}
 	out[v.uri] = list

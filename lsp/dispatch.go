@@ -82,6 +82,9 @@ type dispatcher struct {
 	queue   []*request
 	closed  bool
 	cancels map[jsonrpc2.ID]context.CancelFunc
+	// handled, when set, sees each message's method once its handler has
+	// run and its reply is queued (options.onHandled; tests sync on it).
+	handled func(method string)
 }
 
 func newDispatcher(log *slog.Logger, out *outbox, handle func(*request) (any, error)) *dispatcher {
@@ -198,6 +201,9 @@ func (d *dispatcher) exec(r *request) {
 		return
 	}
 	res, err := d.handle(r)
+	if d.handled != nil {
+		defer d.handled(r.method)
+	}
 	if errors.Is(err, errDetached) {
 		return
 	}

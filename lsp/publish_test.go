@@ -1,12 +1,14 @@
 package lsp
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -124,12 +126,25 @@ func TestPublishSkipsOnlyTheSameList(t *testing.T) {
 // A client that stops reading gets, once it reads again, the latest
 // diagnostics of a document and not one publish per change: at most one
 // publish is in flight and one waits (replaced by each newer list).
+//
+// The client reads only once the worker has handled every message it sent
+// (the reply to the last one is queued): reading earlier lets the worker,
+// still behind on a loaded machine, publish the lists of the changes it
+// handles while the client reads, which is right but not what is tested.
 func TestSlowClientGetsLatestNotBacklog(t *testing.T) {
 	src := "# P\n\n## Work\n- Alpha task\n- Bravo task\n"
 	root, plan := workspace(t, src)
 	cliApprove(t, root)
 	u := uriOf(plan)
-	r := newRaw(t)
+	symbolDone := make(chan struct{})
+	opts := testOptions()
+	opts.onHandled = func(method string) {
+		if method == "workspace/symbol" {
+			close(symbolDone)
+		}
+	}
+	cs, _ := startServer(t, opts)
+	r := &rawClient{t: t, c: cs, in: bufio.NewReader(cs)}
 	r.send("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"`+uriOf(root)+`","capabilities":{}}}`)
 	r.reply(1)
 	send := func(method string, params any) {
@@ -147,6 +162,11 @@ func TestSlowClientGetsLatestNotBacklog(t *testing.T) {
 		})
 	}
 	r.send("", `{"jsonrpc":"2.0","id":99,"method":"workspace/symbol","params":{"query":"none"}}`)
+	select {
+	case <-symbolDone:
+	case <-time.After(waitTimeout):
+		t.Fatal("the worker did not get to workspace/symbol")
+	}
 	var versions []float64
 	for {
 		m := r.next()

@@ -48,6 +48,9 @@ type options struct {
 	noFSWatch bool
 	// onStart, when set, sees the session's server (tests inspect it).
 	onStart func(*server)
+	// onHandled, when set, sees the method of each message the worker has
+	// finished, its reply already queued (tests wait on it).
+	onHandled func(method string)
 }
 
 func defaultOptions() options {
@@ -97,6 +100,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 		return s.handle(r)
 	})
 	s.laterChange = d.queuedChange
+	d.handled = opts.onHandled
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); d.run() }()

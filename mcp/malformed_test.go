@@ -106,7 +106,10 @@ func TestStdioMalformedLinesBetweenRequests(t *testing.T) {
 }
 
 // TestStdioHugeLine: a 50 MB line is answered with an error and skipped
-// without the server holding it in memory; the next call is served.
+// without the server holding it in memory; the next call is served. The
+// limit measures the program, not the race detector: the binary is a plain
+// build (PLANLS_BIN or planlsBin's go build) even under go test -race; a
+// -race build of it peaks at about 136 MiB.
 func TestStdioHugeLine(t *testing.T) {
 	root := newProject(t)
 	p := startMCP(t, root, cleanEnv(), "--root", root)

@@ -260,6 +260,10 @@ func TestStdioCwdSlash(t *testing.T) {
 		if text != want {
 			t.Errorf("error\n got  %q\n want %q", text, want)
 		}
+		// docs/AGENTS.md quotes this error; it must stay the binary's.
+		if doc, err := os.ReadFile(filepath.Join("..", "docs", "AGENTS.md")); err != nil || !strings.Contains(string(doc), "\n"+want+"\n") {
+			t.Errorf("docs/AGENTS.md does not quote the error as the server says it (%v)", err)
+		}
 	}
 	p.stdin.Close()
 	<-p.exited

@@ -167,10 +167,14 @@ func TestApproveNotesQuiet(t *testing.T) {
 	if strings.Contains(res.Envelope.Text(), "note:") {
 		t.Errorf("%q", res.Envelope.Text())
 	}
-	approveFile(t, s, "# P\n- two\n- one\x1b[2J\n", ApproveOptions{})
-	call(t, s, `{"action":"update","id":3,"status":"completed","evidence":"ok"}`)
+	// Put back, it is #1 again (restored from its tombstone), and says so.
+	res = approveFile(t, s, "# P\n- two\n- one\x1b[2J\n", ApproveOptions{})
+	if want := "note: #1 \"one [2J\" is back in the approved plan (pending): the plan has its approved text again"; !strings.HasSuffix(res.Envelope.Text(), "\n"+want) {
+		t.Errorf("%q", res.Envelope.Text())
+	}
+	call(t, s, `{"action":"update","id":1,"status":"completed","evidence":"ok"}`)
 	res = approveFile(t, s, "# P\n- two\n", ApproveOptions{})
-	if want := "note: #3 \"one [2J\" (completed; its evidence stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)"; !strings.HasSuffix(res.Envelope.Text(), "\n"+want) {
+	if want := "note: #1 \"one [2J\" (completed; its evidence stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)"; !strings.HasSuffix(res.Envelope.Text(), "\n"+want) {
 		t.Errorf("%q", res.Envelope.Text())
 	}
 }

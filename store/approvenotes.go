@@ -11,11 +11,13 @@ import (
 // approvalNotes tells what a re-approval took away (field trial issue 2):
 // by planls-rules.md an item whose scope, subject or planText changed is a new
 // pending item and the old one is tombstoned, which silently drops progress.
-// One line per tombstoned plan item that was completed, deferred or in
-// progress; one listing the open plan items an emptied plan removed (only
+// One line per plan item restored from its tombstone (its approved text is
+// back; core.PreviewApproval); one per tombstoned plan item that was
+// completed, deferred or in progress; one listing the open plan items an emptied plan removed (only
 // approve --force can approve one over live items); and one per task that
 // lost a blocker:
 //
+//	note: #4 "Add x" is back in the approved plan (completed; its evidence restored): the plan has its approved text again
 //	note: #4 "Add x" (completed; its evidence stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)
 //	note: 2 open plan items were removed by --force: #1, #2
 //	note: #8 no longer waits on #1 (removed from the plan)
@@ -28,13 +30,20 @@ func approvalNotes(old, next *core.State) []string {
 		before[old.Tasks[i].ID] = &old.Tasks[i]
 	}
 	var removed []*core.Task
+	var notes []string
 	for i := range next.Tasks {
 		t := &next.Tasks[i]
-		if prev, had := before[t.ID]; had && prev.Source == "plan" && prev.Status != core.Deleted && t.Status == core.Deleted {
+		prev, had := before[t.ID]
+		if !had || prev.Source != "plan" {
+			continue
+		}
+		switch {
+		case prev.Status != core.Deleted && t.Status == core.Deleted:
 			removed = append(removed, prev)
+		case prev.Status == core.Deleted && t.Status != core.Deleted:
+			notes = append(notes, restoredNote(t))
 		}
 	}
-	var notes []string
 	var open []string
 	for _, r := range removed {
 		var kept string
@@ -77,6 +86,23 @@ func approvalNotes(old, next *core.State) []string {
 		}
 	}
 	return notes
+}
+
+// restoredNote is approvalNotes' line for a plan item t that a
+// re-approval brought back from its tombstone.
+func restoredNote(t *core.Task) string {
+	return fmt.Sprintf("note: #%d %q is back in the approved plan (%s): the plan has its approved text again", t.ID, clean(t.Subject), restoredState(t.Status))
+}
+
+// restoredState says what a restored plan item came back with.
+func restoredState(s core.Status) string {
+	switch s {
+	case core.Completed:
+		return "completed; its evidence restored"
+	case core.Deferred:
+		return "deferred; its reason restored"
+	}
+	return string(s)
 }
 
 // clean replaces control characters with spaces so a subject cannot drive

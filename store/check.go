@@ -10,7 +10,8 @@ import (
 // Check reads the state and returns its warnings: core.Validate's (dangling
 // blockedBy, cycles: todo-behaviour.md §8), closed tasks without their
 // proof (see closedWithoutProof) and a state older than the journal (see
-// restoredWarning). They are reported, never fixed. The error is the same
+// restoredWarning) and a journal holding git conflict markers
+// (JournalConflict). They are reported, never fixed. The error is the same
 // as Read's (*StateError for a bad file).
 func (s *Store) Check() (warnings []string, err error) {
 	st, err := s.Read()
@@ -19,6 +20,9 @@ func (s *Store) Check() (warnings []string, err error) {
 	}
 	warnings = warningsOf(st)
 	if w := restoredWarning(st.Revision, lastRevision(s.JournalPath())); w != "" {
+		warnings = append(warnings, w)
+	}
+	if w := s.JournalConflict(); w != "" {
 		warnings = append(warnings, w)
 	}
 	return warnings, nil

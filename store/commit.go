@@ -141,6 +141,9 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 	if !res.Changed || res.State == nil {
 		return res, nil
 	}
+	if err := s.journalConflictError(); err != nil {
+		return core.Result{}, err
+	}
 	if params == nil {
 		params = compactParams(res.Envelope.Details.Params)
 	}

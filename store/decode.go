@@ -158,13 +158,7 @@ func wideEncoding(b []byte) string {
 // valid JSON line can start with these, so there are no false alarms.
 func conflictLine(b []byte) int {
 	for i, line := range bytes.Split(b, []byte("\n")) {
-		line = bytes.TrimRight(line, "\r")
-		for _, m := range []string{"<<<<<<<", "|||||||", ">>>>>>>"} {
-			if bytes.HasPrefix(line, []byte(m)) {
-				return i + 1
-			}
-		}
-		if bytes.HasPrefix(line, []byte("=======")) && len(bytes.Trim(line, "=")) == 0 {
+		if isConflictMarker(line) {
 			return i + 1
 		}
 	}

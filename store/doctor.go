@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/planls/planls/core"
@@ -82,7 +83,13 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 		r.Notes = append(r.Notes, "there is no state file now; run planls doctor --rebuild to restore it from the journal")
 		return r, nil
 	}
-	return r, s.rebuildLocked(r, moveAside)
+	if err := s.rebuildLocked(r, moveAside); err != nil {
+		return r, err
+	}
+	// The repair the look before it named has just run: advice to run it
+	// would read as "run it again".
+	r.Notes = slices.DeleteFunc(r.Notes, func(n string) bool { return n == branchRepair })
+	return r, nil
 }
 
 func (s *Store) inspect(r *DoctorReport) error {

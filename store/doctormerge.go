@@ -12,11 +12,14 @@ import (
 // mergedAsText ends the journal problems a merge without the driver leaves.
 const mergedAsText = "merged as text, without the planls merge driver"
 
+// branchRepair is the note naming the repair of such problems.
+const branchRepair = "repair: planls doctor --rebuild --move-aside merges the journal's branches into the state, keeping every side's changes (planls init sets the merge driver up for next time)"
+
 // branchRepairNote is the repair of such problems, once: nil when none.
 func branchRepairNote(probs []JournalProblem) []string {
 	for _, p := range probs {
 		if strings.HasSuffix(p.Msg, mergedAsText) {
-			return []string{"repair: planls doctor --rebuild --move-aside merges the journal's branches into the state, keeping every side's changes (planls init sets the merge driver up for next time)"}
+			return []string{branchRepair}
 		}
 	}
 	return nil

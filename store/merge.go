@@ -198,7 +198,7 @@ func MergeSummary(res core.MergeResult) string {
 		for _, o := range olds {
 			parts = append(parts, fmt.Sprintf("#%d→#%d", o, res.Renumbered[o]))
 		}
-		fmt.Fprintf(&b, "; theirs's tasks renumbered: %s", strings.Join(parts, ", "))
+		fmt.Fprintf(&b, "; the other branch's tasks renumbered: %s", strings.Join(parts, ", "))
 	}
 	for _, n := range res.Notes {
 		b.WriteString("\nnote: " + n)

@@ -57,6 +57,15 @@ type jsonItem struct {
 	Column  int    `json:"column"` // 1-based, bytes; 0 when no longer in the file
 	Message string `json:"message"`
 	Rule    string `json:"rule"` // open-item, or closed-without-proof (counted as open)
+	// Checked: the item's checkbox is ticked in the plan file though it is
+	// open; the rule stays open-item (the item still counts as open).
+	Checked *jsonTicked `json:"checked,omitempty"`
+}
+
+// jsonTicked is the editor's checked-not-completed finding on an open item.
+type jsonTicked struct {
+	Rule    string `json:"rule"` // checked-not-completed
+	Message string `json:"message"`
 }
 
 // jsonDrift is one bullet new or changed since approval in
@@ -91,8 +100,12 @@ func (r *checkReport) jsonReport() jsonCheck {
 	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
 	out.Open = []jsonItem{}
 	for _, o := range r.items {
-		out.Open = append(out.Open, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
-			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()})
+		ji := jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
+			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()}
+		if o.Ticked {
+			ji.Checked = &jsonTicked{Rule: core.RuleTicked, Message: core.TickedMessage(o.Task.ID)}
+		}
+		out.Open = append(out.Open, ji)
 	}
 	out.Drift = []jsonDrift{}
 	for _, d := range r.drift {
@@ -227,6 +240,12 @@ func (r *checkReport) sarif() sarifLog {
 				ShortDescription:     sarifText{"Evidence cannot be verified"},
 				FullDescription:      sarifText{"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."},
 				DefaultConfiguration: sarifConfig{Level: "note"},
+			}, {
+				ID:                   core.RuleTicked,
+				Name:                 "CheckedNotCompleted",
+				ShortDescription:     sarifText{"Plan item ticked but not completed"},
+				FullDescription:      sarifText{"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."},
+				DefaultConfiguration: sarifConfig{Level: "warning"},
 			}},
 		}},
 		ColumnKind: "unicodeCodePoints",

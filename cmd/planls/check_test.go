@@ -123,6 +123,19 @@ func TestSARIF(t *testing.T) {
        "defaultConfiguration": {
         "level": "note"
        }
+      },
+      {
+       "id": "checked-not-completed",
+       "name": "CheckedNotCompleted",
+       "shortDescription": {
+        "text": "Plan item ticked but not completed"
+       },
+       "fullDescription": {
+        "text": "A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."
+       },
+       "defaultConfiguration": {
+        "level": "warning"
+       }
       }
      ]
     }

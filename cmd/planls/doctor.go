@@ -42,7 +42,7 @@ unusable or a repair was refused.`,
 			if err != nil {
 				return fail(err)
 			}
-			setupOK := reportMergeSetup(cmd, s.Root)
+			setupOK := reportMergeSetup(cmd, s.Root, rep.Rebuilt)
 			if rep.Rebuilt || (rep.MovedAside != "" && !rebuild) {
 				return nil
 			}

@@ -13,7 +13,8 @@ import (
 
 // dryRun prints what approving the plan file at abs would track, without
 // approving it (issue 10): the items grouped by heading path with their
-// 1-based lines, what a re-approval keeps ("#N kept") and what is new, then
+// 1-based lines, what a re-approval keeps ("#N kept"), brings back from a
+// tombstone ("#N restored, completed") and what is new, then
 // the sections that give no items and why. It writes nothing.
 func dryRun(out io.Writer, st *store.Store, abs string) error {
 	src, err := os.ReadFile(abs)
@@ -25,11 +26,13 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 		return fail(err)
 	}
 	plan := planparse.Parse(src)
-	matches, _ := core.MatchPlan(state, plan)
-	kept := map[int]int{} // item index → kept task id
-	for _, m := range matches {
-		if m.Kind == core.Same {
-			kept[m.Item] = m.TaskID
+	marks := map[int]string{} // item index → what approving does with it
+	for _, c := range core.PreviewApproval(state, plan) {
+		switch c.Kind {
+		case core.Kept:
+			marks[c.Item] = fmt.Sprintf("#%d kept", c.TaskID)
+		case core.Restored:
+			marks[c.Item] = fmt.Sprintf("#%d restored, %s", c.TaskID, c.Status)
 		}
 	}
 	name := displayPath(abs, st.Root)
@@ -53,8 +56,8 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			fmt.Fprintf(out, "\n%s\n", term(plainScope(it.Scope, g)))
 		}
 		mark := "new"
-		if id, ok := kept[i]; ok {
-			mark = fmt.Sprintf("#%d kept", id)
+		if m, ok := marks[i]; ok {
+			mark = m
 		}
 		fmt.Fprintf(out, "  line %d: %s (%s)\n", planparse.LineOf(src, it.Line.Start), term(planparse.Display(it.Subject, it.PlanText)), mark)
 	}

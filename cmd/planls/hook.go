@@ -118,6 +118,7 @@ func runClaudeHook(cmd *cobra.Command) error {
 		return blockStop(cmd, stateUnreadableReason(err))
 	}
 	var drift []driftItem
+	var ticked string
 	planName := defaultPlan
 	if st.Plan != nil {
 		v, err := loadPlanView(root, st)
@@ -129,9 +130,13 @@ func runClaudeHook(cmd *cobra.Command) error {
 			if rel, err := filepath.Rel(root, v.abs); err == nil {
 				planName = filepath.ToSlash(rel)
 			}
+			ticked = tickedReason(planName, v.openItems())
 		}
 	}
 	reason := hookReason(st, planName, drift)
+	if ticked != "" {
+		reason = strings.TrimRight(reason, "\n") + "\n\n" + ticked
+	}
 	if failed := hookVerify(cmd, root, st); failed != "" {
 		reason = strings.TrimRight(reason, "\n")
 		if reason != "" {
@@ -143,6 +148,22 @@ func runClaudeHook(cmd *cobra.Command) error {
 		return nil
 	}
 	return blockStop(cmd, reason)
+}
+
+// tickedReason lists the open items whose box is ticked in planName, with
+// the editor's checked-not-completed text, or "" when there are none: a
+// ticked box is not proof, so the agent is told to complete them properly.
+func tickedReason(planName string, open []openItem) string {
+	var b strings.Builder
+	for _, o := range open {
+		if o.Ticked {
+			if b.Len() == 0 {
+				fmt.Fprintf(&b, "Boxes ticked in %s whose plan items are still open (a ticked box is not proof):\n", planName)
+			}
+			fmt.Fprintf(&b, "- %s:%d: %s\n", planName, o.Line, core.TickedMessage(o.Task.ID))
+		}
+	}
+	return b.String()
 }
 
 // stateUnreadableReason is the block reason when the state cannot be used.

@@ -158,9 +158,11 @@ func mergeSetupStatus(root string) (ok, warn bool, msg string) {
 
 // reportMergeSetup prints doctor's lines about git merging of .planls/:
 // the driver's set-up, and .planls/ files git holds as conflicted with
-// how to repair them. It is false when something needs attention (exit 1):
-// a clone lacking the driver .gitattributes asks for, or a conflict.
-func reportMergeSetup(cmd *cobra.Command, root string) bool {
+// how to repair them; after a rebuild (rebuilt) that repaired them, only
+// that git still needs telling. It is false when something needs attention
+// (exit 1): a clone lacking the driver .gitattributes asks for, or a
+// conflict.
+func reportMergeSetup(cmd *cobra.Command, root string, rebuilt bool) bool {
 	out := cmd.OutOrStdout()
 	ok, warn, msg := mergeSetupStatus(root)
 	switch {
@@ -174,9 +176,14 @@ func reportMergeSetup(cmd *cobra.Command, root string) bool {
 		return !warn
 	}
 	files := strings.Fields(conflicted)
-	fmt.Fprintf(out, "warning: git holds %s as conflicted (merged without the planls driver, or a merge it could not finish)\n", strings.Join(files, " and "))
-	fmt.Fprintln(out, "repair: planls doctor --rebuild --move-aside merges both sides from the journal, keeping the conflicted files as *.corrupt-<time>; then git add "+store.DirName)
-	if len(files) == 2 {
+	switch {
+	case rebuilt:
+		fmt.Fprintf(out, "rebuilt: git still holds %s as conflicted; mark them resolved: git add %s\n", strings.Join(files, " and "), store.DirName)
+	default:
+		fmt.Fprintf(out, "warning: git holds %s as conflicted (merged without the planls driver, or a merge it could not finish)\n", strings.Join(files, " and "))
+		fmt.Fprintln(out, "repair: planls doctor --rebuild --move-aside merges both sides from the journal, keeping the conflicted files as *.corrupt-<time>; then git add "+store.DirName)
+	}
+	if len(files) == 2 && !rebuilt {
 		redo := "git checkout -m -- " + strings.Join(files, " ")
 		if !ok {
 			redo = "planls init, then " + redo

@@ -269,19 +269,27 @@ func TestTeamRebase(t *testing.T) {
 	}
 }
 
+// mergedWithoutDriver is a team repository in a clone without the merge
+// driver: branch a completes #1 ("a proof"), branch b runs bCmds, and
+// merging b after a stops with git's text conflict in .planls/.
+func mergedWithoutDriver(t *testing.T, bCmds ...[]string) string {
+	t.Helper()
+	dir := teamRepo(t)
+	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
+	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
+	onBranch(t, dir, "b", bCmds...)
+	mergeBranch(t, dir, "a")
+	if out := gitRun(t, dir, true, "merge", "-m", "merge b", "b"); !strings.Contains(out, "CONFLICT") {
+		t.Fatalf("expected a conflict:\n%s", out)
+	}
+	return dir
+}
+
 // Without the driver git merges the files as text: a conflict. Nothing
 // overwrites the conflicted state, doctor says what happened and how to
 // repair, and the repair keeps both sides.
 func TestTeamMergeWithoutDriver(t *testing.T) {
-	dir := teamRepo(t)
-	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
-	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
-	onBranch(t, dir, "b", []string{"todo", "complete", "2", "--evidence", "b proof"}, []string{"todo", "create", "b todo"})
-	mergeBranch(t, dir, "a")
-	out := gitRun(t, dir, true, "merge", "-m", "merge b", "b")
-	if !strings.Contains(out, "CONFLICT") {
-		t.Fatalf("expected a conflict:\n%s", out)
-	}
+	dir := mergedWithoutDriver(t, []string{"todo", "complete", "2", "--evidence", "b proof"}, []string{"todo", "create", "b todo"})
 	statePath := filepath.Join(dir, ".planls", "state.json")
 	before, _ := os.ReadFile(statePath)
 	if w := planlsCmd(dir, "todo", "create", "x"); w.Run() == nil {
@@ -305,6 +313,11 @@ func TestTeamMergeWithoutDriver(t *testing.T) {
 	if !strings.Contains(rebuilt, "merged a branch of the journal") {
 		t.Errorf("rebuild:\n%s", rebuilt)
 	}
+	// Repaired: what is left is telling git, not running the repair again.
+	if !strings.Contains(rebuilt, "rebuilt: git still holds .planls/journal.jsonl and .planls/state.json as conflicted; mark them resolved: git add .planls") ||
+		strings.Contains(rebuilt, "repair:") || strings.Contains(rebuilt, "warning: git holds") {
+		t.Errorf("rebuild's next step:\n%s", rebuilt)
+	}
 	git(t, dir, "add", ".planls")
 	git(t, dir, "commit", "-q", "-m", "merge b (repaired)")
 	planls(t, dir, "init")
@@ -314,14 +327,55 @@ func TestTeamMergeWithoutDriver(t *testing.T) {
 	}
 }
 
+// When git's text merge left markers only in the journal (state.json
+// merged, or resolved to one side by hand), every command could read the
+// state: status and check warn, naming the repair, and a write is refused
+// rather than appended after the conflict block.
+func TestTeamJournalConflictStateClean(t *testing.T) {
+	dir := mergedWithoutDriver(t, []string{"todo", "complete", "2", "--evidence", "b proof"})
+	git(t, dir, "checkout", "--ours", "--", ".planls/state.json")
+	journal := filepath.Join(dir, ".planls", "journal.jsonl")
+	before, _ := os.ReadFile(journal)
+	if !bytes.Contains(before, []byte("<<<<<<<")) {
+		t.Fatalf("the journal holds no conflict markers:\n%s", before)
+	}
+	const warn = "warning: .planls/journal.jsonl holds git conflict markers (line "
+	const repair = "planls doctor --rebuild --move-aside merges both sides' entries and writes it without them (then git add .planls)"
+	if out := planls(t, dir, "status"); !strings.Contains(out, warn) || !strings.Contains(out, repair) {
+		t.Errorf("status:\n%s", out)
+	}
+	var stderr bytes.Buffer
+	c := planlsCmd(dir, "check")
+	c.Stderr = &stderr
+	_ = c.Run() // #3 is open: exit 1
+	if !strings.Contains(stderr.String(), warn) || !strings.Contains(stderr.String(), repair) {
+		t.Errorf("check's stderr:\n%s", stderr.String())
+	}
+	stderr.Reset()
+	w := planlsCmd(dir, "todo", "create", "x")
+	w.Stderr = &stderr
+	err := w.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), "nothing written: .planls/journal.jsonl holds git conflict markers") {
+		t.Errorf("a write on a journal with markers: %v\n%s", err, stderr.String())
+	}
+	if after, _ := os.ReadFile(journal); !bytes.Equal(before, after) {
+		t.Errorf("the write appended to the journal with markers")
+	}
+	// The named repair makes writes work again and keeps both sides.
+	planls(t, dir, "doctor", "--rebuild", "--move-aside")
+	planls(t, dir, "todo", "create", "x")
+	if out := planls(t, dir, "status"); strings.Contains(out, warn) {
+		t.Errorf("status after the repair:\n%s", out)
+	}
+	git(t, dir, "add", ".planls")
+	git(t, dir, "commit", "-q", "-m", "merge b (repaired)")
+	planls(t, dir, "init")
+	checkTeamState(t, dir, map[int]string{1: "a proof", 2: "b proof"})
+}
+
 // The other repair: set the driver up and let git merge the files again.
 func TestTeamMergeWithoutDriverRedoneWithIt(t *testing.T) {
-	dir := teamRepo(t)
-	git(t, dir, "config", "--remove-section", "merge.planls") // a fresh clone has no driver
-	onBranch(t, dir, "a", []string{"todo", "complete", "1", "--evidence", "a proof"})
-	onBranch(t, dir, "b", []string{"todo", "complete", "1", "--evidence", "b proof"})
-	mergeBranch(t, dir, "a")
-	gitRun(t, dir, true, "merge", "-m", "merge b", "b")
+	dir := mergedWithoutDriver(t, []string{"todo", "complete", "1", "--evidence", "b proof"})
 	doc, _ := planlsCmd(dir, "doctor").CombinedOutput()
 	if !strings.Contains(string(doc), "or: planls init, then git checkout -m -- .planls/journal.jsonl .planls/state.json merges them again with the driver") {
 		t.Errorf("doctor:\n%s", doc)

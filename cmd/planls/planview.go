@@ -36,6 +36,9 @@ type openItem struct {
 	// evidence or deferred without a reason): core refuses that, so
 	// state.json was edited by hand, and check treats it as still open.
 	Unproven bool
+	// Ticked marks an open plan item whose checkbox is ticked in the plan
+	// file: the editor's checked-not-completed warning (core.RuleTicked).
+	Ticked bool
 }
 
 // loadPlanView reads the plan file of the approved plan (PLAN.md when the
@@ -110,6 +113,7 @@ func (v *planView) planItems(keep func(core.Task) bool) []openItem {
 		oi := openItem{Task: t}
 		if it, ok := where[t.ID]; ok {
 			oi.Line, oi.Col = v.lines.lineCol(it.Line.Start)
+			oi.Ticked = it.Checkbox == planparse.Checked && (t.Status == core.Pending || t.Status == core.InProgress)
 		}
 		out = append(out, oi)
 	}

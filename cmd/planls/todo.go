@@ -254,10 +254,13 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 		if !asJSON && redundantNotice(res.Envelope.Text(), n) {
 			continue
 		}
-		fmt.Fprintf(errw, "%s: %s\n", n.Level, n.Text)
-		if n.Code == core.WeakEvidenceCode && !asJSON {
-			fmt.Fprintf(errw, "hint: record it with planls todo update %d --evidence '...'\n", n.ID)
+		if n.Code == core.WeakEvidenceCode && n.Plain != "" && !asJSON {
+			// A shell user fixes it with the CLI's flags; --json callers
+			// (the pi package) speak the tool's JSON and keep its form.
+			fmt.Fprintf(errw, "%s: %s; record it with planls todo update %d --evidence '...'\n", n.Level, n.Plain, n.ID)
+			continue
 		}
+		fmt.Fprintf(errw, "%s: %s\n", n.Level, n.Text)
 	}
 	if res.Envelope.IsError() {
 		if !asJSON {

@@ -238,10 +238,19 @@ func (e evidenceFinding) position() (line, col int, gone bool) {
 	return e.line, e.col, false
 }
 
-// evidenceFindings are the report's weak-evidence warnings, then its
-// verification findings.
+// evidenceFindings are the report's warnings about proof: open items
+// ticked in the plan file (the editor's checked-not-completed), weak
+// evidence, then its verification findings.
 func (r *checkReport) evidenceFindings() []evidenceFinding {
 	var out []evidenceFinding
+	if !r.onlyVerify {
+		for _, o := range r.items {
+			if o.Ticked {
+				out = append(out, evidenceFinding{rule: core.RuleTicked, level: "warning", inPlan: true,
+					message: core.TickedMessage(o.Task.ID), line: o.Line, col: o.Col})
+			}
+		}
+	}
 	for _, o := range r.weak {
 		out = append(out, evidenceFinding{rule: ruleWeak, level: "warning", inPlan: true,
 			message: core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), line: o.Line, col: o.Col})
@@ -258,7 +267,7 @@ func (r *checkReport) evidenceFindings() []evidenceFinding {
 }
 
 // sarifRuleIndex is each evidence rule's index in the SARIF driver's rules.
-var sarifRuleIndex = map[string]int{ruleWeak: 3, ruleFailed: 4, ruleUnverifiable: 5}
+var sarifRuleIndex = map[string]int{ruleWeak: 3, ruleFailed: 4, ruleUnverifiable: 5, core.RuleTicked: 6}
 
 // ghCommand is the workflow command of each level.
 var ghCommand = map[string]string{"note": "notice", "warning": "warning", "error": "error"}

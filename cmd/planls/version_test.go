@@ -72,3 +72,36 @@ func TestVersionOfCheckoutBuild(t *testing.T) {
 		t.Errorf("planls version = %q, want the commit %s and no devel", out, rev)
 	}
 }
+
+// TestVersionWithoutVCS builds the real binary as the README's first
+// command does on a machine with GOFLAGS=-buildvcs=false, and expects what
+// the README says it prints then.
+func TestVersionWithoutVCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "planls")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.TrimSpace(string(out))
+	if got != "planls devel" {
+		t.Fatalf("planls version = %q, want %q", got, "planls devel")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	for _, want := range []string{"else `" + got + "`", "`-buildvcs=false` is in effect", "`./bin/planls version`"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}

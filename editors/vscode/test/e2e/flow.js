@@ -150,6 +150,20 @@ async function withPage(browser, outDir, fn) {
 	await page.close();
 }
 
+/**
+ * itemLine is the 1-based line of ws/PLAN.md where the item whose sidebar
+ * label is label starts (the label is the subject without markdown).
+ */
+function itemLine(ws, label) {
+	const words = label.replace(/^#\d+ /, '').split(/\s+/).slice(0, 3).join(' ');
+	const lines = fs.readFileSync(path.join(ws, 'PLAN.md'), 'utf8').split('\n');
+	const i = lines.findIndex((l) => /^\s*- /.test(l) && l.replace(/`/g, '').includes(words));
+	if (i < 0) {
+		throw new Error(`no item line of PLAN.md holds "${words}"`);
+	}
+	return i + 1;
+}
+
 /** cursorLine is the editor's "Ln N" from the status bar (undefined when no editor has focus). */
 async function cursorLine(page) {
 	const texts = await page.locator('.part.statusbar .statusbar-item').allInnerTexts();
@@ -253,9 +267,14 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await shot(page, outDir, '02-approved-sidebar');
 	});
 
+	const lines = {};
 	await step('open PLAN.md by clicking an item in the sidebar', async () => {
+		for (const id of [1, 3]) {
+			lines[id] = itemLine(ws, await treeRow(page, id).locator('.label-name').innerText());
+		}
 		await treeRow(page, 1).click();
 		await page.locator('.editor-group-container .tab', { hasText: 'PLAN.md' }).first().waitFor({ timeout: T.ui });
+		await waitFor(`the cursor on #1 (line ${lines[1]})`, T.ui, async () => (await cursorLine(page)) === lines[1]);
 	});
 
 	await step('sidebar clicks land while the CLI keeps changing another item', async () => {
@@ -263,15 +282,17 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		// dropped VS Code's cached click commands until the workbench had
 		// re-read it ("Actual command not found, wanted to execute
 		// planls.revealItem /1" on a busy machine); only #7 may change now.
+		//
+		// Each click waits for the cursor on its own item's line: waiting for
+		// "a line other than the last one seen" passed on the previous click's
+		// late effect, and then missed a click whose effect came with the one
+		// before it between two looks (8 -> 13 -> 8 looks like no move).
 		const stop = churn(ws, planls, 7);
 		try {
-			let last = await cursorLine(page);
 			for (let i = 0; i < 6; i++) {
-				await treeRow(page, i % 2 === 0 ? 3 : 1).click();
-				last = await waitFor(`click ${i + 1} to move the cursor to its item`, T.ui, async () => {
-					const ln = await cursorLine(page);
-					return ln !== undefined && ln !== last ? ln : undefined;
-				});
+				const id = i % 2 === 0 ? 3 : 1;
+				await treeRow(page, id).click();
+				await waitFor(`click ${i + 1} to move the cursor to #${id} (line ${lines[id]})`, T.ui, async () => (await cursorLine(page)) === lines[id]);
 			}
 		} finally {
 			await stop();
@@ -417,13 +438,48 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 }
 
 /**
+ * openWorkspaceWindow loads a .code-workspace window and waits until the
+ * workbench itself lists the folders. On the first open of a workspace file
+ * the workbench (VS Code web in code-server) starts from its configuration
+ * cache, still empty, because the remote file system is not registered yet,
+ * and the reload of the real file can miss the workspace: the window then
+ * keeps no folder at all (the Explorer says "You
+ * have not yet added a folder to the workspace.", vscode.workspace.
+ * workspaceFolders is [] and no folder change ever fires). Seen after the
+ * first window ran, about 1 run in 3 and on every full run in CI. A reload
+ * reads the now cached file, as it would for a user; anything the extension
+ * does wrong with the folders still fails the steps after this.
+ */
+async function openWorkspaceWindow(page, url, folders) {
+	const explorer = page.locator('.part.sidebar');
+	const empty = explorer.locator('.welcome-view-content', { hasText: 'You have not yet added a folder to the workspace' });
+	for (let attempt = 1; ; attempt++) {
+		await page.goto(url, { waitUntil: 'domcontentloaded', timeout: T.load });
+		await page.locator('.monaco-workbench').waitFor({ timeout: T.load });
+		// A command, not the activity bar: clicking the active container hides it.
+		await runCommand(page, 'View: Show Explorer');
+		const first = explorer.locator('.monaco-list-row', { hasText: folders[0] });
+		await first.or(empty).first().waitFor({ timeout: T.load });
+		if (!(await empty.isVisible())) {
+			break;
+		}
+		if (attempt === 2) {
+			throw new Error(`the workbench opened ${url} without its folders twice`);
+		}
+		console.log('(the workbench came up without the workspace folders; reloading) ');
+	}
+	for (const name of folders) {
+		await explorer.locator('.monaco-list-row', { hasText: name }).first().waitFor({ timeout: T.ui });
+	}
+}
+
+/**
  * multiRoot opens a window with two folders, each with an approved plan:
  * both plans show, and restarting the server twice keeps them (B27).
  */
 async function multiRoot(page, { url, outDir, settingsFile }) {
 	await step('multi-root window: both folders get a tree and diagnostics', async () => {
-		await page.goto(url, { waitUntil: 'domcontentloaded', timeout: T.load });
-		await page.locator('.monaco-workbench').waitFor({ timeout: T.load });
+		await openWorkspaceWindow(page, url, ['svc-a', 'svc-b']);
 		await page.locator('.part.activitybar [aria-label^="Plan"]').first().click({ timeout: T.load });
 		for (const title of ['Service A', 'Service B']) {
 			await sidebar(page).locator('.monaco-list-row', { hasText: title }).waitFor({ timeout: T.server });
