@@ -97,13 +97,18 @@ func (c *procClient) read(r *bufio.Reader) {
 			uri, version := pubTarget(head)
 			c.pubs[uri] = append(c.pubs[uri], version)
 			c.sizes = append(c.sizes, len(body))
-		case bytes.Contains(head, []byte(`"id":"bench-`)):
+		default:
+			// A reply's id can come after a long result (jsonrpc2 writes
+			// it last), so the whole body is decoded, not just its head.
 			var m struct {
-				ID     string          `json:"id"`
+				ID     any             `json:"id"`
 				Result json.RawMessage `json:"result"`
 			}
-			_ = json.Unmarshal(body, &m)
-			c.resp[m.ID] = m.Result
+			if json.Unmarshal(body, &m) == nil {
+				if id, ok := m.ID.(string); ok && strings.HasPrefix(id, "bench-") {
+					c.resp[id] = m.Result
+				}
+			}
 		}
 		c.cond.Broadcast()
 		c.mu.Unlock()
