@@ -446,7 +446,8 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
  * keeps no folder at all (the Explorer says "You
  * have not yet added a folder to the workspace.", vscode.workspace.
  * workspaceFolders is [] and no folder change ever fires). Seen after the
- * first window ran, about 1 run in 3 and on every full run in CI. A reload
+ * first window ran, about 1 run in 3 and on every full run in CI, and twice
+ * in a row under load. A reload
  * reads the now cached file, as it would for a user; anything the extension
  * does wrong with the folders still fails the steps after this.
  */
@@ -463,8 +464,10 @@ async function openWorkspaceWindow(page, url, folders) {
 		if (!(await empty.isVisible())) {
 			break;
 		}
-		if (attempt === 2) {
-			throw new Error(`the workbench opened ${url} without its folders twice`);
+		// Under load (two CPU hogs beside the suite) two folderless opens in
+		// a row were seen; four in a row would be a real failure to open.
+		if (attempt === 4) {
+			throw new Error(`the workbench opened ${url} without its folders ${attempt} times`);
 		}
 		console.log('(the workbench came up without the workspace folders; reloading) ');
 	}
