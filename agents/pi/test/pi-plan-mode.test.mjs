@@ -3,13 +3,12 @@
 // `plan-mode` session entries) holds the reminder back.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { startFakeModel } from "./fake-model.mjs";
-import { startPi } from "./rpc.mjs";
+import { startPi, tempProject } from "./rpc.mjs";
 
 const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
 const piBin = join(pkg, "node_modules", ".bin", "pi");
@@ -24,13 +23,7 @@ const lastUserText = (req) => {
 test("pi-plan-mode 0.2.4: /plan:approve approves the plan; no reminder while planning", async (t) => {
 	const planls = process.env.PLANLS_BIN;
 	assert.ok(planls, "PLANLS_BIN is set (run.sh sets it)");
-	const tmp = mkdtempSync(join(tmpdir(), "planls-pi-planmode-"));
-	t.after(() => rmSync(tmp, { recursive: true, force: true }));
-	const agent = join(tmp, "agent");
-	const proj = join(tmp, "proj");
-	mkdirSync(agent);
-	mkdirSync(proj);
-	execFileSync("git", ["init", "-q", proj]);
+	const { tmp, agent, proj } = tempProject(t, "planls-pi-planmode-");
 	// pi-plan-mode asks the model for a two-line summary of the plan whenever it draws its widget.
 	const model = await startFakeModel({ aside: (req) => (lastUserText(req).startsWith("Summarize this plan") ? { text: "A demo plan." } : undefined) });
 	t.after(() => model.close());

@@ -1,6 +1,9 @@
 // A small client for `pi --mode rpc`: JSON records on stdin/stdout, split on
 // LF only (pi's framing rule), with waits that resolve on events.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export function startPi({ bin, args, cwd, env }) {
 	const child = spawn(bin, ["--mode", "rpc", ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -71,4 +74,17 @@ export function startPi({ bin, args, cwd, env }) {
 	}
 
 	return { events, waitFor, command, prompt, stop, stderr: () => stderr };
+}
+
+// tempProject makes a temp dir, removed after the test, holding an empty pi
+// agent dir and a git repository for the project: {tmp, agent, proj}.
+export function tempProject(t, prefix) {
+	const tmp = mkdtempSync(join(tmpdir(), prefix));
+	t.after(() => rmSync(tmp, { recursive: true, force: true }));
+	const agent = join(tmp, "agent");
+	const proj = join(tmp, "proj");
+	mkdirSync(agent);
+	mkdirSync(proj);
+	execFileSync("git", ["init", "-q", proj]);
+	return { tmp, agent, proj };
 }
