@@ -8,7 +8,29 @@ import (
 	"github.com/planls/planls/planparse"
 )
 
-// matchPlan is MatchPlan: see api.go. Matching is in two passes:
+// DriftKind says how a bullet of the current PLAN.md relates to the approved plan.
+type DriftKind int
+
+const (
+	// Same: the item matches an approved plan item exactly (scope, subject, planText).
+	Same DriftKind = iota
+	// Changed: the item is at the place of an approved item whose text differs.
+	Changed
+	// New: the item is not in the approved plan.
+	New
+)
+
+// ItemMatch links one parsed item (index into Plan.Items) to a task.
+type ItemMatch struct {
+	Item   int // index into plan.Items
+	TaskID int // the matched plan item's id; 0 when Kind is New
+	Kind   DriftKind
+}
+
+// MatchPlan links the items of the current plan file to the approved plan
+// items in in, so editors can place diagnostics on them and report drift;
+// missing is the ids of approved, non-deleted plan items that no parsed
+// item matched. Matching is in two passes:
 //  1. exact key (scope, subject, planText): the k-th parsed item with a key
 //     takes the k-th approved item with that key (in plan order), so
 //     duplicate bullets each keep their own task;
@@ -23,7 +45,7 @@ import (
 // of approved items per hash, in plan order (keyChains). Results are those of
 // the map-of-keys version this replaced (match_ref_test.go), at a fraction of
 // its cost on a 10k-item plan (BenchmarkMatchPlan10k*).
-func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
+func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
 	approved := keyTasks(approvedInOrder(in))
 	// Usable items (a blank subject is not a plan item, rule 4) with their
 	// trimmed subjects, in one pass.
@@ -37,7 +59,7 @@ func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 		}
 	}
 	used := make([]bool, len(approved))
-	matches := make([]ItemMatch, len(items))
+	matches = make([]ItemMatch, len(items))
 	for m, i := range items {
 		matches[m] = ItemMatch{Item: i, Kind: New}
 	}
@@ -77,7 +99,6 @@ func matchPlan(in *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 		matches[m].TaskID, matches[m].Kind = approved[free[n]].ID, Changed
 		used[free[n]] = true
 	}
-	var missing []int
 	for i, t := range approved {
 		if !used[i] {
 			missing = append(missing, t.ID)

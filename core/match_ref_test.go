@@ -110,7 +110,7 @@ func TestMatchPlanSameAsReference(t *testing.T) {
 		if r.IntN(20) > 0 {
 			in = &st
 		}
-		gm, gmiss := matchPlan(in, plan)
+		gm, gmiss := MatchPlan(in, plan)
 		wm, wmiss := matchPlanRef(in, plan)
 		if !reflect.DeepEqual(gm, wm) || !reflect.DeepEqual(gmiss, wmiss) {
 			t.Fatalf("round %d: got %v %v, want %v %v\nstate %+v\nplan %+v", round, gm, gmiss, wm, wmiss, st.Tasks, plan.Items)
@@ -141,7 +141,7 @@ func TestMatchPlanSameAsReferenceOnEdits(t *testing.T) {
 				q.Items[i], q.Items[j] = q.Items[j], q.Items[i]
 			}
 		}
-		gm, gmiss := matchPlan(st, q)
+		gm, gmiss := MatchPlan(st, q)
 		wm, wmiss := matchPlanRef(st, q)
 		if !reflect.DeepEqual(gm, wm) || !reflect.DeepEqual(gmiss, wmiss) {
 			t.Fatalf("round %d differs", round)
