@@ -99,7 +99,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	}
 	if view.Plan != nil && view.Plan.ID == id {
 		_, total := planCounts(view)
-		text := fmt.Sprintf("Plan \"%s\" is already approved: %s", sanitize(view.Plan.Title), countNoun(total, "plan item"))
+		text := fmt.Sprintf("Plan \"%s\" is already approved: %s", sanitize(view.Plan.Title), CountNoun(total, "plan item"))
 		if path == "" || path == view.Plan.Path {
 			return success(orig, view, action, rawParams, text, false)
 		}
@@ -205,17 +205,20 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	if restored > 0 {
 		counts += fmt.Sprintf(", %d restored", restored)
 	}
-	text := fmt.Sprintf("Approved plan \"%s\": %s (%s)", sanitize(title), countNoun(len(items), "plan item"), counts)
+	text := fmt.Sprintf("Approved plan \"%s\": %s (%s)", sanitize(title), CountNoun(len(items), "plan item"), counts)
 	res := success(w, w, action, rawParams, text, true)
 	return res
 }
 
-// countNoun writes n and the noun, plural unless n is 1 ("1 plan item",
-// "7 plan items"). Only planls's own texts use it: the seed's strings keep
-// their fixed wording ("Cleared 1 tasks").
-func countNoun(n int, noun string) string {
+// CountNoun writes n and the noun, plural unless n is 1 ("1 plan item",
+// "7 plan items", "2 entries": a final y becomes ies). Only planls's own
+// texts use it: the seed's strings keep their fixed wording ("Cleared 1 tasks").
+func CountNoun(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if stem, ok := strings.CutSuffix(noun, "y"); ok {
+		return fmt.Sprintf("%d %sies", n, stem)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

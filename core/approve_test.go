@@ -271,3 +271,17 @@ func TestApproveSameContentNewPath(t *testing.T) {
 		t.Fatalf("singular: %q", got)
 	}
 }
+
+func TestCountNoun(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{
+		{0, "task", "0 tasks"}, {1, "task", "1 task"}, {2, "change", "2 changes"},
+		{1, "entry", "1 entry"}, {3, "journal entry", "3 journal entries"},
+	} {
+		if got := CountNoun(tc.n, tc.noun); got != tc.want {
+			t.Errorf("CountNoun(%d, %q) = %q", tc.n, tc.noun, got)
+		}
+	}
+}

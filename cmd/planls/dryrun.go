@@ -42,7 +42,7 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			n++
 		}
 	}
-	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), countNoun(n, "plan item"))
+	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), core.CountNoun(n, "plan item"))
 	group := "\x00"
 	for i, it := range plan.Items {
 		if strings.TrimSpace(it.Subject) == "" {
@@ -83,11 +83,4 @@ func plainScope(scope []string, def string) string {
 		parts[i] = planparse.Display(s, "")
 	}
 	return strings.Join(parts, " › ")
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
