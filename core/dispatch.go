@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,10 +108,7 @@ func englishList(xs []string) string {
 // returned state are sorted by id.
 func Call(in *State, raw json.RawMessage, opts Options) Result {
 	view := sortedView(in)
-	orig := in
-	if orig == nil {
-		orig = view
-	}
+	orig := cmp.Or(in, view)
 	r := &runner{opts: opts, now: opts.now()}
 	obj, err := decodeObject(raw, "params")
 	if err != nil {
