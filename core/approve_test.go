@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/planls/planls/planparse"
@@ -123,7 +124,7 @@ func TestApproveKeepsEverythingOnUnchangedItems(t *testing.T) {
 	}
 	got := res.State.task(1)
 	if got.Version != kept.Version || got.Owner == nil || *got.Owner != "me" || got.Status != InProgress ||
-		!intsEqual(got.BlockedBy, []int{4}) || got.Metadata["k"] == nil {
+		!slices.Equal(got.BlockedBy, []int{4}) || got.Metadata["k"] == nil {
 		t.Fatalf("kept item lost state: %+v", got)
 	}
 	if old := res.State.task(2); old.Status != Deleted || old.DeletedFrom != "" {

@@ -53,11 +53,7 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 		if dep.Status == Deleted {
 			return "", false, fmt.Errorf("blockedBy: #%d is deleted", d)
 		}
-		dup := false
-		for _, x := range deps {
-			dup = dup || x == d
-		}
-		if !dup {
+		if !slices.Contains(deps, d) {
 			deps = append(deps, d)
 		}
 	}
