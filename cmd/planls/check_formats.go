@@ -81,12 +81,15 @@ type jsonDrift struct {
 	Rule    string `json:"rule"` // plan-drift
 }
 
+// jsonPlan is the approved plan in json output.
+type jsonPlan struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Path  string `json:"path"` // relative to the root, slash-separated
+}
+
 type jsonCheck struct {
-	Plan struct {
-		ID    string `json:"id"`
-		Title string `json:"title"`
-		Path  string `json:"path"`
-	} `json:"plan"`
+	Plan  jsonPlan    `json:"plan"`
 	Open  []jsonItem  `json:"open"`
 	Drift []jsonDrift `json:"drift"`
 	// Weak: completed items with weak evidence (rule weak-evidence).
@@ -95,9 +98,10 @@ type jsonCheck struct {
 	Verify []jsonVerify `json:"verify,omitempty"`
 }
 
+func (r *checkReport) jsonPlan() jsonPlan { return jsonPlan{r.planID, r.planTitle, r.rootRel} }
+
 func (r *checkReport) jsonReport() jsonCheck {
-	var out jsonCheck
-	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
+	out := jsonCheck{Plan: r.jsonPlan()}
 	out.Open = []jsonItem{}
 	for _, o := range r.items {
 		ji := jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
