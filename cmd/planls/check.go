@@ -72,13 +72,9 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			if st.Plan == nil {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)

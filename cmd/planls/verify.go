@@ -57,13 +57,9 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 				}
 				ids = append(ids, id)
 			}
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			if st.Plan == nil && len(ids) == 0 {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)
