@@ -25,6 +25,9 @@ type handler struct {
 	// they queue here instead of racing for the state lock inside one
 	// process. (Within a session, the stdio guard already keeps arrival order.)
 	callMu sync.Mutex
+	// stores are the open stores by root, guarded by callMu: one Store per
+	// root lets its commits skip what it already checked (store.Store.seen).
+	stores map[string]*store.Store
 
 	rootsMu sync.Mutex
 	roots   map[*sdk.ServerSession]string // resolved root per session
@@ -63,7 +66,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 // calls the store's writer: it cannot write or block on anything whatever
 // core decides, and a reader never waits behind another process's write. A
 // write waiting for the lock ends with ctx (the client cancelled the call,
-// or the session ended).
+// or the session ended). callMu must be held.
 func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) (core.Result, error) {
 	opts := core.Options{
 		ReadOnly:    h.opts.ReadOnly,
@@ -74,7 +77,14 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		CompactRows: true,
 		FieldBytes:  fieldBytes,
 	}
-	st := store.Open(root, actor)
+	st := h.stores[root]
+	if st == nil {
+		if h.stores == nil {
+			h.stores = map[string]*store.Store{}
+		}
+		st = store.Open(root, actor)
+		h.stores[root] = st
+	}
 	if h.opts.ReadOnly || readsOnly(args) {
 		state, err := st.Read()
 		if err != nil {

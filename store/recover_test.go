@@ -134,10 +134,10 @@ func TestNextRevisionPastDamagedTail(t *testing.T) {
 	}
 	_, _ = f.WriteString(`{"revision": oops`)
 	_ = f.Close()
-	if got, _ := s.nextRevision(1); got != 4 {
+	if got := s.nextRevision(1, lastRevision(s.JournalPath())); got != 4 {
 		t.Errorf("nextRevision(1) = %d, want 4", got)
 	}
-	if got, _ := s.nextRevision(7); got != 8 {
+	if got := s.nextRevision(7, lastRevision(s.JournalPath())); got != 8 {
 		t.Errorf("nextRevision(7) = %d, want 8", got)
 	}
 }
