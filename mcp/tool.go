@@ -25,9 +25,7 @@ type handler struct {
 	// they queue here instead of racing for the state lock inside one
 	// process. (Within a session, the stdio guard already keeps arrival order.)
 	callMu sync.Mutex
-	// stores are the open stores by root, guarded by callMu: one Store per
-	// root lets its commits skip what it already checked (store.Store.seen).
-	stores map[string]*store.Store
+	projects map[string]*project // by root, guarded by callMu
 
 	rootsMu sync.Mutex
 	roots   map[*sdk.ServerSession]string // resolved root per session
@@ -68,31 +66,45 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 // write waiting for the lock ends with ctx (the client cancelled the call,
 // or the session ended). callMu must be held.
 func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) (core.Result, error) {
+	p := h.project(root)
 	opts := core.Options{
 		ReadOnly:    h.opts.ReadOnly,
 		NoDeleteAll: h.opts.NoDeleteAll,
-		ProjectID:   store.ProjectID(root),
+		ProjectID:   p.id,
 		// List pages for agents: one line a row unless fields asks for
 		// more, every field cut, the page within pageBytes (listpage.go).
 		CompactRows: true,
 		FieldBytes:  fieldBytes,
 	}
-	st := h.stores[root]
-	if st == nil {
-		if h.stores == nil {
-			h.stores = map[string]*store.Store{}
-		}
-		st = store.Open(root, actor)
-		h.stores[root] = st
-	}
 	if h.opts.ReadOnly || readsOnly(args) {
-		state, err := st.Read()
+		state, err := p.store.Read()
 		if err != nil {
 			return core.Result{}, err
 		}
 		return listPage(state, args, opts), nil
 	}
-	return st.Call(ctx, args, opts)
+	return p.store.Call(ctx, args, opts)
+}
+
+// project is one workspace root's store and id, opened at its first call.
+type project struct {
+	store *store.Store
+	id    string // store.ProjectID: it resolves symlinks, a few system calls
+}
+
+// project returns root's project, opening it at the first call: one Store
+// per root lets its commits skip what it already checked (store.Store).
+// callMu must be held.
+func (h *handler) project(root string) *project {
+	if p := h.projects[root]; p != nil {
+		return p
+	}
+	if h.projects == nil {
+		h.projects = map[string]*project{}
+	}
+	p := &project{store: store.Open(root, actor), id: store.ProjectID(root)}
+	h.projects[root] = p
+	return p
 }
 
 // objectInString unwraps arguments sent as a string holding a JSON object
