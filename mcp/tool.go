@@ -24,7 +24,7 @@ type handler struct {
 	// callMu runs one call at a time across this server's sessions, so
 	// they queue here instead of racing for the state lock inside one
 	// process. (Within a session, the stdio guard already keeps arrival order.)
-	callMu sync.Mutex
+	callMu   sync.Mutex
 	projects map[string]*project // by root, guarded by callMu
 
 	rootsMu sync.Mutex
