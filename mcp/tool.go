@@ -83,6 +83,11 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		}
 		return listPage(state, args, opts), nil
 	}
+	if hasList(args) {
+		// A batch that changes the state and lists: its pages are cut to
+		// the budget like a lone list's (listPage is pure).
+		return p.store.Apply(ctx, func(st *core.State) core.Result { return listPage(st, args, opts) })
+	}
 	return p.store.Call(ctx, args, opts)
 }
 
@@ -149,6 +154,25 @@ func readsOnly(args json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// hasList reports whether a batch has a list op (which listPage cuts to
+// the page budget).
+func hasList(args json.RawMessage) bool {
+	var p struct {
+		Ops []struct {
+			Action string `json:"action"`
+		} `json:"ops"`
+	}
+	if json.Unmarshal(args, &p) != nil {
+		return false
+	}
+	for _, op := range p.Ops {
+		if op.Action == "list" {
+			return true
+		}
+	}
+	return false
 }
 
 // failure shapes an out-of-band error (no project, lock timeout, a state
