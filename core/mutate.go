@@ -110,10 +110,8 @@ func (r *runner) del(w *State, p *params) (string, bool, error) {
 	if t.isPlan() {
 		return "", false, fmt.Errorf("%s", msgPlanUndeletable(t.ID))
 	}
-	t.DeletedFrom = t.Status
-	t.Status = Deleted
-	t.Version++
-	t.UpdatedAt = r.now
+	t.DeletedFrom, t.Status = t.Status, Deleted
+	t.bump(r.now)
 	w.Tasks[i] = t
 	r.touch(t.ID)
 	return fmt.Sprintf("Deleted #%d: %s", t.ID, sanitize(t.Subject)), true, nil
@@ -151,11 +149,8 @@ func (r *runner) clear(w *State) (string, bool, error) {
 				}
 			}
 			if len(deps) != len(t.BlockedBy) {
-				nt := *t
-				nt.BlockedBy = deps
-				nt.Version++
-				nt.UpdatedAt = r.now
-				*t = nt
+				t.BlockedBy = deps
+				t.bump(r.now)
 				r.touch(t.ID)
 			}
 		}
@@ -187,10 +182,8 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 		if t.isPlan() || t.Status == Deleted {
 			continue
 		}
-		t.DeletedFrom = t.Status
-		t.Status = Deleted
-		t.Version++
-		t.UpdatedAt = r.now
+		t.DeletedFrom, t.Status = t.Status, Deleted
+		t.bump(r.now)
 		w.Tasks[i] = t
 		ids = append(ids, t.ID)
 	}
@@ -258,8 +251,7 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 			st = Pending
 		}
 		t.Status, t.DeletedFrom = st, ""
-		t.Version++
-		t.UpdatedAt = r.now
+		t.bump(r.now)
 		w.Tasks[i] = t
 		done, to = append(done, id), append(to, st)
 	}
@@ -306,11 +298,9 @@ func untouched(t *Task) bool {
 func (r *runner) replace(w *State, i, j int) {
 	t, u := w.Tasks[i], w.Tasks[j]
 	t.Status, t.DeletedFrom, t.PlanOrder, t.BlockedBy = restoredStatus(&t), "", u.PlanOrder, u.BlockedBy
-	t.Version++
-	t.UpdatedAt = r.now
+	t.bump(r.now)
 	u.Status, u.DeletedFrom, u.BlockedBy = Deleted, "", nil
-	u.Version++
-	u.UpdatedAt = r.now
+	u.bump(r.now)
 	w.Tasks[i], w.Tasks[j] = t, u
 	for k := range w.Tasks {
 		d := &w.Tasks[k]
@@ -327,11 +317,8 @@ func (r *runner) replace(w *State, i, j int) {
 				deps = append(deps, b)
 			}
 		}
-		nd := *d
-		nd.BlockedBy = deps
-		nd.Version++
-		nd.UpdatedAt = r.now
-		*d = nd
-		r.touch(nd.ID)
+		d.BlockedBy = deps
+		d.bump(r.now)
+		r.touch(d.ID)
 	}
 }

@@ -181,8 +181,7 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 			text += ". Tell the user this plan item is descoped and why: " + sanitize(t.Reason)
 		}
 	}
-	t.Version++
-	t.UpdatedAt = r.now
+	t.bump(r.now)
 	w.Tasks[i] = t
 	r.touch(t.ID)
 	return text, true, nil
