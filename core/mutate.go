@@ -28,12 +28,9 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 	if p.Subject == nil || strings.TrimSpace(*p.Subject) == "" {
 		return "", false, fmt.Errorf("subject required for create")
 	}
-	var due string
-	if p.DueAt != nil {
-		var err error
-		if due, err = dueAtValue(p, r.opts); err != nil {
-			return "", false, err
-		}
+	due, err := dueAtValue(p, r.opts)
+	if err != nil {
+		return "", false, err
 	}
 	if w.Plan != nil {
 		key := normSubject(*p.Subject)

@@ -61,12 +61,9 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 		s := Completed
 		p.Status = &s
 	}
-	var due string
-	if p.DueAt != nil {
-		var err error
-		if due, err = dueAtValue(p, r.opts); err != nil {
-			return "", false, err
-		}
+	due, err := dueAtValue(p, r.opts)
+	if err != nil {
+		return "", false, err
 	}
 	// 1, 2
 	if !p.HasID {
