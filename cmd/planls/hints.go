@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/lazy"
 	"github.com/planls/planls/store"
 )
 
@@ -57,7 +57,7 @@ func stateHint(err error) string {
 
 // cursorRE finds the next-page cursor in a list's text (core's list
 // footer: `pass cursor "X" for more`, X written as a Go quoted string).
-var cursorRE = regexp.MustCompile(`pass cursor ("(?:[^"\\]|\\.)*") for more`)
+var cursorRE = lazy.Regexp(`pass cursor ("(?:[^"\\]|\\.)*") for more`)
 
 // resultHints are the hints for a tool result shown to a person: how to
 // pass the evidence or the reason a rejection asks for, when cmd has that
@@ -78,7 +78,7 @@ func resultHints(cmd *cobra.Command, res core.Result) []string {
 	if cmd.Name() != "list" {
 		return nil
 	}
-	m := cursorRE.FindStringSubmatch(res.Envelope.Text())
+	m := cursorRE().FindStringSubmatch(res.Envelope.Text())
 	if m == nil {
 		return nil
 	}
