@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,11 +43,7 @@ var onlyForKeys = func() []string {
 // precheck runs the checks every call or op gets before its action's own
 // rules: a known action, fields that apply to it, the project, the scope.
 func (r *runner) precheck(p *params) error {
-	known := false
-	for _, a := range actions {
-		known = known || a == p.Action
-	}
-	if !known {
+	if !slices.Contains(actions, p.Action) {
 		if p.Action == "defer" {
 			// Deferring is an update (seed 000's status machine), and the CLI
 			// has a `todo defer`: name the call that does it.
@@ -59,14 +56,7 @@ func (r *runner) precheck(p *params) error {
 		return fmt.Errorf("unknown action %q: use %s", p.Action, strings.Join(actions, ", "))
 	}
 	for _, k := range onlyForKeys {
-		if !p.has(k) {
-			continue
-		}
-		ok := false
-		for _, a := range onlyFor[k] {
-			ok = ok || a == p.Action
-		}
-		if !ok {
+		if p.has(k) && !slices.Contains(onlyFor[k], p.Action) {
 			return fmt.Errorf("%s only applies to %s", k, englishList(onlyFor[k]))
 		}
 	}
@@ -107,10 +97,7 @@ func englishList(xs []string) string {
 // returned state are sorted by id.
 func Call(in *State, raw json.RawMessage, opts Options) Result {
 	view := sortedView(in)
-	orig := in
-	if orig == nil {
-		orig = view
-	}
+	orig := cmp.Or(in, view)
 	r := &runner{opts: opts, now: opts.now()}
 	obj, err := decodeObject(raw, "params")
 	if err != nil {
@@ -168,32 +155,40 @@ func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Resul
 		r.show(p.ID)
 		return r.success(orig, view, action, raw, text, false)
 	}
-	if p.ClientMutationID != nil {
-		text, hit, err := replay(view, p)
-		if err != nil {
-			return r.fail(orig, view, action, raw, p, err)
-		}
-		if hit {
-			r.named(p)
-			return r.success(orig, view, action, raw, text, false)
-		}
-	}
 	w := cloneState(view)
-	text, changed, err := r.mutate(w, p)
+	text, changed, err := r.step(w, p)
 	if err != nil {
 		return r.fail(orig, view, action, raw, p, err)
 	}
 	if !changed {
-		r.named(p)
 		return r.success(orig, view, action, raw, text, false)
-	}
-	if p.ClientMutationID != nil {
-		r.remember(w, p, text, touched(w, p))
 	}
 	res := r.success(w, w, action, raw, text, true)
 	res.Envelope.Details.IDs = r.ids
 	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
+}
+
+// step runs one mutating op against the working state w: a retry of a
+// remembered client_mutation_id replays its first text, else the action
+// runs and a keyed change is remembered. An op that changes nothing shows
+// the task it named.
+func (r *runner) step(w *State, p *params) (text string, changed bool, err error) {
+	hit := false
+	if p.ClientMutationID != nil {
+		text, hit, err = replay(w, p)
+	}
+	if !hit && err == nil {
+		text, changed, err = r.mutate(w, p)
+	}
+	switch {
+	case err != nil:
+	case !changed:
+		r.named(p)
+	case p.ClientMutationID != nil:
+		r.remember(w, p, text, touched(w, p))
+	}
+	return text, changed, err
 }
 
 // mutate runs one mutating action against the working state w.

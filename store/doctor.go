@@ -49,8 +49,10 @@ func (r *DoctorReport) OK() bool {
 // replacing an existing file (damaged, or different from the journal) also
 // needs moveAside, which first renames it to state.json.corrupt-<UTC time>.
 // moveAside alone moves only a damaged file. Nothing is ever deleted.
-// Errors are I/O and lock failures, and a refused repair.
-func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
+// Errors are I/O and lock failures, a refused repair, and ctx's error when
+// it ends while waiting for the lock (a repair takes the lock; a check does
+// not).
+func (s *Store) Doctor(ctx context.Context, rebuild, moveAside bool) (*DoctorReport, error) {
 	r := &DoctorReport{}
 	if err := s.inspect(r); err != nil {
 		return r, err
@@ -62,7 +64,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 		r.Notes = append(r.Notes, "the state file is usable; nothing moved aside")
 		return r, nil
 	}
-	h, err := s.lock(context.Background())
+	h, err := s.lock(ctx)
 	if err != nil {
 		return r, err
 	}
@@ -111,7 +113,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		if r.Missing {
 			r.Notes = append(r.Notes, "state: no state file (the empty state)")
 		} else {
-			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %s", st.Revision, countNoun(len(st.Tasks), "task")))
+			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %s", st.Revision, core.CountNoun(len(st.Tasks), "task")))
 		}
 		for _, w := range r.Warnings {
 			r.Notes = append(r.Notes, "warning: "+w)
@@ -125,7 +127,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 	if len(entries) > 0 {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", countNoun(r.JournalEntries, "entry"), r.JournalRevision))
+	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", core.CountNoun(r.JournalEntries, "entry"), r.JournalRevision))
 	r.Notes = append(r.Notes, lastMergeNotes(entries)...)
 	// Replay starts at the last full snapshot, so damage before it (such as
 	// a fork an older planls made) no longer matters: noted, not a problem.
@@ -203,7 +205,7 @@ func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
 		return err
 	}
 	r.Rebuilt = true
-	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %s (revision %d, %s)", relState(), countNoun(len(entries), "journal entry"), rebuilt.Revision, countNoun(len(rebuilt.Tasks), "task")))
+	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %s (revision %d, %s)", relState(), core.CountNoun(len(entries), "journal entry"), rebuilt.Revision, core.CountNoun(len(rebuilt.Tasks), "task")))
 	return s.journalMerges(r, jt, rebuilt, merges)
 }
 

@@ -10,28 +10,41 @@ import (
 	"github.com/planls/planls/core"
 )
 
+// finding is one finding as every format prints it.
+type finding struct {
+	rule, level string // level: SARIF's note, warning or error; none for a verified item
+	text        string // the message, saying where an item that left the file went
+	line, col   int
+	gone        bool // no longer in the plan file: line and col are 1
+}
+
+// findings are the report's findings: open items, drift, then evidence.
+func (r *checkReport) findings() []finding {
+	var out []finding
+	for _, o := range r.items {
+		line, col, gone := o.position()
+		level := "note"
+		if o.Unproven {
+			level = "warning"
+		}
+		out = append(out, finding{o.rule(), level, o.message() + r.suffix(gone), line, col, gone})
+	}
+	for _, d := range r.drift {
+		out = append(out, finding{ruleDrift, "warning", d.message(), d.Line, d.Col, false})
+	}
+	for _, e := range r.evidenceFindings() {
+		line, col, gone := e.position()
+		out = append(out, finding{e.rule, e.level, e.message + r.suffix(gone && e.inPlan), line, col, gone})
+	}
+	return out
+}
+
 // writeText prints one `PATH:LINE:COL: message` line per finding, the
 // format editors' and CI's error parsers read.
 func (r *checkReport) writeText(w io.Writer) error {
 	// One list in file order, as a compiler prints its errors: open items
 	// and drift interleave by position; items no longer in the file last.
-	type finding struct {
-		gone      bool
-		line, col int
-		text      string
-	}
-	var all []finding
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		all = append(all, finding{gone, line, col, o.message() + r.suffix(gone)})
-	}
-	for _, d := range r.drift {
-		all = append(all, finding{false, d.Line, d.Col, d.message()})
-	}
-	for _, e := range r.evidenceFindings() {
-		line, col, gone := e.position()
-		all = append(all, finding{gone, line, col, e.message + r.suffix(gone && e.inPlan)})
-	}
+	all := r.findings()
 	slices.SortStableFunc(all, func(a, b finding) int {
 		return cmp.Or(compareBool(a.gone, b.gone), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
 	})
@@ -81,12 +94,15 @@ type jsonDrift struct {
 	Rule    string `json:"rule"` // plan-drift
 }
 
+// jsonPlan is the approved plan in json output.
+type jsonPlan struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Path  string `json:"path"` // relative to the root, slash-separated
+}
+
 type jsonCheck struct {
-	Plan struct {
-		ID    string `json:"id"`
-		Title string `json:"title"`
-		Path  string `json:"path"`
-	} `json:"plan"`
+	Plan  jsonPlan    `json:"plan"`
 	Open  []jsonItem  `json:"open"`
 	Drift []jsonDrift `json:"drift"`
 	// Weak: completed items with weak evidence (rule weak-evidence).
@@ -95,9 +111,10 @@ type jsonCheck struct {
 	Verify []jsonVerify `json:"verify,omitempty"`
 }
 
+func (r *checkReport) jsonPlan() jsonPlan { return jsonPlan{r.planID, r.planTitle, r.rootRel} }
+
 func (r *checkReport) jsonReport() jsonCheck {
-	var out jsonCheck
-	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
+	out := jsonCheck{Plan: r.jsonPlan()}
 	out.Open = []jsonItem{}
 	for _, o := range r.items {
 		ji := jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
@@ -195,95 +212,50 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn"`
 }
 
+// sarifRules are the driver's rules; a result's ruleIndex is its rule's
+// place here.
+func sarifRules() []sarifRule {
+	return []sarifRule{
+		sarifRuleOf(ruleOpenItem, "OpenPlanItem", "note", "Open plan item",
+			"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."),
+		sarifRuleOf(ruleUnproven, "ClosedWithoutProof", "warning", "Plan item closed without proof",
+			"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."),
+		sarifRuleOf(ruleDrift, "PlanDrift", "warning", "Plan changed since approval",
+			"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."),
+		sarifRuleOf(ruleWeak, "WeakEvidence", "warning", "Plan item completed with weak evidence",
+			"A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."),
+		sarifRuleOf(ruleFailed, "EvidenceFailed", "error", "Evidence failed verification",
+			"Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."),
+		sarifRuleOf(ruleUnverifiable, "EvidenceUnverifiable", "note", "Evidence cannot be verified",
+			"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."),
+		sarifRuleOf(core.RuleTicked, "CheckedNotCompleted", "warning", "Plan item ticked but not completed",
+			"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."),
+	}
+}
+
+func sarifRuleOf(id, name, level, short, full string) sarifRule {
+	return sarifRule{ID: id, Name: name, ShortDescription: sarifText{short}, FullDescription: sarifText{full},
+		DefaultConfiguration: sarifConfig{Level: level}}
+}
+
 // sarif renders the report as a SARIF 2.1.0 log. Columns are reported as
 // code points; a list marker is preceded only by ASCII indentation, so the
 // byte column is the same number.
 func (r *checkReport) sarif() sarifLog {
+	rules := sarifRules()
 	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{
-			Name:           "planls",
-			Version:        version(),
-			InformationURI: "https://github.com/planls/planls",
-			Rules: []sarifRule{{
-				ID:                   ruleOpenItem,
-				Name:                 "OpenPlanItem",
-				ShortDescription:     sarifText{"Open plan item"},
-				FullDescription:      sarifText{"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."},
-				DefaultConfiguration: sarifConfig{Level: "note"},
-			}, {
-				ID:                   ruleUnproven,
-				Name:                 "ClosedWithoutProof",
-				ShortDescription:     sarifText{"Plan item closed without proof"},
-				FullDescription:      sarifText{"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}, {
-				ID:                   ruleDrift,
-				Name:                 "PlanDrift",
-				ShortDescription:     sarifText{"Plan changed since approval"},
-				FullDescription:      sarifText{"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}, {
-				ID:                   ruleWeak,
-				Name:                 "WeakEvidence",
-				ShortDescription:     sarifText{"Plan item completed with weak evidence"},
-				FullDescription:      sarifText{"A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}, {
-				ID:                   ruleFailed,
-				Name:                 "EvidenceFailed",
-				ShortDescription:     sarifText{"Evidence failed verification"},
-				FullDescription:      sarifText{"Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."},
-				DefaultConfiguration: sarifConfig{Level: "error"},
-			}, {
-				ID:                   ruleUnverifiable,
-				Name:                 "EvidenceUnverifiable",
-				ShortDescription:     sarifText{"Evidence cannot be verified"},
-				FullDescription:      sarifText{"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."},
-				DefaultConfiguration: sarifConfig{Level: "note"},
-			}, {
-				ID:                   core.RuleTicked,
-				Name:                 "CheckedNotCompleted",
-				ShortDescription:     sarifText{"Plan item ticked but not completed"},
-				FullDescription:      sarifText{"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}},
-		}},
+		Tool: sarifTool{Driver: sarifDriver{Name: "planls", Version: version(),
+			InformationURI: "https://github.com/planls/planls", Rules: rules}},
 		ColumnKind: "unicodeCodePoints",
 		Results:    []sarifResult{},
 	}
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		res := sarifResult{RuleID: ruleOpenItem, RuleIndex: 0, Level: "note"}
-		if o.Unproven {
-			res = sarifResult{RuleID: ruleUnproven, RuleIndex: 1, Level: "warning"}
-		}
+	for _, f := range r.findings() {
 		run.Results = append(run.Results, sarifResult{
-			RuleID: res.RuleID, RuleIndex: res.RuleIndex, Level: res.Level,
-			Message: sarifText{o.message() + r.suffix(gone)},
+			RuleID: f.rule, RuleIndex: slices.IndexFunc(rules, func(s sarifRule) bool { return s.ID == f.rule }),
+			Level: f.level, Message: sarifText{f.text},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
-				Region:           sarifRegion{StartLine: line, StartColumn: col},
-			}}},
-		})
-	}
-	for _, d := range r.drift {
-		run.Results = append(run.Results, sarifResult{
-			RuleID: ruleDrift, RuleIndex: 2, Level: "warning",
-			Message: sarifText{d.message()},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
-				Region:           sarifRegion{StartLine: d.Line, StartColumn: d.Col},
-			}}},
-		})
-	}
-	for _, e := range r.evidenceFindings() {
-		line, col, gone := e.position()
-		run.Results = append(run.Results, sarifResult{
-			RuleID: e.rule, RuleIndex: sarifRuleIndex[e.rule], Level: e.level,
-			Message: sarifText{e.message + r.suffix(gone && e.inPlan)},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
-				Region:           sarifRegion{StartLine: line, StartColumn: col},
+				Region:           sarifRegion{StartLine: f.line, StartColumn: f.col},
 			}}},
 		})
 	}
@@ -293,30 +265,16 @@ func (r *checkReport) sarif() sarifLog {
 // writeGitHub prints GitHub Actions workflow commands: ::notice for open
 // items, ::warning titled with the rule for the other findings.
 func (r *checkReport) writeGitHub(w io.Writer) error {
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		cmd, extra := "notice", ""
-		if o.Unproven {
-			cmd, extra = "warning", ",title="+ruleUnproven
-		}
-		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n",
-			cmd, ghProperty(r.rootRel), line, col, extra, ghData(o.message()+r.suffix(gone))); err != nil {
-			return err
-		}
-	}
-	for _, d := range r.drift {
-		if _, err := fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d,title=%s::%s\n",
-			ghProperty(r.rootRel), d.Line, d.Col, ruleDrift, ghData(d.message())); err != nil {
-			return err
-		}
-	}
-	for _, e := range r.evidenceFindings() {
-		if e.rule == ruleVerified {
+	for _, f := range r.findings() {
+		if f.rule == ruleVerified {
 			continue // not a finding: the text and json say it
 		}
-		line, col, gone := e.position()
-		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", ghCommand[e.level],
-			ghProperty(r.rootRel), line, col, e.rule, ghData(e.message+r.suffix(gone && e.inPlan))); err != nil {
+		title := ",title=" + f.rule
+		if f.rule == ruleOpenItem {
+			title = ""
+		}
+		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n", ghCommand[f.level],
+			ghProperty(r.rootRel), f.line, f.col, title, ghData(f.text)); err != nil {
 			return err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
 )
 
@@ -54,6 +55,19 @@ func openStore(cmd *cobra.Command) (*store.Store, error) {
 		return nil, err
 	}
 	return store.Open(root, actor), nil
+}
+
+// openState opens the workspace's store and reads its state.
+func openState(cmd *cobra.Command) (*store.Store, *core.State, error) {
+	s, err := openStore(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := s.Read()
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	return s, st, nil
 }
 
 // displayPath shows a file the way a terminal user can open it: relative
