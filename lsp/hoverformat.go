@@ -1,10 +1,11 @@
 package lsp
 
 import (
-	"regexp"
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/internal/lazy"
 )
 
 // hoverContent is the hover's MarkupContent in the client's format:
@@ -19,10 +20,10 @@ func hoverContent(md string, plain bool) protocol.MarkupContent {
 }
 
 // mdLink is a markdown link as evidenceHover writes it: [text](target).
-var mdLink = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\(([^)]*)\)`)
+var mdLink = lazy.Regexp(`\[((?:\\.|[^\]\\])*)\]\(([^)]*)\)`)
 
 // mdEscaped is a backslash escape of mdEscape.
-var mdEscaped = regexp.MustCompile(`\\([\\\[\]*_<` + "`" + `])`)
+var mdEscaped = lazy.Regexp(`\\([\\\[\]*_<` + "`" + `])`)
 
 // plainHover drops the markup hoverText adds (the bold first line and the
 // code span around the status) and the blank lines between paragraphs; in
@@ -42,7 +43,7 @@ func plainHover(md string) string {
 			}
 		}
 		if strings.HasPrefix(l, "- ") {
-			l = mdEscaped.ReplaceAllString(mdLink.ReplaceAllString(l, "$1 ($2)"), "$1")
+			l = mdEscaped().ReplaceAllString(mdLink().ReplaceAllString(l, "$1 ($2)"), "$1")
 		}
 		if rest, ok := strings.CutPrefix(l, "status: `"); ok {
 			if end := strings.IndexByte(rest, '`'); end >= 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -155,6 +156,9 @@ func versionFrom(info *debug.BuildInfo) string {
 	return v
 }
 
+// printVersion writes the line `planls version` and `planls --version` print.
+func printVersion(w io.Writer) { fmt.Fprintf(w, "planls %s\n", version()) }
+
 // newVersionCmd is `planls version`.
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
@@ -162,7 +166,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the planls version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "planls %s\n", version())
+			printVersion(cmd.OutOrStdout())
 			return nil
 		},
 	}
