@@ -33,8 +33,8 @@ func (s *server) settingsChanged(before []string, changed []*folder) {
 	// The client watches unless registration fell back to fsnotify; a
 	// registration still in flight re-reads the settings when it runs.
 	// Per-folder watchers (relative patterns) follow each folder's planFiles.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused &&
-		(s.ecaps.relativePatterns || !slices.Equal(before, s.planFilesUnion())) {
+	if s.caps.dynamicWatch && !s.reg.refused &&
+		(s.caps.relativePatterns || !slices.Equal(before, s.planFilesUnion())) {
 		s.grp.goFn(s.registerWatchers)
 	}
 	for _, f := range changed {

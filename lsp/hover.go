@@ -29,7 +29,7 @@ func (s *server) hover(r *request) (any, error) {
 		return nil, nil
 	}
 	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
-	text, root, evidence, plain := hoverText(v, vi), f.root, "", s.ecaps.hoverPlain
+	text, root, evidence, plain := hoverText(v, vi), f.root, "", s.caps.hoverPlain
 	if vi.task != nil {
 		evidence = vi.task.Evidence
 	}

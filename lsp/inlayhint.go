@@ -111,7 +111,7 @@ func (s *server) noteHints(f *folder) {
 		return
 	}
 	f.hintSum, f.hintSumOK = sum, true
-	if s.ecaps.inlayRefresh {
+	if s.caps.inlayRefresh {
 		s.startRefresh(&s.hints, "workspace/inlayHint/refresh")
 	}
 }

@@ -51,7 +51,7 @@ func (s *server) noteLenses(f *folder) {
 	// The first view counts too: a lens request that came before it got
 	// nothing.
 	f.lensSum, f.lensSumOK = sum, true
-	if s.caps.Workspace.CodeLens.RefreshSupport {
+	if s.caps.lensRefresh {
 		s.startRefresh(&s.lenses, "workspace/codeLens/refresh")
 	}
 }

@@ -77,7 +77,7 @@ const askUndeclared = time.Minute
 // askBound is how long the server waits for the user's pick.
 func (s *server) askBound() time.Duration {
 	s.mu.Lock()
-	declared := s.caps.Window.ShowMessage != nil
+	declared := s.caps.showMessage
 	s.mu.Unlock()
 	if declared {
 		return s.opts.askTimeout

@@ -40,7 +40,7 @@ type server struct {
 	state lifecycle
 	enc   encoding
 	caps  clientCaps
-	ecaps editorCaps // 3.17 shapes, processId, trace level (caps317.go)
+	trace string // $/logTrace level: "off" (or ""), "messages", "verbose"
 	hints lensRefresh
 	// clientGone: the client's process died (clientpid.go).
 	clientGone bool

@@ -26,7 +26,7 @@ func (s *server) setTrace(r *request) (any, error) {
 		return nil, nil
 	}
 	s.mu.Lock()
-	s.ecaps.trace = p.Value
+	s.trace = p.Value
 	s.mu.Unlock()
 	return nil, nil
 }
@@ -37,7 +37,7 @@ func (s *server) setTrace(r *request) (any, error) {
 // $/logTrace never traces the trace notifications themselves.
 func (s *server) traceHandled(r *request, start time.Time, err error) {
 	s.mu.Lock()
-	level := s.ecaps.trace
+	level := s.trace
 	s.mu.Unlock()
 	if level == "" || level == "off" || r.method == "$/setTrace" {
 		return

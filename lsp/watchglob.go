@@ -23,7 +23,7 @@ type fileWatcher struct {
 // is watched. Without it, "**/.planls/state.json" and "**/<glob>" for the
 // planFiles of every folder. Caller holds mu.
 func (s *server) clientWatchers() []fileWatcher {
-	if !s.ecaps.relativePatterns {
+	if !s.caps.relativePatterns {
 		out := []fileWatcher{{GlobPattern: "**/.planls/state.json"}}
 		for _, g := range s.planFilesUnion() {
 			out = append(out, fileWatcher{GlobPattern: "**/" + filepath.ToSlash(g)})
@@ -46,7 +46,7 @@ func (s *server) clientWatchers() []fileWatcher {
 // runs one at a time and compares with what was registered). Caller holds
 // mu.
 func (s *server) watchFoldersChanged() {
-	if s.ecaps.relativePatterns && s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused {
+	if s.caps.relativePatterns && s.caps.dynamicWatch && !s.reg.refused {
 		s.grp.goFn(s.registerWatchers)
 	}
 }
