@@ -73,7 +73,6 @@ func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessag
 	if s.state == shutDown {
 		return
 	}
-	before := s.planFilesUnion()
 	var changed []*folder
 	for i, f := range asked {
 		if !slices.Contains(s.folders, f) {
@@ -93,5 +92,5 @@ func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessag
 			changed = append(changed, f)
 		}
 	}
-	s.settingsChanged(before, changed)
+	s.settingsChanged(changed)
 }

@@ -195,14 +195,11 @@ func (s *server) initialize(r *request) (any, error) {
 // client answers workspace/configuration.
 func (s *server) initializedNote(r *request) (any, error) {
 	s.mu.Lock()
-	dyn := s.caps.dynamicWatch
+	defer s.mu.Unlock()
 	s.startFSWatch()
-	s.mu.Unlock()
-	if dyn {
+	if s.caps.dynamicWatch {
 		s.grp.goFn(s.registerWatchers)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, f := range s.folders {
 		s.refresh(f, true)
 	}
@@ -253,10 +250,7 @@ func (s *server) folderFor(p string, create bool) *folder {
 	f.implicit = true
 	s.folders = append(s.folders, f)
 	s.pullSettings([]*folder{f})
-	if s.watcher != nil {
-		s.watcher.sync(s)
-	}
-	s.watchFoldersChanged()
+	s.rewatch()
 	return f
 }
 

@@ -174,9 +174,8 @@ func (s *server) didChangeConfiguration(r *request) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.planFilesUnion()
 	s.settings = parseSettings(p.Settings, s.settings, s.log)
-	s.settingsChanged(before, s.folders)
+	s.settingsChanged(s.folders)
 	s.pullSettings(s.folders)
 	return nil, nil
 }

@@ -237,10 +237,7 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 			s.refresh(f, true)
 		}
 	}
-	if s.watcher != nil {
-		s.watcher.sync(s)
-	}
-	s.watchFoldersChanged()
+	s.rewatch()
 	return nil, nil
 }
 

@@ -40,13 +40,16 @@ func (s *server) clientWatchers() []fileWatcher {
 	return out
 }
 
-// watchFoldersChanged re-registers the client's watchers after folders
-// came or went, when they are per folder (relative patterns) and the client
-// watches (the first registration may still be in flight: registerWatchers
-// runs one at a time and compares with what was registered). Caller holds
-// mu.
-func (s *server) watchFoldersChanged() {
-	if s.caps.relativePatterns && s.caps.dynamicWatch && !s.reg.refused {
+// rewatch follows a change of folders or settings: fsnotify's directories,
+// and the client's watchers when the client watches for us (unless it
+// refused). registerWatchers sends nothing when the watchers are those
+// registered, and one still in flight is followed by this one, which reads
+// the folders and settings when it runs. Caller holds mu.
+func (s *server) rewatch() {
+	if s.watcher != nil {
+		s.watcher.sync(s)
+	}
+	if s.caps.dynamicWatch && !s.reg.refused {
 		s.grp.goFn(s.registerWatchers)
 	}
 }
