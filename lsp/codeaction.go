@@ -8,10 +8,13 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// itemArg and planArg are the command argument objects of code actions.
+// itemArg and planArg are the command argument objects of code actions
+// and lenses; Evidence is set by a ready action (docs/PROTOCOL.md
+// "Commands": planls.complete {"id", "evidence", "uri"}).
 type itemArg struct {
-	ID  int    `json:"id"`
-	URI string `json:"uri"`
+	ID       int    `json:"id"`
+	URI      string `json:"uri"`
+	Evidence string `json:"evidence,omitempty"`
 }
 
 type planArg struct {
@@ -44,7 +47,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 	}
 	actions := []protocol.CodeAction{}
 	// git runs before the lock is taken: ready evidence (readyevidence.go).
-	ready := s.readyEvidenceFor(r.ctx, p.TextDocument.URI)
+	head := s.headOf(r.ctx, p.TextDocument.URI)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() { res = s.shapeActions(actions, p.Context.Only) }()
@@ -53,6 +56,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 		return actions, nil
 	}
 	v := f.view
+	ready := suggestionsFrom(head, v.state, "evidence")
 	if wantsSourceOnly(p.Context.Only) {
 		// A source action applies to the whole file whatever the range.
 		p.Range.Start.Line, p.Range.End.Line = 0, uint32(v.m.lineOf(len(v.text)))
@@ -106,7 +110,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 				Command: &protocol.Command{Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}},
 			})
 			if a[1] == "planls.complete" {
-				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready(v.state))...)
+				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready)...)
 			}
 		}
 		if vi.drift == "changed" {
