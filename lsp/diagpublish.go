@@ -109,5 +109,5 @@ func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []pro
 }
 
 // hashSeed keys the fingerprints of what a client was sent (publish,
-// lensSum, hintSum) for the life of the process.
+// refreshSums) for the life of the process.
 var hashSeed = maphash.MakeSeed()

@@ -46,10 +46,8 @@ type folder struct {
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
-	lensSum      uint64                           // lensSum of the view the client last saw
-	lensSumOK    bool
-	hintSum      uint64 // hintSum of the view the client last saw (inlayhint.go)
-	hintSumOK    bool
+	lensSum      shownSum                         // refreshSums of the view the client last saw
+	hintSum      shownSum
 
 	pulled    settingsPatch // keys workspace/configuration set for this folder
 	pulledSeq uint64        // request number of the last answer applied (0: none)

@@ -41,7 +41,7 @@ type server struct {
 	enc   encoding
 	caps  clientCaps
 	trace string // $/logTrace level: "off" (or ""), "messages", "verbose"
-	hints lensRefresh
+	hints refresher
 	// clientGone: the client's process died (clientpid.go).
 	clientGone bool
 	settings   settings // pushed over the defaults; folderSettings adds what was pulled
@@ -50,7 +50,7 @@ type server struct {
 	watcher    *fsWatcher
 	clientFS   bool              // the client watches files for us (dynamic registration)
 	published  map[string]uint64 // URI → meaningHash of the diagnostics last sent
-	lenses     lensRefresh
+	lenses     refresher
 	pulls      configPulls
 
 	reg watchReg // not guarded by mu: it has its own
@@ -72,6 +72,8 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, out *outbox, log *slog.L
 		settings:  defaultSettings(),
 		docs:      map[string]*document{},
 		published: map[string]uint64{},
+		lenses:    refresher{method: "workspace/codeLens/refresh"},
+		hints:     refresher{method: "workspace/inlayHint/refresh"},
 	}
 }
 
