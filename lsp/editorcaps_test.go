@@ -364,14 +364,14 @@ func TestSetTraceLogTrace(t *testing.T) {
 	e.hoverAt(u, 7, 3)
 	e.waitFor("logTrace", func() bool { return count() > 0 })
 	e.mu.Lock()
-	var last logTraceParams
+	var last protocol.LogTraceParams
 	for _, x := range e.notes {
 		if x.method == "$/logTrace" {
 			_ = json.Unmarshal(x.params, &last)
 		}
 	}
 	e.mu.Unlock()
-	if !strings.HasPrefix(last.Message, "handled request 'textDocument/hover' (id ") || !strings.Contains(last.Verbose, `"line":7`) {
+	if !strings.HasPrefix(last.Message, "handled request 'textDocument/hover' (id ") || !strings.Contains(string(last.Verbose), `"line":7`) {
 		t.Errorf("logTrace %+v", last)
 	}
 	e.notify("$/setTrace", map[string]any{"value": "loud"}) // ignored: still verbose

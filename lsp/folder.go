@@ -33,7 +33,6 @@ type folder struct {
 
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
-	planSum  [32]byte
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
@@ -86,15 +85,9 @@ func (s *server) readDisk(f *folder) bool {
 		}
 		data = nil
 	}
-	if s.holdPlan(f, path, data) {
-		if changed {
-			f.revision++
-		}
-		return changed
-	}
-	sum := sha256.Sum256(data)
-	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
-		f.planPath, f.planDisk, f.planSum = path, data, sum
+	if !s.holdPlan(f, path, data) &&
+		(path != f.planPath || !bytes.Equal(data, f.planDisk) || (data == nil) != (f.planDisk == nil)) {
+		f.planPath, f.planDisk = path, data
 		changed = true
 	}
 	if changed {
@@ -112,11 +105,7 @@ func (s *server) readState(f *folder) bool {
 		_, rerr := f.store.Read()
 		if rerr != nil {
 			f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
-			if f.stateErr != nil && f.stateErr.Error() == rerr.Error() {
-				return false
-			}
-			f.stateErr = rerr
-			return true
+			return setStateErr(f, rerr)
 		}
 		had := f.stateOK && f.stateSum == [32]byte{} && f.stateErr == nil
 		f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
@@ -142,16 +131,20 @@ func (s *server) readState(f *folder) bool {
 		}
 		f.badReads = 0
 		f.stateOK, f.stateSum = true, sum
-		if f.stateErr != nil && f.stateErr.Error() == rerr.Error() {
-			return false
-		}
-		f.stateErr = rerr
-		return true
+		return setStateErr(f, rerr)
 	}
 	f.badReads = 0
 	f.stateOK, f.stateSum = true, sum
 	f.state, f.stateErr = st, nil
 	return true
+}
+
+// setStateErr records err as f's state error and reports whether the user
+// sees a change (another message).
+func setStateErr(f *folder, err error) bool {
+	changed := f.stateErr == nil || f.stateErr.Error() != err.Error()
+	f.stateErr = err
+	return changed
 }
 
 // resolvePlan picks the plan file: the approved plan's path when it exists,

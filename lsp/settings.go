@@ -135,12 +135,7 @@ func insideRoot(globs []string) bool {
 		if g == "" || path.IsAbs(g) || filepath.IsAbs(g) || (len(g) > 1 && g[1] == ':') {
 			return false
 		}
-		for _, el := range strings.Split(g, "/") {
-			if el == ".." {
-				return false
-			}
-		}
-		if _, err := path.Match(g, ""); err != nil {
+		if _, err := path.Match(g, ""); err != nil || slices.Contains(strings.Split(g, "/"), "..") {
 			return false
 		}
 	}

@@ -93,10 +93,7 @@ func applyChanges(text []byte, changes []contentChange, enc encoding) []byte {
 // diagnostics come from disk). In a large plan the recompute waits for a
 // short pause in typing (typingDelay).
 func (s *server) didChange(r *request) (any, error) {
-	p, err := r.change, r.changeErr
-	if p == nil && err == nil {
-		p, err = decodeDidChange(r.params)
-	}
+	p, err := r.change, r.changeErr // decoded as it was queued (dispatch.go)
 	if err != nil {
 		return nil, err
 	}
