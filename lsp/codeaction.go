@@ -95,11 +95,15 @@ func (s *server) codeAction(r *request) (res any, err error) {
 	}
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil || vi.task == nil {
+		if vi.item == nil {
 			continue
 		}
 		line := v.m.lineOf(vi.item.Line.Start)
-		if !ids[vi.task.ID] && (line < first || line > last) {
+		inRange := line >= first && line <= last
+		if vi.drift == "new" && inRange {
+			planWide = true
+		}
+		if vi.task == nil || (!ids[vi.task.ID] && !inRange) {
 			continue
 		}
 		ds := onLine(line)
@@ -117,16 +121,8 @@ func (s *server) codeAction(r *request) (res any, err error) {
 			planWide = true
 		}
 	}
-	titleLine := int(v.titleRange().Start.Line)
-	if titleLine >= first && titleLine <= last {
+	if titleLine := int(v.titleRange().Start.Line); titleLine >= first && titleLine <= last {
 		planWide = true
-	}
-	for i := range v.items {
-		if v.items[i].drift == "new" && v.items[i].item != nil {
-			if l := v.m.lineOf(v.items[i].item.Line.Start); l >= first && l <= last {
-				planWide = true
-			}
-		}
 	}
 	if planWide && (!v.approved || v.needsReapproval) {
 		title := "Approve plan"

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -90,12 +89,7 @@ func (s *server) detach(r *request, fn func(ctx context.Context) (any, error)) (
 		ctx, cancel := context.WithCancel(r.ctx)
 		defer cancel()
 		defer context.AfterFunc(gctx, cancel)()
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Error("command panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
-			}
-		}()
+		defer r.recoverPanic(s.log)
 		r.answer(fn(ctx))
 	})
 	if !started {

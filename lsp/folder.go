@@ -219,10 +219,7 @@ func (s *server) scheduleDebounced(f *folder) {
 		f.pendingSince = time.Now()
 	}
 	f.pending = true
-	stopTimer(f.debounce)
-	f.debounce = s.grp.afterFunc(s.opts.debounce, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	s.rearm(&f.debounce, s.opts.debounce, func() {
 		f.pending = false
 		s.refresh(f, false)
 	})
@@ -238,12 +235,20 @@ func (s *server) extendDebounced(f *folder) {
 }
 
 func (s *server) scheduleRetry(f *folder) {
-	stopTimer(f.retry)
-	f.retry = s.grp.afterFunc(s.opts.retryDelay, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	s.rearm(&f.retry, s.opts.retryDelay, func() {
 		f.stateOK = false
 		s.refresh(f, false)
+	})
+}
+
+// rearm replaces the timer *t with one of the session's group that runs fn
+// under mu after d. Caller holds mu.
+func (s *server) rearm(t **time.Timer, d time.Duration, fn func()) {
+	stopTimer(*t)
+	*t = s.grp.afterFunc(d, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		fn()
 	})
 }
 

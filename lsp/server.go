@@ -60,8 +60,7 @@ type server struct {
 // document is an open text document.
 type document struct {
 	uri     string // exactly as the client sent it (B28)
-	path    string
-	key     string
+	key     string // keyOf its path
 	version int32
 	text    []byte // never changed in place: views share it
 }

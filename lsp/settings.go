@@ -38,16 +38,8 @@ type settingsPatch struct {
 
 // over returns base with p's keys replacing base's.
 func (p settingsPatch) over(base settings) settings {
-	if p.planFiles != nil {
-		base.PlanFiles = p.planFiles
-	}
-	if p.severity != "" {
-		base.Severity = p.severity
-	}
-	if p.fadeClosed != nil {
-		base.FadeClosed = *p.fadeClosed
-	}
-	return base
+	all := settingsPatch{base.PlanFiles, base.Severity, &base.FadeClosed}.merge(p)
+	return settings{PlanFiles: all.planFiles, Severity: all.severity, FadeClosed: *all.fadeClosed}
 }
 
 // merge returns p with the keys q sets replaced by q's values.

@@ -23,7 +23,7 @@ func (s *server) didOpen(r *request) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &document{uri: u, path: path, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	d := &document{uri: u, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.docs[d.key] = d
 	delete(s.published, u) // a reopened buffer gets its diagnostics again
 	// Only a plan-like file outside every folder gets a folder of its own:
@@ -123,12 +123,7 @@ func (s *server) didChange(r *request) (any, error) {
 		return nil, nil
 	}
 	if f.view != nil && len(f.view.plan.Items) >= largePlan {
-		stopTimer(f.typing)
-		f.typing = s.grp.afterFunc(typingDelay, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.recompute(f)
-		})
+		s.rearm(&f.typing, typingDelay, func() { s.recompute(f) })
 		return nil, nil
 	}
 	s.recompute(f)
