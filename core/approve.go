@@ -11,7 +11,17 @@ import (
 	"github.com/planls/planls/planparse"
 )
 
-func planID(src []byte) string { return rawPlanID(bytes.TrimPrefix(src, utf8BOM)) }
+// PlanID returns the id of a plan's markdown: "sha256:" + lowercase hex of
+// its bytes after a leading UTF-8 BOM, so the file saved with a BOM and an
+// editor's buffer of it (which drops the BOM) are the same plan.
+func PlanID(src []byte) string { return rawPlanID(bytes.TrimPrefix(src, utf8BOM)) }
+
+// PlanMatches reports whether src is the plan approved as id. It also
+// accepts the id of the bytes with their BOM, as planls computed it before
+// ignoring the BOM, so a plan approved then needs no second approval.
+func PlanMatches(src []byte, id string) bool {
+	return PlanID(src) == id || (bytes.HasPrefix(src, utf8BOM) && rawPlanID(src) == id)
+}
 
 func rawPlanID(src []byte) string {
 	sum := sha256.Sum256(src)
@@ -58,18 +68,26 @@ func usableItems(plan *planparse.Plan) []int {
 	return idx
 }
 
-// approve is Approve: see api.go. The result text is
-// `Approved plan "<title>": <n> plan items (<kept> kept, <new> new, <removed> removed)`,
-// with `, <r> restored` added when tombstoned plan items came back
-// (pairApproval), and `Plan "<title>" is already approved: <n> plan items`
-// for the same content again (a no-op).
-func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
+// Approve turns a parsed plan into plan items (planls-rules.md "Approval and
+// reconciliation"). src is the plan's markdown (its sha256 is the plan id);
+// path is the plan file relative to the workspace root, slash-separated.
+// Approving the same content again is a no-op (Changed false, text
+// `Plan "<title>" is already approved: <n> plan items`). Unchanged
+// items keep their id and state; an item whose key is a tombstoned plan
+// item's is restored (same id, its evidence or reason and the status they
+// prove, see PreviewApproval); other items get new ids from nextId; old plan
+// items no longer in the plan are tombstoned and edges to them dropped.
+// Items with a blank subject are skipped. Text:
+// `Approved plan "<title>": <n> plan items (<k> kept, <m> new, <r> removed)`,
+// with `, <s> restored` appended inside the parentheses when s > 0.
+// Refused (Error envelope) when opts.ReadOnly.
+func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
 	view := sortedView(in)
 	orig := in
 	if orig == nil {
 		orig = view
 	}
-	id := planID(src)
+	id := PlanID(src)
 	title := "plan"
 	if plan != nil && plan.Title != "" {
 		title = plan.Title
@@ -81,7 +99,7 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	}
 	if view.Plan != nil && view.Plan.ID == id {
 		_, total := planCounts(view)
-		text := fmt.Sprintf("Plan \"%s\" is already approved: %s", sanitize(view.Plan.Title), countNoun(total, "plan item"))
+		text := fmt.Sprintf("Plan \"%s\" is already approved: %s", sanitize(view.Plan.Title), CountNoun(total, "plan item"))
 		if path == "" || path == view.Plan.Path {
 			return success(orig, view, action, rawParams, text, false)
 		}
@@ -187,17 +205,20 @@ func approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	if restored > 0 {
 		counts += fmt.Sprintf(", %d restored", restored)
 	}
-	text := fmt.Sprintf("Approved plan \"%s\": %s (%s)", sanitize(title), countNoun(len(items), "plan item"), counts)
+	text := fmt.Sprintf("Approved plan \"%s\": %s (%s)", sanitize(title), CountNoun(len(items), "plan item"), counts)
 	res := success(w, w, action, rawParams, text, true)
 	return res
 }
 
-// countNoun writes n and the noun, plural unless n is 1 ("1 plan item",
-// "7 plan items"). Only planls's own texts use it: the seed's strings keep
-// their fixed wording ("Cleared 1 tasks").
-func countNoun(n int, noun string) string {
+// CountNoun writes n and the noun, plural unless n is 1 ("1 plan item",
+// "7 plan items", "2 entries": a final y becomes ies). Only planls's own
+// texts use it: the seed's strings keep their fixed wording ("Cleared 1 tasks").
+func CountNoun(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if stem, ok := strings.CutSuffix(noun, "y"); ok {
+		return fmt.Sprintf("%d %sies", n, stem)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

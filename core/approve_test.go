@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/planls/planls/planparse"
@@ -123,7 +124,7 @@ func TestApproveKeepsEverythingOnUnchangedItems(t *testing.T) {
 	}
 	got := res.State.task(1)
 	if got.Version != kept.Version || got.Owner == nil || *got.Owner != "me" || got.Status != InProgress ||
-		!intsEqual(got.BlockedBy, []int{4}) || got.Metadata["k"] == nil {
+		!slices.Equal(got.BlockedBy, []int{4}) || got.Metadata["k"] == nil {
 		t.Fatalf("kept item lost state: %+v", got)
 	}
 	if old := res.State.task(2); old.Status != Deleted || old.DeletedFrom != "" {
@@ -269,5 +270,19 @@ func TestApproveSameContentNewPath(t *testing.T) {
 	one := planparse.Parse([]byte("# T\n- only\n"))
 	if got := Approve(Empty(), one, []byte("# T\n- only\n"), "PLAN.md", Options{}).Envelope.Text(); got != `Approved plan "T": 1 plan item (0 kept, 1 new, 0 removed)` {
 		t.Fatalf("singular: %q", got)
+	}
+}
+
+func TestCountNoun(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		noun, want string
+	}{
+		{0, "task", "0 tasks"}, {1, "task", "1 task"}, {2, "change", "2 changes"},
+		{1, "entry", "1 entry"}, {3, "journal entry", "3 journal entries"},
+	} {
+		if got := CountNoun(tc.n, tc.noun); got != tc.want {
+			t.Errorf("CountNoun(%d, %q) = %q", tc.n, tc.noun, got)
+		}
 	}
 }

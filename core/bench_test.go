@@ -150,3 +150,24 @@ func BenchmarkApprove1600Lines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMatchPlanEdited: MatchPlan after a one-line edit in the middle of
+// an approved plan, re-parsed: the language server's case on a keystroke.
+func BenchmarkMatchPlanEdited(b *testing.B) {
+	for _, n := range []int{200, 1000, 10000} {
+		src := plangen.Generate(n, 1)
+		st := Approve(Empty(), planparse.Parse(src), src, "PLAN.md", testOpts()).State
+		i := bytes.Index(src[len(src)/2:], []byte("\n- ")) + len(src)/2 + 3
+		edited := append(append(append([]byte(nil), src[:i]...), "edited "...), src[i:]...)
+		p := planparse.Parse(edited)
+		if m, _ := MatchPlan(st, p); len(m) != n {
+			b.Fatalf("%d matches", len(m))
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				MatchPlan(st, p)
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,11 +43,7 @@ var onlyForKeys = func() []string {
 // precheck runs the checks every call or op gets before its action's own
 // rules: a known action, fields that apply to it, the project, the scope.
 func (r *runner) precheck(p *params) error {
-	known := false
-	for _, a := range actions {
-		known = known || a == p.Action
-	}
-	if !known {
+	if !slices.Contains(actions, p.Action) {
 		if p.Action == "defer" {
 			// Deferring is an update (seed 000's status machine), and the CLI
 			// has a `todo defer`: name the call that does it.
@@ -59,14 +56,7 @@ func (r *runner) precheck(p *params) error {
 		return fmt.Errorf("unknown action %q: use %s", p.Action, strings.Join(actions, ", "))
 	}
 	for _, k := range onlyForKeys {
-		if !p.has(k) {
-			continue
-		}
-		ok := false
-		for _, a := range onlyFor[k] {
-			ok = ok || a == p.Action
-		}
-		if !ok {
+		if p.has(k) && !slices.Contains(onlyFor[k], p.Action) {
 			return fmt.Errorf("%s only applies to %s", k, englishList(onlyFor[k]))
 		}
 	}
@@ -107,10 +97,7 @@ func englishList(xs []string) string {
 // returned state are sorted by id.
 func Call(in *State, raw json.RawMessage, opts Options) Result {
 	view := sortedView(in)
-	orig := in
-	if orig == nil {
-		orig = view
-	}
+	orig := cmp.Or(in, view)
 	r := &runner{opts: opts, now: opts.now()}
 	obj, err := decodeObject(raw, "params")
 	if err != nil {

@@ -1,9 +1,12 @@
 package core
 
 import (
+	"cmp"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // RefKind is what a piece of evidence names (issue 14 "Evidence that names
@@ -65,9 +68,7 @@ func ParseEvidence(evidence string) []EvidenceRef {
 	var refs []EvidenceRef
 	taken := make([]bool, len(evidence)) // bytes already part of a reference or a backtick span
 	for _, sp := range backtickSpans(evidence) {
-		for i := sp.start; i < sp.end; i++ {
-			taken[i] = true
-		}
+		mark(taken, sp.start, sp.end)
 		if ref, ok := classifySpan(evidence, sp); ok {
 			refs = append(refs, ref)
 		}
@@ -92,7 +93,7 @@ func ParseEvidence(evidence string) []EvidenceRef {
 			refs = append(refs, ref)
 		}
 	}
-	sortRefs(refs)
+	slices.SortStableFunc(refs, func(a, b EvidenceRef) int { return cmp.Compare(a.Start, b.Start) })
 	// A stated result runs up to the next reference at most:
 	// "`go test` passes, abc1234" states "passes".
 	for i := range refs {
@@ -445,11 +446,11 @@ func classifyToken(s string, start, end int) (EvidenceRef, bool) {
 	if start > 0 && (s[start-1] >= 0x80) {
 		// Glued to a non-ASCII word (邮件abc1234): a token may still follow
 		// CJK text directly, which writes no spaces.
-		if !isCJK(s, start) {
+		if r, _ := utf8.DecodeLastRuneInString(s[:start]); !cjkRune(r) {
 			return EvidenceRef{}, false
 		}
 	}
-	if end < len(s) && s[end] >= 0x80 && !isCJKAt(s, end) {
+	if r, _ := utf8.DecodeRuneInString(s[end:]); end < len(s) && s[end] >= 0x80 && !cjkRune(r) {
 		return EvidenceRef{}, false
 	}
 	word := s[start:end]
@@ -605,31 +606,11 @@ func commitWordBefore(before string) bool {
 	return false
 }
 
-// isCJK reports whether the rune ending just before byte i is CJK (or
-// full-width punctuation), text that writes no spaces between words.
-func isCJK(s string, i int) bool {
-	j := i - 1
-	for j > 0 && s[j]&0xC0 == 0x80 {
-		j--
-	}
-	return cjkRune(s[j:i])
-}
-
-// isCJKAt reports whether the rune starting at byte i is CJK.
-func isCJKAt(s string, i int) bool {
-	j := i + 1
-	for j < len(s) && s[j]&0xC0 == 0x80 {
-		j++
-	}
-	return cjkRune(s[i:j])
-}
-
-func cjkRune(r string) bool {
-	for _, c := range r {
-		return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
-			(c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x3000 && c <= 0x303F)
-	}
-	return false
+// cjkRune reports whether c is CJK (or full-width punctuation), text that
+// writes no spaces between words.
+func cjkRune(c rune) bool {
+	return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+		(c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x3000 && c <= 0x303F)
 }
 
 func anyTaken(taken []bool, start, end int) bool {
@@ -644,14 +625,5 @@ func anyTaken(taken []bool, start, end int) bool {
 func mark(taken []bool, start, end int) {
 	for i := start; i < end; i++ {
 		taken[i] = true
-	}
-}
-
-// sortRefs orders refs by position (insertion sort: a handful at most).
-func sortRefs(refs []EvidenceRef) {
-	for i := 1; i < len(refs); i++ {
-		for j := i; j > 0 && refs[j].Start < refs[j-1].Start; j-- {
-			refs[j], refs[j-1] = refs[j-1], refs[j]
-		}
 	}
 }

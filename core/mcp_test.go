@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -258,7 +259,7 @@ func TestDeleteAllAndRestore(t *testing.T) {
 	}
 	for i := range back.Tasks {
 		b, s := back.Tasks[i], st.Tasks[i]
-		if b.Status != s.Status || !intsEqual(b.BlockedBy, s.BlockedBy) || b.DeletedFrom != s.DeletedFrom {
+		if b.Status != s.Status || !slices.Equal(b.BlockedBy, s.BlockedBy) || b.DeletedFrom != s.DeletedFrom {
 			t.Fatalf("restore did not undo delete_all: %+v vs %+v", b, s)
 		}
 	}

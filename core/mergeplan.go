@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -94,7 +95,7 @@ func (m *merger) undoApproval(base, win, lose *State, winSide, loseSide string, 
 			if n, ok := moved[d]; ok {
 				d, changed = n, true
 			}
-			if d != r.ID && !containsInt(deps, d) {
+			if d != r.ID && !slices.Contains(deps, d) {
 				deps = append(deps, d)
 			}
 		}
@@ -106,15 +107,6 @@ func (m *merger) undoApproval(base, win, lose *State, winSide, loseSide string, 
 }
 
 func isOpen(s Status) bool { return s == Pending || s == InProgress }
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
 
 func samePlan(a, b *PlanRef) bool {
 	if a == nil || b == nil {

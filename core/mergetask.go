@@ -240,9 +240,9 @@ func pick3[T comparable](b, o, t, tie T) (T, bool) {
 
 func pick3Ptr(b, o, t, tie *string) (*string, bool) {
 	switch {
-	case eqPtr(o, b):
+	case strPtrEqual(o, b):
 		return t, false
-	case eqPtr(t, b), eqPtr(o, t):
+	case strPtrEqual(t, b), strPtrEqual(o, t):
 		return o, false
 	}
 	return tie, true
@@ -328,7 +328,7 @@ func mergeMetadataKeys(b, o, t, tie map[string]any) (map[string]any, []string) {
 // sameContent compares two tasks without their version and timestamps.
 func sameContent(a, b *Task) bool {
 	return a.ID == b.ID && a.Subject == b.Subject && a.Status == b.Status &&
-		eqPtr(a.Description, b.Description) && eqPtr(a.ActiveForm, b.ActiveForm) && eqPtr(a.Owner, b.Owner) &&
+		strPtrEqual(a.Description, b.Description) && strPtrEqual(a.ActiveForm, b.ActiveForm) && strPtrEqual(a.Owner, b.Owner) &&
 		slices.Equal(a.BlockedBy, b.BlockedBy) && a.Source == b.Source && a.PlanGroup == b.PlanGroup &&
 		slices.Equal(a.PlanScope, b.PlanScope) && a.PlanText == b.PlanText && a.Evidence == b.Evidence &&
 		a.Reason == b.Reason && a.Priority == b.Priority && a.DueAt == b.DueAt && a.Note == b.Note &&
@@ -340,5 +340,3 @@ func sameContent(a, b *Task) bool {
 func sameTask(a, b *Task) bool {
 	return sameContent(a, b) && a.Version == b.Version && a.CreatedAt.Equal(b.CreatedAt) && a.UpdatedAt.Equal(b.UpdatedAt)
 }
-
-func eqPtr(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

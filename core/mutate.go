@@ -53,11 +53,7 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 		if dep.Status == Deleted {
 			return "", false, fmt.Errorf("blockedBy: #%d is deleted", d)
 		}
-		dup := false
-		for _, x := range deps {
-			dup = dup || x == d
-		}
-		if !dup {
+		if !slices.Contains(deps, d) {
 			deps = append(deps, d)
 		}
 	}
@@ -204,7 +200,7 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 	w.LastDeleteAll = ids
 	r.ids = append(r.ids, ids...)
 	r.touch(ids...)
-	return fmt.Sprintf("Deleted %s: %s. Undo with %s", countNoun(len(ids), "task"), idRuns(ids, nil), undoHint(ids)), true, nil
+	return fmt.Sprintf("Deleted %s: %s. Undo with %s", CountNoun(len(ids), "task"), idRuns(ids, nil), undoHint(ids)), true, nil
 }
 
 // restore brings tombstones back to the status they had when deleted (a
@@ -276,7 +272,7 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 	w.LastDeleteAll = rest
 	r.ids = append(r.ids, done...)
 	r.touch(done...)
-	text := fmt.Sprintf("Restored %s: %s", countNoun(len(done), "task"), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" }))
+	text := fmt.Sprintf("Restored %s: %s", CountNoun(len(done), "task"), idRuns(done, func(i int) string { return " (" + string(to[i]) + ")" }))
 	if len(swapped) > 0 {
 		text += "; " + strings.Join(swapped, "; ")
 	}

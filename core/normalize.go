@@ -40,47 +40,6 @@ func keyText(s string) string {
 	return norm.NFC.String(s)
 }
 
-// keyScope is keyText of every heading of a scope; the slice is shared
-// when nothing changes.
-func keyScope(scope []string) []string {
-	var out []string
-	for i, s := range scope {
-		if k := keyText(s); k != s || out != nil {
-			if out == nil {
-				out = append(make([]string, 0, len(scope)), scope[:i]...)
-			}
-			out = append(out, k)
-		}
-	}
-	if out == nil {
-		return scope
-	}
-	return out
-}
-
-// keyTasks is ts with every task whose key fields keyText changes replaced
-// by a copy holding the normalized fields (IDs and the rest as they are).
-// ts itself is returned when nothing changes, the usual case.
-func keyTasks(ts []*Task) []*Task {
-	var out []*Task
-	for i, t := range ts {
-		sc, su, pt := keyScope(t.PlanScope), keyText(t.Subject), keyText(t.PlanText)
-		if su == t.Subject && pt == t.PlanText && (len(sc) == 0 || &sc[0] == &t.PlanScope[0]) {
-			continue
-		}
-		if out == nil {
-			out = append([]*Task(nil), ts...)
-		}
-		c := *t
-		c.PlanScope, c.Subject, c.PlanText = sc, su, pt
-		out[i] = &c
-	}
-	if out == nil {
-		return ts
-	}
-	return out
-}
-
 // textID hashes src as a reader sees it: keyText of the text with LF line
 // ends, no BOM and no blank lines at the end. Two files that differ only in what a reader cannot see
 // have the same textID.

@@ -1,8 +1,8 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -141,64 +141,33 @@ func SetStatus(st *State, id int, status Status, opts Options) Result {
 // with the seed's "ops must not be empty".
 func Batch(st *State, ops []Op, opts Options) Result { return run(st, ops, true, opts) }
 
-// run is every typed entry point: one op as its own call, or a batch.
+// run is every typed entry point: the ops become the tool's JSON (the op's
+// fields and its action; a batch is {"ops":[...]}) and run through Call, so
+// a typed op meets the same checks and is refused with the same message as
+// the same fields sent as JSON, and details.params is that JSON.
 func run(st *State, ops []Op, batch bool, opts Options) Result {
-	view := sortedView(st)
-	orig := st
-	if orig == nil {
-		orig = view
-	}
-	r := &runner{opts: opts, now: opts.now()}
-	parsed := make([]*params, len(ops))
 	raws := make([]json.RawMessage, len(ops))
 	for i, op := range ops {
-		p, raw, err := opParams(op)
+		fields, err := json.Marshal(op)
+		var obj map[string]json.RawMessage
+		if err == nil {
+			err = json.Unmarshal(fields, &obj)
+		}
 		if err != nil {
-			return fail(orig, view, op.action(), raw, err)
+			view := sortedView(st)
+			return fail(cmp.Or(st, view), view, op.action(), nil, fmt.Errorf("%s: %v", op.action(), err))
 		}
-		parsed[i], raws[i] = p, raw
-	}
-	if !batch {
-		return r.single(orig, view, raws[0], parsed[0])
-	}
-	raw, err := json.Marshal(map[string][]json.RawMessage{"ops": raws})
-	if err != nil {
-		return fail(orig, view, "batch", nil, err)
-	}
-	if len(ops) == 0 {
-		return fail(orig, view, "batch", raw, errors.New(msgOpsEmpty))
-	}
-	for i, p := range parsed {
-		if err := r.precheck(p); err != nil {
-			return r.fail(orig, view, "batch", raw, p, fmt.Errorf("ops[%d]: %v", i, err))
+		obj["action"], _ = json.Marshal(op.action())
+		if _, ok := op.(DeleteAllOp); ok {
+			obj["confirm_delete_all"] = json.RawMessage("true")
 		}
+		raws[i], _ = json.Marshal(obj) // valid members: cannot fail
 	}
-	return r.batch(orig, view, raw, parsed)
-}
-
-// opParams turns a typed op into the parsed form the rules run on, with its
-// JSON (details.params, the idempotency hash) made from the op's fields.
-// The value checks are parseParams's, so a typed op is refused with the
-// same message as the same fields sent as JSON.
-func opParams(op Op) (*params, json.RawMessage, error) {
-	fields, err := json.Marshal(op)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", op.action(), err)
+	if batch {
+		raw, _ := json.Marshal(map[string][]json.RawMessage{"ops": raws})
+		return Call(st, raw, opts)
 	}
-	obj, err := decodeObject(fields, "op")
-	if err != nil {
-		return nil, nil, err
-	}
-	obj["action"], _ = json.Marshal(op.action())
-	if _, ok := op.(DeleteAllOp); ok {
-		obj["confirm_delete_all"] = json.RawMessage("true")
-	}
-	raw, err := json.Marshal(obj)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := parseParams(obj)
-	return p, raw, err
+	return Call(st, raws[0], opts)
 }
 
 // Delete runs a DeleteOp; Affected is op.ID.

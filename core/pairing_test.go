@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/planls/planls/planparse"
@@ -178,7 +179,7 @@ func TestRestorePlanTombstoneInPlaceOfTwin(t *testing.T) {
 			if b.Status != Completed || b.Evidence != "TestB" || b.PlanOrder != 2 || twin.Status != Deleted || twin.DeletedFrom != "" {
 				t.Fatalf("restored %+v, twin %+v", b, twin)
 			}
-			if !intsEqual(agent.BlockedBy, []int{2, 1}) || !intsEqual(orig.task(4).BlockedBy, []int{3, 1}) {
+			if !slices.Equal(agent.BlockedBy, []int{2, 1}) || !slices.Equal(orig.task(4).BlockedBy, []int{3, 1}) {
 				t.Fatalf("edge not moved, or the old state changed: %v / %v", agent.BlockedBy, orig.task(4).BlockedBy)
 			}
 			// Approving the plan again now keeps #2.

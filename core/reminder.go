@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// reminder is Reminder: the text the seed's context hook puts in place of its
-// marker (todo-behaviour.md §7, with the line added in 3875deb).
-func reminder(in *State) string {
+// Reminder returns the wrap-up reminder text of todo-behaviour.md §7 (with
+// the line added in 3875deb) for the open plan items ("Plan check: the
+// approved plan ..."), the text the seed's context hook puts in place of its
+// marker; "" when no plan item is pending or in_progress.
+func Reminder(in *State) string {
 	if in == nil {
 		return ""
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,26 +14,15 @@ import (
 // become spaces (todo-behaviour.md §3 "Verbatim": the stored text is
 // unchanged; rpiv-mono issues #151/#152). Plain text is returned as is.
 func sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if unsafeRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if !strings.ContainsFunc(s, unsafeRune) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
+	return strings.Map(func(r rune) rune {
 		if unsafeRune(r) {
-			b.WriteByte(' ')
-		} else {
-			b.WriteRune(r)
+			return ' '
 		}
-	}
-	return b.String()
+		return r
+	}, s)
 }
 
 func unsafeRune(r rune) bool {
@@ -223,11 +213,8 @@ func renderGet(st *State, t *Task) string {
 	}
 	var blocks []int
 	for i := range st.Tasks {
-		for _, dep := range st.Tasks[i].BlockedBy {
-			if dep == t.ID {
-				blocks = append(blocks, st.Tasks[i].ID)
-				break
-			}
+		if slices.Contains(st.Tasks[i].BlockedBy, t.ID) {
+			blocks = append(blocks, st.Tasks[i].ID)
 		}
 	}
 	if len(blocks) > 0 {
@@ -268,15 +255,7 @@ func displayOrder(st *State) []*Task {
 			out = append(out, t)
 		}
 	}
-	plan := len(out)
-	sorted := true
-	for i := 1; i < plan; i++ {
-		if planBefore(out[i], out[i-1]) {
-			sorted = false
-			break
-		}
-	}
-	if !sorted {
+	if !sort.SliceIsSorted(out, func(i, j int) bool { return planBefore(out[i], out[j]) }) {
 		sort.SliceStable(out, func(i, j int) bool { return planBefore(out[i], out[j]) })
 	}
 	for i := range st.Tasks {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -82,7 +83,7 @@ func TestReAddingEdges(t *testing.T) {
 	// removeBlockedBy runs first, so remove+add moves the edge to the end.
 	st, _ = mustCall(t, Empty(), `{"ops":[{"action":"create","subject":"a"},{"action":"create","subject":"b"},{"action":"create","subject":"c","blockedBy":[1,2]}]}`)
 	st, _ = mustCall(t, st, `{"action":"update","id":3,"removeBlockedBy":[1],"addBlockedBy":[1]}`)
-	if got := st.task(3).BlockedBy; !intsEqual(got, []int{2, 1}) {
+	if got := st.task(3).BlockedBy; !slices.Equal(got, []int{2, 1}) {
 		t.Fatalf("blockedBy %v", got)
 	}
 }
@@ -288,7 +289,7 @@ func TestClearDropsEdgesToClearedTodos(t *testing.T) {
 	st, _ = mustCall(t, st, `{"action":"create","subject":"helper"}`)
 	st, _ = mustCall(t, st, `{"action":"update","id":1,"addBlockedBy":[4,2]}`)
 	st, _ = mustCall(t, st, `{"action":"clear"}`)
-	if got := st.task(1); !intsEqual(got.BlockedBy, []int{2}) || got.Version != 3 {
+	if got := st.task(1); !slices.Equal(got.BlockedBy, []int{2}) || got.Version != 3 {
 		t.Fatalf("%+v", got)
 	}
 	if errs, warnings := Validate(st); errs != nil || warnings != nil {

@@ -3,6 +3,8 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -34,15 +36,7 @@ var transitions = map[Status][]Status{
 
 // canMove reports whether from → to is allowed; staying put always is.
 func canMove(from, to Status) bool {
-	if from == to {
-		return true
-	}
-	for _, s := range transitions[from] {
-		if s == to {
-			return true
-		}
-	}
-	return false
+	return from == to || slices.Contains(transitions[from], to)
 }
 
 // hasMutableField is step 3: any present mutable field counts, even with
@@ -208,14 +202,10 @@ func checkVersion(t *Task, p *params) error {
 // slice (nil when empty) and never touches old.BlockedBy.
 func (r *runner) mergeDeps(w *State, old *Task, p *params) ([]int, error) {
 	deps := make([]int, 0, len(old.BlockedBy)+len(p.AddBlockedBy))
-outer:
 	for _, d := range old.BlockedBy {
-		for _, rm := range p.RemoveBlockedBy {
-			if d == rm {
-				continue outer
-			}
+		if !slices.Contains(p.RemoveBlockedBy, d) {
+			deps = append(deps, d)
 		}
-		deps = append(deps, d)
 	}
 	for _, d := range p.AddBlockedBy {
 		if d == old.ID {
@@ -228,14 +218,7 @@ outer:
 		if dep.Status == Deleted {
 			return nil, fmt.Errorf("addBlockedBy: #%d is deleted", d)
 		}
-		present := false
-		for _, x := range deps {
-			if x == d {
-				present = true
-				break
-			}
-		}
-		if !present {
+		if !slices.Contains(deps, d) {
 			deps = append(deps, d)
 		}
 	}
@@ -249,9 +232,7 @@ outer:
 // deletes its key and an empty result drops the field (nil).
 func mergeMetadata(base, patch map[string]any) map[string]any {
 	m := make(map[string]any, len(base)+len(patch))
-	for k, v := range base {
-		m[k] = v
-	}
+	maps.Copy(m, base)
 	for k, v := range patch {
 		if v == nil {
 			delete(m, k)
@@ -271,7 +252,7 @@ func taskChanged(a, b *Task) bool {
 	return a.Subject != b.Subject || a.Status != b.Status ||
 		!strPtrEqual(a.Description, b.Description) || !strPtrEqual(a.ActiveForm, b.ActiveForm) ||
 		!strPtrEqual(a.Owner, b.Owner) || a.Evidence != b.Evidence || a.Reason != b.Reason ||
-		!intsEqual(a.BlockedBy, b.BlockedBy) || !metadataEqual(a.Metadata, b.Metadata) ||
+		!slices.Equal(a.BlockedBy, b.BlockedBy) || !metadataEqual(a.Metadata, b.Metadata) ||
 		a.Priority != b.Priority || a.DueAt != b.DueAt || a.Note != b.Note
 }
 

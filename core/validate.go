@@ -6,10 +6,14 @@ import (
 	"strings"
 )
 
-// validate is Validate: see api.go. It never changes st. Errors make the
-// state unusable (a store must refuse it, todo-behaviour.md §8); warnings
-// describe damage that is reported but kept (field failure B13).
-func validate(st *State) (errs []string, warnings []string) {
+// Validate checks a state read from disk (all-or-nothing, todo-behaviour.md §8):
+// errors are fatal shape problems that make the state unusable (duplicate
+// ids, ids below 1, unknown statuses, nextId not above every id, plan items
+// without a subject, a newer schema version); a store must refuse it.
+// Warnings are damage reported but kept (field failure B13): dangling
+// blockedBy ("#1: blockedBy #5 not found") and cycles ("cycle: #2 → #3 → #2").
+// st is not changed.
+func Validate(st *State) (errs []string, warnings []string) {
 	if st == nil {
 		return []string{"state is missing"}, nil
 	}

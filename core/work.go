@@ -2,6 +2,7 @@ package core
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,18 +91,6 @@ func strPtrEqual(a, b *string) bool {
 	return *a == *b
 }
 
-func intsEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // normSubject is the duplicate guard's comparison key: whitespace runs become
 // one space, ends trimmed, case ignored (todo-behaviour.md §2 create step 2).
 func normSubject(s string) string {
@@ -114,7 +103,7 @@ func statesEqual(a, b *State) bool {
 	if a.NextID != b.NextID || !reflect.DeepEqual(a.Plan, b.Plan) || len(a.Tasks) != len(b.Tasks) {
 		return false
 	}
-	if len(a.Mutations) != len(b.Mutations) || !intsEqual(a.LastDeleteAll, b.LastDeleteAll) {
+	if len(a.Mutations) != len(b.Mutations) || !slices.Equal(a.LastDeleteAll, b.LastDeleteAll) {
 		return false
 	}
 	for i := range a.Tasks {

@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
 
@@ -22,7 +23,7 @@ func previewLenses(v *view) []protocol.CodeLens {
 		}
 	}
 	out := []protocol.CodeLens{{Range: v.titleRange(), Command: &protocol.Command{
-		Title: fmt.Sprintf("Approve plan (%s)", countNoun(items, "plan item")), Command: "planls.approve",
+		Title: fmt.Sprintf("Approve plan (%s)", core.CountNoun(items, "plan item")), Command: "planls.approve",
 		Arguments: []any{planArg{URI: v.uri}}}}}
 	label := func(start, end int, text string) {
 		out = append(out, protocol.CodeLens{Range: v.m.rng(start, end), Command: &protocol.Command{Title: text}})
@@ -41,7 +42,7 @@ func previewLenses(v *view) []protocol.CodeLens {
 			case unread[h.Range.Start] != "":
 				label(h.Range.Start, lineEnd(v, h.Range), "not tracked: "+unread[h.Range.Start])
 			case counts[next] > 0 && h.Level > 1:
-				label(h.Range.Start, lineEnd(v, h.Range), countNoun(counts[next], "plan item")+" on approval")
+				label(h.Range.Start, lineEnd(v, h.Range), core.CountNoun(counts[next], "plan item")+" on approval")
 			}
 		}
 	}
@@ -86,11 +87,4 @@ func headingCounts(plan *planparse.Plan) []int {
 // lineEnd is the end of the first line of r (a setext heading spans two).
 func lineEnd(v *view, r planparse.Range) int {
 	return min(r.End, v.m.lineEnd(v.m.lineOf(r.Start)))
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

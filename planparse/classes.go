@@ -22,10 +22,6 @@ const (
 	clsContainer              // a list of work: changes, tasks, steps, implementation
 )
 
-func (c class) String() string {
-	return [...]string{"work", "context", "notes", "not work", "checks", "work list"}[c]
-}
-
 // Word lists, lower case. Latin-script words match at a word boundary at the
 // start or at the end of the heading ("Risks and mitigations", "Key design
 // decisions"); CJK words match anywhere, as CJK has no spaces between words.

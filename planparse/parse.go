@@ -2,11 +2,15 @@ package planparse
 
 import "github.com/yuin/goldmark/ast"
 
-// parse is Parse. Every step is linear in len(src): the copy is prepared and
-// capped once, parsed once, and walked once; only when an item has lazy
-// continuation lines (rule 4) are the parts of the document around them
-// parsed again (reparse).
-func parse(src []byte) *Plan {
+// Parse parses plan markdown. It never fails and never panics: malformed or
+// hostile input (binary bytes, huge lines, deep nesting, unclosed fences) still
+// gives a Plan, in time linear in len(src): the copy is prepared and capped
+// once, parsed once, and walked once; only when an item has lazy continuation
+// lines (rule 4) are the parts of the document around them parsed again
+// (reparse). src is not modified or retained. Parse is safe for concurrent
+// use. All ranges in the Plan are byte offsets into src itself (a BOM, CRLF
+// or lone CR is never stripped before counting).
+func Parse(src []byte) *Plan {
 	ln := newLines(src)
 	buf, base := prepare(src)
 	capContainers(buf)
@@ -16,25 +20,6 @@ func parse(src []byte) *Plan {
 		kids = reparse(buf, base, ln, kids, mergeBreaks(nil, br))
 	}
 	return read(src, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
-}
-
-// parseWhole is parse that re-parses the whole document with the breaks, as
-// rule 4 is defined; reparse must give the same Plan (reparse_test.go).
-func parseWhole(src []byte) *Plan {
-	ln := newLines(src)
-	buf, base := prepare(src)
-	capContainers(buf)
-	t := parseTree(buf, base, nil)
-	var breaks []int
-	for i := 1; i < maxParses; i++ {
-		more := lazyBreaks(t, ln)
-		if len(more) == 0 {
-			break
-		}
-		breaks = mergeBreaks(breaks, more)
-		t = parseTree(buf, base, breaks)
-	}
-	return read(src, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
 }
 
 // reparse returns the top-level blocks of buf parsed with a break before

@@ -155,20 +155,27 @@ func (p *Plan) Unread() []Heading {
 	return out
 }
 
-// LineOf returns the 1-based line of byte offset off in src, counting LF,
-// CRLF and lone CR as line ends (rule 8).
-func LineOf(src []byte, off int) int {
-	off = min(max(off, 0), len(src))
-	n := 1
-	for i := 0; i < off; i++ {
-		switch src[i] {
-		case '\n':
-			n++
-		case '\r':
-			if i+1 >= len(src) || src[i+1] != '\n' {
-				n++
-			}
-		}
+// Lines is the line table of one source for position lookups in
+// O(log lines): LF, CRLF and a lone CR each end a line (rule 8).
+type Lines struct{ l *lines }
+
+// NewLines indexes src, which must not change while the Lines is in use.
+func NewLines(src []byte) Lines { return Lines{newLines(src)} }
+
+// LineCol places byte offset off (0-based, clamped to src) at a 1-based line
+// and a 1-based byte column. An offset on a line terminator belongs to the
+// line it ends; the end of a source that ends in one is on the empty line after.
+func (x Lines) LineCol(off int) (line, col int) {
+	off = min(max(off, 0), len(x.l.src))
+	i := x.l.lineOf(off)
+	if off == len(x.l.src) && off > x.l.end[i] {
+		return i + 2, 1
 	}
-	return n
+	return i + 1, off - x.l.start[i] + 1
+}
+
+// LineOf returns the 1-based line of byte offset off in src (Lines.LineCol).
+func LineOf(src []byte, off int) int {
+	line, _ := NewLines(src).LineCol(off)
+	return line
 }

@@ -35,10 +35,29 @@ func TestReparseIsWholeParse(t *testing.T) {
 	}
 	for name, src := range inputs {
 		for _, v := range [][]byte{src, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n")), bytes.ReplaceAll(src, []byte("\n"), []byte("\r"))} {
-			got, want := parse(v), parseWhole(v)
+			got, want := Parse(v), parseWhole(v)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: segments give\n%s\nwhole document gives\n%s", name, marshalGolden(t, toGolden(v, got)), marshalGolden(t, toGolden(v, want)))
 			}
 		}
 	}
+}
+
+// parseWhole is Parse that re-parses the whole document with the breaks, as
+// rule 4 is defined; reparse must give the same Plan (reparse_test.go).
+func parseWhole(src []byte) *Plan {
+	ln := newLines(src)
+	buf, base := prepare(src)
+	capContainers(buf)
+	t := parseTree(buf, base, nil)
+	var breaks []int
+	for i := 1; i < maxParses; i++ {
+		more := lazyBreaks(t, ln)
+		if len(more) == 0 {
+			break
+		}
+		breaks = mergeBreaks(breaks, more)
+		t = parseTree(buf, base, breaks)
+	}
+	return read(src, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
 }

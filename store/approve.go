@@ -56,7 +56,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 	items := countItems(plan)
 	return s.update(ctx, "approve", params, func(st *core.State) core.Result {
 		if items == 0 && !aopts.Force && livePlanItems(st) > 0 && !opts.ReadOnly {
-			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, countNoun(livePlanItems(st), "plan item")))
+			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, core.CountNoun(livePlanItems(st), "plan item")))
 		}
 		if items == 0 && !aopts.Force && !opts.ReadOnly && !core.PlanMatches(src, planIDOf(st)) {
 			// Approved, such a plan leaves `check` and the stop hook with

@@ -195,20 +195,6 @@ func TestNotText(t *testing.T) {
 	}
 }
 
-func TestCountNoun(t *testing.T) {
-	for _, tc := range []struct {
-		n          int
-		noun, want string
-	}{
-		{0, "task", "0 tasks"}, {1, "task", "1 task"}, {2, "change", "2 changes"},
-		{1, "entry", "1 entry"}, {3, "journal entry", "3 journal entries"},
-	} {
-		if got := countNoun(tc.n, tc.noun); got != tc.want {
-			t.Errorf("countNoun(%d, %q) = %q", tc.n, tc.noun, got)
-		}
-	}
-}
-
 // BenchmarkApprovalNotes is the worst case: every item of a 5000-item plan
 // completed, then every subject reworded.
 func BenchmarkApprovalNotes(b *testing.B) {

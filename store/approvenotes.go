@@ -67,7 +67,7 @@ func approvalNotes(old, next *core.State) []string {
 		if len(open) == 1 {
 			verb = "was"
 		}
-		notes = append(notes, fmt.Sprintf("note: %s %s removed by --force: %s", countNoun(len(open), "open plan item"), verb, strings.Join(open, ", ")))
+		notes = append(notes, fmt.Sprintf("note: %s %s removed by --force: %s", core.CountNoun(len(open), "open plan item"), verb, strings.Join(open, ", ")))
 	}
 	gone := make(map[int]bool, len(removed))
 	for _, r := range removed {

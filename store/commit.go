@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/planls/planls/core"
@@ -47,7 +46,7 @@ func (s *Store) read() (*core.State, []byte, error) {
 				st, err := decodeState(s.StatePath(), data)
 				return st, data, err
 			}
-			return nil, nil, &StateError{Path: s.StatePath(), Msg: fmt.Sprintf("%s is missing but %s has %s: run planls doctor --rebuild", StateName, JournalName, countNoun(n, "change"))}
+			return nil, nil, &StateError{Path: s.StatePath(), Msg: fmt.Sprintf("%s is missing but %s has %s: run planls doctor --rebuild", StateName, JournalName, core.CountNoun(n, "change"))}
 		}
 		return core.Empty(), nil, nil
 	}
@@ -229,15 +228,4 @@ func (s *Store) nextRevision(cur int64) (next, journal int64) {
 		}
 	}
 	return max(cur, last) + 1, journal
-}
-
-// countNoun is "1 change", "2 changes", "2 entries".
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "y") {
-		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -111,7 +111,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 		if r.Missing {
 			r.Notes = append(r.Notes, "state: no state file (the empty state)")
 		} else {
-			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %s", st.Revision, countNoun(len(st.Tasks), "task")))
+			r.Notes = append(r.Notes, fmt.Sprintf("state: ok, revision %d, %s", st.Revision, core.CountNoun(len(st.Tasks), "task")))
 		}
 		for _, w := range r.Warnings {
 			r.Notes = append(r.Notes, "warning: "+w)
@@ -125,7 +125,7 @@ func (s *Store) inspect(r *DoctorReport) error {
 	if len(entries) > 0 {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
-	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", countNoun(r.JournalEntries, "entry"), r.JournalRevision))
+	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", core.CountNoun(r.JournalEntries, "entry"), r.JournalRevision))
 	r.Notes = append(r.Notes, lastMergeNotes(entries)...)
 	// Replay starts at the last full snapshot, so damage before it (such as
 	// a fork an older planls made) no longer matters: noted, not a problem.
@@ -203,7 +203,7 @@ func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
 		return err
 	}
 	r.Rebuilt = true
-	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %s (revision %d, %s)", relState(), countNoun(len(entries), "journal entry"), rebuilt.Revision, countNoun(len(rebuilt.Tasks), "task")))
+	r.Notes = append(r.Notes, fmt.Sprintf("rebuilt %s from %s (revision %d, %s)", relState(), core.CountNoun(len(entries), "journal entry"), rebuilt.Revision, core.CountNoun(len(rebuilt.Tasks), "task")))
 	return s.journalMerges(r, jt, rebuilt, merges)
 }
 

@@ -187,7 +187,7 @@ func mergeEntry(res core.MergeResult, base, ours, theirs int64, now time.Time) (
 // renumbering and one line per note.
 func MergeSummary(res core.MergeResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Merged branches: %s", countNoun(len(res.State.Tasks), "task"))
+	fmt.Fprintf(&b, "Merged branches: %s", core.CountNoun(len(res.State.Tasks), "task"))
 	if len(res.Renumbered) > 0 {
 		olds := make([]int, 0, len(res.Renumbered))
 		for o := range res.Renumbered {

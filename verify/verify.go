@@ -8,7 +8,6 @@ package verify
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -148,15 +147,6 @@ func summarize(res Result) (State, string) {
 		return Unverifiable, "the evidence names nothing checkable (no commit, file, test, command or URL)"
 	}
 	return Unverifiable, strings.Join(unver, "; ")
-}
-
-// Summary is the one-line description of a result: its state, and the
-// reason when not verified.
-func (r Result) Summary() string {
-	if r.Reason == "" {
-		return string(r.State)
-	}
-	return fmt.Sprintf("%s: %s", r.State, r.Reason)
 }
 
 // Failing reports whether any result failed.

@@ -195,97 +195,67 @@ type sarifRegion struct {
 	StartColumn int `json:"startColumn"`
 }
 
+// sarifRules are the driver's rules; a result's ruleIndex is its rule's
+// place here.
+func sarifRules() []sarifRule {
+	return []sarifRule{
+		sarifRuleOf(ruleOpenItem, "OpenPlanItem", "note", "Open plan item",
+			"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."),
+		sarifRuleOf(ruleUnproven, "ClosedWithoutProof", "warning", "Plan item closed without proof",
+			"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."),
+		sarifRuleOf(ruleDrift, "PlanDrift", "warning", "Plan changed since approval",
+			"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."),
+		sarifRuleOf(ruleWeak, "WeakEvidence", "warning", "Plan item completed with weak evidence",
+			"A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."),
+		sarifRuleOf(ruleFailed, "EvidenceFailed", "error", "Evidence failed verification",
+			"Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."),
+		sarifRuleOf(ruleUnverifiable, "EvidenceUnverifiable", "note", "Evidence cannot be verified",
+			"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."),
+		sarifRuleOf(core.RuleTicked, "CheckedNotCompleted", "warning", "Plan item ticked but not completed",
+			"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."),
+	}
+}
+
+func sarifRuleOf(id, name, level, short, full string) sarifRule {
+	return sarifRule{ID: id, Name: name, ShortDescription: sarifText{short}, FullDescription: sarifText{full},
+		DefaultConfiguration: sarifConfig{Level: level}}
+}
+
 // sarif renders the report as a SARIF 2.1.0 log. Columns are reported as
 // code points; a list marker is preceded only by ASCII indentation, so the
 // byte column is the same number.
 func (r *checkReport) sarif() sarifLog {
+	rules := sarifRules()
 	run := sarifRun{
-		Tool: sarifTool{Driver: sarifDriver{
-			Name:           "planls",
-			Version:        version(),
-			InformationURI: "https://github.com/planls/planls",
-			Rules: []sarifRule{{
-				ID:                   ruleOpenItem,
-				Name:                 "OpenPlanItem",
-				ShortDescription:     sarifText{"Open plan item"},
-				FullDescription:      sarifText{"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."},
-				DefaultConfiguration: sarifConfig{Level: "note"},
-			}, {
-				ID:                   ruleUnproven,
-				Name:                 "ClosedWithoutProof",
-				ShortDescription:     sarifText{"Plan item closed without proof"},
-				FullDescription:      sarifText{"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}, {
-				ID:                   ruleDrift,
-				Name:                 "PlanDrift",
-				ShortDescription:     sarifText{"Plan changed since approval"},
-				FullDescription:      sarifText{"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}, {
-				ID:                   ruleWeak,
-				Name:                 "WeakEvidence",
-				ShortDescription:     sarifText{"Plan item completed with weak evidence"},
-				FullDescription:      sarifText{"A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}, {
-				ID:                   ruleFailed,
-				Name:                 "EvidenceFailed",
-				ShortDescription:     sarifText{"Evidence failed verification"},
-				FullDescription:      sarifText{"Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."},
-				DefaultConfiguration: sarifConfig{Level: "error"},
-			}, {
-				ID:                   ruleUnverifiable,
-				Name:                 "EvidenceUnverifiable",
-				ShortDescription:     sarifText{"Evidence cannot be verified"},
-				FullDescription:      sarifText{"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."},
-				DefaultConfiguration: sarifConfig{Level: "note"},
-			}, {
-				ID:                   core.RuleTicked,
-				Name:                 "CheckedNotCompleted",
-				ShortDescription:     sarifText{"Plan item ticked but not completed"},
-				FullDescription:      sarifText{"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."},
-				DefaultConfiguration: sarifConfig{Level: "warning"},
-			}},
-		}},
+		Tool: sarifTool{Driver: sarifDriver{Name: "planls", Version: version(),
+			InformationURI: "https://github.com/planls/planls", Rules: rules}},
 		ColumnKind: "unicodeCodePoints",
 		Results:    []sarifResult{},
 	}
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		res := sarifResult{RuleID: ruleOpenItem, RuleIndex: 0, Level: "note"}
-		if o.Unproven {
-			res = sarifResult{RuleID: ruleUnproven, RuleIndex: 1, Level: "warning"}
-		}
+	add := func(rule, level, msg string, line, col int) {
 		run.Results = append(run.Results, sarifResult{
-			RuleID: res.RuleID, RuleIndex: res.RuleIndex, Level: res.Level,
-			Message: sarifText{o.message() + r.suffix(gone)},
+			RuleID: rule, RuleIndex: slices.IndexFunc(rules, func(s sarifRule) bool { return s.ID == rule }),
+			Level: level, Message: sarifText{msg},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
 				Region:           sarifRegion{StartLine: line, StartColumn: col},
 			}}},
 		})
 	}
+	for _, o := range r.items {
+		line, col, gone := o.position()
+		level := "note"
+		if o.Unproven {
+			level = "warning"
+		}
+		add(o.rule(), level, o.message()+r.suffix(gone), line, col)
+	}
 	for _, d := range r.drift {
-		run.Results = append(run.Results, sarifResult{
-			RuleID: ruleDrift, RuleIndex: 2, Level: "warning",
-			Message: sarifText{d.message()},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
-				Region:           sarifRegion{StartLine: d.Line, StartColumn: d.Col},
-			}}},
-		})
+		add(ruleDrift, "warning", d.message(), d.Line, d.Col)
 	}
 	for _, e := range r.evidenceFindings() {
 		line, col, gone := e.position()
-		run.Results = append(run.Results, sarifResult{
-			RuleID: e.rule, RuleIndex: sarifRuleIndex[e.rule], Level: e.level,
-			Message: sarifText{e.message + r.suffix(gone && e.inPlan)},
-			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
-				Region:           sarifRegion{StartLine: line, StartColumn: col},
-			}}},
-		})
+		add(e.rule, e.level, e.message+r.suffix(gone && e.inPlan), line, col)
 	}
 	return sarifLog{Version: sarifVersion, Schema: sarifSchema, Runs: []sarifRun{run}}
 }

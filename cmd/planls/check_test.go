@@ -311,17 +311,6 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 }
 
-func TestByteLineCol(t *testing.T) {
-	src := []byte("a\r\nb\rc\nd\r\n\r\né- x")
-	for _, tc := range []struct{ off, line, col int }{
-		{0, 1, 1}, {1, 1, 2}, {3, 2, 1}, {5, 3, 1}, {7, 4, 1}, {10, 5, 1}, {12, 6, 1}, {14, 6, 3}, {100, 6, 6},
-	} {
-		if l, c := newLineIndex(src).lineCol(tc.off); l != tc.line || c != tc.col {
-			t.Errorf("lineCol(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
-		}
-	}
-}
-
 func TestParseIDs(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

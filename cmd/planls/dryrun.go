@@ -42,7 +42,8 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			n++
 		}
 	}
-	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), countNoun(n, "plan item"))
+	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), core.CountNoun(n, "plan item"))
+	lines := planparse.NewLines(src)
 	group := "\x00"
 	for i, it := range plan.Items {
 		if strings.TrimSpace(it.Subject) == "" {
@@ -59,12 +60,14 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 		if m, ok := marks[i]; ok {
 			mark = m
 		}
-		fmt.Fprintf(out, "  line %d: %s (%s)\n", planparse.LineOf(src, it.Line.Start), term(planparse.Display(it.Subject, it.PlanText)), mark)
+		line, _ := lines.LineCol(it.Line.Start)
+		fmt.Fprintf(out, "  line %d: %s (%s)\n", line, term(planparse.Display(it.Subject, it.PlanText)), mark)
 	}
 	if skipped := plan.Unread(); len(skipped) > 0 {
 		fmt.Fprintf(out, "\nSkipped:\n")
 		for _, h := range skipped {
-			fmt.Fprintf(out, "  line %d: %s %s: %s\n", planparse.LineOf(src, h.Range.Start), strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Why)
+			line, _ := lines.LineCol(h.Range.Start)
+			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Why)
 		}
 	}
 	if n == 0 {
@@ -83,11 +86,4 @@ func plainScope(scope []string, def string) string {
 		parts[i] = planparse.Display(s, "")
 	}
 	return strings.Join(parts, " › ")
-}
-
-func countNoun(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

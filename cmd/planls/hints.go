@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -55,10 +54,6 @@ func stateHint(err error) string {
 	return ""
 }
 
-// cursorRE finds the next-page cursor in a list's text (core's list
-// footer: `pass cursor "X" for more`, X written as a Go quoted string).
-var cursorRE = regexp.MustCompile(`pass cursor ("(?:[^"\\]|\\.)*") for more`)
-
 // resultHints are the hints for a tool result shown to a person: how to
 // pass the evidence or the reason a rejection asks for, when cmd has that
 // flag, and how to ask for a list's next page.
@@ -75,18 +70,10 @@ func resultHints(cmd *cobra.Command, res core.Result) []string {
 		}
 		return out
 	}
-	if cmd.Name() != "list" {
-		return nil
+	if cursor := res.Envelope.Details.NextCursor; cursor != "" && cmd.Name() == "list" {
+		return append(out, "hint: "+nextPageCommand(cmd, cursor))
 	}
-	m := cursorRE.FindStringSubmatch(res.Envelope.Text())
-	if m == nil {
-		return nil
-	}
-	cursor, err := strconv.Unquote(m[1])
-	if err != nil {
-		return nil
-	}
-	return append(out, "hint: "+nextPageCommand(cmd, cursor))
+	return nil
 }
 
 // nextPageCommand is the list command line the user ran, with its filters

@@ -41,7 +41,7 @@ func (v *planView) driftItems() []driftItem {
 			continue
 		}
 		it := v.plan.Items[m.Item]
-		line, col := v.lines.lineCol(it.Line.Start)
+		line, col := v.lines.LineCol(it.Line.Start)
 		out = append(out, driftItem{Kind: m.Kind, TaskID: m.TaskID, Subject: planparse.Display(it.Subject, it.PlanText), Line: line, Col: col})
 	}
 	if len(out) == 0 && len(v.missing) == 0 && core.TextChanged(v.src, v.st.Plan) {

@@ -21,8 +21,8 @@ type planView struct {
 	src     []byte
 	plan    *planparse.Plan
 	matches []core.ItemMatch
-	missing []int      // approved items no bullet of the file matches
-	lines   *lineIndex // positions in src
+	missing []int           // approved items no bullet of the file matches
+	lines   planparse.Lines // positions in src
 }
 
 // openItem is a plan item still pending or in_progress, and where it stands
@@ -60,7 +60,7 @@ func loadPlanView(root string, st *core.State) (*planView, error) {
 	case err != nil:
 		return nil, err
 	}
-	v.exists, v.src, v.lines = true, src, newLineIndex(src)
+	v.exists, v.src, v.lines = true, src, planparse.NewLines(src)
 	v.plan = planparse.Parse(src)
 	v.matches, v.missing = core.MatchPlan(st, v.plan)
 	return v, nil
@@ -112,7 +112,7 @@ func (v *planView) planItems(keep func(core.Task) bool) []openItem {
 		}
 		oi := openItem{Task: t}
 		if it, ok := where[t.ID]; ok {
-			oi.Line, oi.Col = v.lines.lineCol(it.Line.Start)
+			oi.Line, oi.Col = v.lines.LineCol(it.Line.Start)
 			oi.Ticked = it.Checkbox == planparse.Checked && (t.Status == core.Pending || t.Status == core.InProgress)
 		}
 		out = append(out, oi)

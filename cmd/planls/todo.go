@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -109,32 +110,24 @@ var (
 	sugarFlds = []string{"id", "expected-version", "client-mutation-id"}
 )
 
-func join(lists ...[]string) []string {
-	var out []string
-	for _, l := range lists {
-		out = append(out, l...)
-	}
-	return out
-}
-
 // todoActions are the subcommands of `planls todo`, in help order.
 var todoActions = []todoAction{
 	{use: "create [subject...]", action: "create", short: "Create a task (pending) with the next id", pos: argsSubject,
-		fields: join([]string{"subject", "blocked-by"}, editable, common)},
+		fields: slices.Concat([]string{"subject", "blocked-by"}, editable, common)},
 	{use: "update <id>", action: "update", short: "Change a task's status, fields or dependencies", pos: argsID,
-		fields: join([]string{"id", "subject", "status", "evidence", "reason", "add-blocked-by", "remove-blocked-by", "expected-version"}, editable, common)},
-	{use: "list", action: "list", short: "List tasks (tombstones hidden unless --include-deleted)", fields: join(listing, common)},
-	{use: "get <id>", action: "get", short: "Show one task with its blockedBy and blocks edges", pos: argsID, fields: join([]string{"id"}, common)},
-	{use: "delete <id>", action: "delete", short: "Tombstone a task (plan items can't be deleted)", pos: argsID, fields: join([]string{"id"}, common)},
+		fields: slices.Concat([]string{"id", "subject", "status", "evidence", "reason", "add-blocked-by", "remove-blocked-by", "expected-version"}, editable, common)},
+	{use: "list", action: "list", short: "List tasks (tombstones hidden unless --include-deleted)", fields: slices.Concat(listing, common)},
+	{use: "get <id>", action: "get", short: "Show one task with its blockedBy and blocks edges", pos: argsID, fields: slices.Concat([]string{"id"}, common)},
+	{use: "delete <id>", action: "delete", short: "Tombstone a task (plan items can't be deleted)", pos: argsID, fields: slices.Concat([]string{"id"}, common)},
 	{use: "clear", action: "clear", short: "Drop every agent-created task (plan items stay)", fields: common},
 	{use: "complete <id>", action: "complete", short: "Complete a task with --evidence", pos: argsID,
-		fields: join([]string{"id", "evidence", "note", "expected-version", "client-mutation-id"}, common)},
+		fields: slices.Concat([]string{"id", "evidence", "note", "expected-version", "client-mutation-id"}, common)},
 	{use: "delete_all", action: "delete_all", short: "Soft-delete every task that is not a plan item (needs --confirm-delete-all; undo with restore)",
-		fields: join([]string{"confirm-delete-all"}, common)},
-	{use: "restore [id...]", action: "restore", short: "Bring back what delete_all (or delete) tombstoned", pos: argsIDs, fields: join([]string{"ids"}, common)},
-	{use: "start <id>", action: "update", status: core.InProgress, short: "Set a task in_progress", pos: argsID, fields: join(sugarFlds, common)},
-	{use: "defer <id>", action: "update", status: core.Deferred, short: "Defer a task with --reason (the user is told why)", pos: argsID, fields: join(sugarFlds, []string{"reason"}, common)},
-	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a deferred or in-progress task back to pending (a completed task stays completed)", pos: argsID, fields: join(sugarFlds, common)},
+		fields: slices.Concat([]string{"confirm-delete-all"}, common)},
+	{use: "restore [id...]", action: "restore", short: "Bring back what delete_all (or delete) tombstoned", pos: argsIDs, fields: slices.Concat([]string{"ids"}, common)},
+	{use: "start <id>", action: "update", status: core.InProgress, short: "Set a task in_progress", pos: argsID, fields: slices.Concat(sugarFlds, common)},
+	{use: "defer <id>", action: "update", status: core.Deferred, short: "Defer a task with --reason (the user is told why)", pos: argsID, fields: slices.Concat(sugarFlds, []string{"reason"}, common)},
+	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a deferred or in-progress task back to pending (a completed task stays completed)", pos: argsID, fields: slices.Concat(sugarFlds, common)},
 }
 
 // command builds the cobra command of a.

@@ -266,9 +266,6 @@ func (r *checkReport) evidenceFindings() []evidenceFinding {
 	return out
 }
 
-// sarifRuleIndex is each evidence rule's index in the SARIF driver's rules.
-var sarifRuleIndex = map[string]int{ruleWeak: 3, ruleFailed: 4, ruleUnverifiable: 5, core.RuleTicked: 6}
-
 // ghCommand is the workflow command of each level.
 var ghCommand = map[string]string{"note": "notice", "warning": "warning", "error": "error"}
 

@@ -18,15 +18,7 @@ func Commit(dir string, state, journalLine []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(state); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeSync(f, state); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, "state.json")); err != nil {
@@ -45,15 +37,19 @@ func Commit(dir string, state, journalLine []byte) error {
 	if err != nil {
 		return err
 	}
-	if _, err := j.Write(journalLine); err != nil {
-		j.Close()
-		return err
+	return writeSync(j, journalLine)
+}
+
+// writeSync writes data to f, fsyncs and closes it.
+func writeSync(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := j.Sync(); err != nil {
-		j.Close()
-		return err
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	return j.Close()
+	return err
 }
 
 // JournalLine is a journal line of the size a one-field update writes.
