@@ -6,6 +6,8 @@ import (
 	"hash/maphash"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // publish queues the diagnostics of each URI whose meaning differs from
@@ -104,7 +106,7 @@ func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []pro
 		Range: f.view.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
 		Source: "planls", Data: diagData{Code: codeCapped},
 		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
-			len(out), len(list), plural(open, "open item")),
+			len(out), len(list), core.CountNoun(open, "open item")),
 	})
 }
 
