@@ -275,20 +275,18 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "approve failed: %v", err)
-	}
-	if res.Envelope.IsError() {
-		// The store refuses plans that would silently close items (an emptied
-		// or binary file): the person who clicked must see why.
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: res.Envelope.Text()})
-	}
-	s.after(f, res)
-	return res.Envelope, nil
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
+		res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
+		if err != nil {
+			return res, fmt.Errorf("approve failed: %w", err)
+		}
+		if res.Envelope.IsError() {
+			// The store refuses plans that would silently close items (an
+			// emptied or binary file): the person who clicked must see why.
+			s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: res.Envelope.Text()})
+		}
+		return res, nil
+	})
 }
 
 // callStore runs one todo tool call (JSON params, planls.todo) for folder

@@ -219,16 +219,19 @@ func (s *server) addFolder(u string) *folder {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
 	}
-	k := keyOf(p)
-	for _, f := range s.folders {
-		if f.key == k {
-			return f
-		}
+	if i := s.folderIndex(keyOf(p)); i >= 0 {
+		return s.folders[i]
 	}
 	f := newFolder(p, u)
 	s.folders = append(s.folders, f)
 	s.pullSettings([]*folder{f})
 	return f
+}
+
+// folderIndex is the index in s.folders of the folder whose key is k, or
+// -1 (caller holds mu).
+func (s *server) folderIndex(k string) int {
+	return slices.IndexFunc(s.folders, func(f *folder) bool { return f.key == k })
 }
 
 // folderFor returns the innermost folder holding path p (caller holds mu). A

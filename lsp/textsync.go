@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -214,14 +215,10 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 		if err != nil {
 			continue
 		}
-		k := keyOf(path)
-		for i, f := range s.folders {
-			if f.key == k {
-				f.stopTimers()
-				s.publish(f, nil)
-				s.folders = append(s.folders[:i], s.folders[i+1:]...)
-				break
-			}
+		if i := s.folderIndex(keyOf(path)); i >= 0 {
+			s.folders[i].stopTimers()
+			s.publish(s.folders[i], nil)
+			s.folders = slices.Delete(s.folders, i, i+1)
 		}
 	}
 	for _, wf := range p.Event.Added {
