@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -83,10 +84,7 @@ func usableItems(plan *planparse.Plan) []int {
 // Refused (Error envelope) when opts.ReadOnly.
 func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
 	view := sortedView(in)
-	orig := in
-	if orig == nil {
-		orig = view
-	}
+	orig := cmp.Or(in, view)
 	id := PlanID(src)
 	title := "plan"
 	if plan != nil && plan.Title != "" {

@@ -14,11 +14,8 @@ import (
 func zoneFor(p *params, opts Options) (*time.Location, error) {
 	if p.OwnerTimezone != nil {
 		name := *p.OwnerTimezone
-		if name == "" || name == "Local" {
-			return nil, fmt.Errorf("owner_timezone %q is not an IANA time zone name (e.g. \"Europe/Berlin\")", name)
-		}
 		loc, err := time.LoadLocation(name)
-		if err != nil {
+		if name == "" || name == "Local" || err != nil {
 			return nil, fmt.Errorf("owner_timezone %q is not an IANA time zone name (e.g. \"Europe/Berlin\")", name)
 		}
 		return loc, nil

@@ -139,9 +139,6 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		}
 		n, ok := parseInt(raw)
 		if !ok {
-			n, ok = intInString(raw)
-		}
-		if !ok {
 			err = fmt.Errorf("%s must be an integer", key)
 			return nil
 		}
@@ -163,9 +160,6 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		out := make([]int, 0, len(items))
 		for _, it := range items {
 			n, ok := parseInt(it)
-			if !ok {
-				n, ok = intInString(it)
-			}
 			if !ok {
 				err = fmt.Errorf("%s must be an array of task ids", key)
 				return nil
@@ -320,11 +314,12 @@ func agree(errp *error, names []string, vals []*string) *string {
 }
 
 // parseInt accepts a JSON number with an integral value (1 and 1.0 alike)
-// within ±2^53; strings, booleans and fractions are refused.
+// within ±2^53, or a string holding one in decimal (intInString); booleans
+// and fractions are refused.
 func parseInt(raw json.RawMessage) (int, bool) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-		return 0, false
+		return intInString(raw)
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		if n > 1<<53 || n < -(1<<53) {

@@ -18,15 +18,18 @@ const pageBytes = 32 << 10
 // that even one row fits the page; get shows a task whole.
 const fieldBytes = 2000
 
-// listPage runs a list call on st within pageBytes: when the answer is too
-// big it asks core again for fewer rows (never fewer than one), keeping the
-// client's params in details.params.
+// listPage runs a list call, or a batch with list ops, on st within
+// pageBytes: when the answer is too big it asks core again for fewer rows
+// (never fewer than one a list), keeping the client's params in
+// details.params. A batch's list ops are cut alike; what the rest of a
+// batch says is not cut. listPage is pure (store.Apply runs it again under
+// the lock).
 func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Result {
 	res := core.Call(st, args, opts)
 	for range 6 {
 		d := res.Envelope.Details
 		rows := len(res.Shown)
-		if d.Action != "list" || res.Envelope.IsError() || rows <= 1 {
+		if (d.Action != "list" && d.Action != "batch") || res.Envelope.IsError() || rows <= 1 {
 			return res
 		}
 		size := wireSize(res)
@@ -40,6 +43,7 @@ func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Resu
 		}
 		res = core.Call(st, fewer, opts)
 		res.Envelope.Details.Params = d.Params
+		args = fewer
 	}
 	return res
 }
@@ -53,13 +57,46 @@ func wireSize(res core.Result) int {
 	return len(b)
 }
 
-// withLimit is args with its limit set to n.
+// withLimit is args with the limit of its list set to n, or for a batch
+// the limit of each list op set to at most n (an op asking for fewer keeps
+// its own). ok is false when that changes nothing: no list, or every list
+// already at n or below.
 func withLimit(args json.RawMessage, n int) (json.RawMessage, bool) {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(args, &obj) != nil {
 		return nil, false
 	}
-	obj["limit"], _ = json.Marshal(n)
+	var ops []map[string]json.RawMessage
+	if obj["ops"] == nil {
+		ops = []map[string]json.RawMessage{obj}
+	} else if json.Unmarshal(obj["ops"], &ops) != nil {
+		return nil, false
+	}
+	changed := false
+	for _, op := range ops {
+		var action string
+		if json.Unmarshal(op["action"], &action) != nil || action != "list" {
+			continue
+		}
+		limit := core.DefaultLimit
+		if op["limit"] != nil && json.Unmarshal(op["limit"], &limit) != nil {
+			continue // core rejects it; nothing to cut
+		}
+		if limit > n {
+			op["limit"], _ = json.Marshal(n)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil, false
+	}
+	if obj["ops"] != nil {
+		b, err := json.Marshal(ops)
+		if err != nil {
+			return nil, false
+		}
+		obj["ops"] = b
+	}
 	b, err := json.Marshal(obj)
 	return b, err == nil
 }

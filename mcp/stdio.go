@@ -134,9 +134,14 @@ func checkLine(data []byte) (ln line, id json.RawMessage, code int, msg string) 
 	if !utf8.Valid(data) {
 		return ln, nil, -32700, "Parse error: the message is not valid UTF-8"
 	}
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return ln, nil, -32700, "Parse error: " + err.Error()
+	raw := json.RawMessage(bytes.TrimSpace(data))
+	if !json.Valid(raw) {
+		// Decoded only to say what is wrong: most lines are valid.
+		msg := "invalid JSON"
+		if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
+			msg = err.Error()
+		}
+		return ln, nil, -32700, "Parse error: " + msg
 	}
 	elems := []json.RawMessage{raw}
 	switch raw[0] {

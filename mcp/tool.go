@@ -24,7 +24,8 @@ type handler struct {
 	// callMu runs one call at a time across this server's sessions, so
 	// they queue here instead of racing for the state lock inside one
 	// process. (Within a session, the stdio guard already keeps arrival order.)
-	callMu sync.Mutex
+	callMu   sync.Mutex
+	projects map[string]*project // by root, guarded by callMu
 
 	rootsMu sync.Mutex
 	roots   map[*sdk.ServerSession]string // resolved root per session
@@ -63,26 +64,52 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 // calls the store's writer: it cannot write or block on anything whatever
 // core decides, and a reader never waits behind another process's write. A
 // write waiting for the lock ends with ctx (the client cancelled the call,
-// or the session ended).
+// or the session ended). callMu must be held.
 func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) (core.Result, error) {
+	p := h.project(root)
 	opts := core.Options{
 		ReadOnly:    h.opts.ReadOnly,
 		NoDeleteAll: h.opts.NoDeleteAll,
-		ProjectID:   store.ProjectID(root),
+		ProjectID:   p.id,
 		// List pages for agents: one line a row unless fields asks for
 		// more, every field cut, the page within pageBytes (listpage.go).
 		CompactRows: true,
 		FieldBytes:  fieldBytes,
 	}
-	st := store.Open(root, actor)
 	if h.opts.ReadOnly || readsOnly(args) {
-		state, err := st.Read()
+		state, err := p.store.Read()
 		if err != nil {
 			return core.Result{}, err
 		}
 		return listPage(state, args, opts), nil
 	}
-	return st.Call(ctx, args, opts)
+	if hasList(args) {
+		// A batch that changes the state and lists: its pages are cut to
+		// the budget like a lone list's (listPage is pure).
+		return p.store.Apply(ctx, func(st *core.State) core.Result { return listPage(st, args, opts) })
+	}
+	return p.store.Call(ctx, args, opts)
+}
+
+// project is one workspace root's store and id, opened at its first call.
+type project struct {
+	store *store.Store
+	id    string // store.ProjectID: it resolves symlinks, a few system calls
+}
+
+// project returns root's project, opening it at the first call: one Store
+// per root lets its commits skip what it already checked (store.Store).
+// callMu must be held.
+func (h *handler) project(root string) *project {
+	if p := h.projects[root]; p != nil {
+		return p
+	}
+	if h.projects == nil {
+		h.projects = map[string]*project{}
+	}
+	p := &project{store: store.Open(root, actor), id: store.ProjectID(root)}
+	h.projects[root] = p
+	return p
 }
 
 // objectInString unwraps arguments sent as a string holding a JSON object
@@ -127,6 +154,25 @@ func readsOnly(args json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// hasList reports whether a batch has a list op (which listPage cuts to
+// the page budget).
+func hasList(args json.RawMessage) bool {
+	var p struct {
+		Ops []struct {
+			Action string `json:"action"`
+		} `json:"ops"`
+	}
+	if json.Unmarshal(args, &p) != nil {
+		return false
+	}
+	for _, op := range p.Ops {
+		if op.Action == "list" {
+			return true
+		}
+	}
+	return false
 }
 
 // failure shapes an out-of-band error (no project, lock timeout, a state

@@ -140,15 +140,15 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 	if !res.Changed || res.State == nil {
 		return res, nil
 	}
-	if err := s.journalConflictError(); err != nil {
+	journal, err := s.journalBefore()
+	if err != nil {
 		return core.Result{}, err
 	}
 	if params == nil {
 		params = compactParams(res.Envelope.Details.Params)
 	}
 	next := *res.State
-	var journal int64
-	next.Revision, journal = s.nextRevision(st.Revision)
+	next.Revision = s.nextRevision(st.Revision, journal)
 	res.State = &next
 	if err := s.persist(st, &next, journal, kind, params, res.Envelope.Text()); err != nil {
 		return core.Result{}, err
@@ -160,7 +160,7 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 // The lock must be held. The journal line is appended after the rename, so a
 // crash in between leaves a journal one revision behind; the next writer
 // notices and journals a full snapshot.
-// journal is the journal's last revision as nextRevision read it.
+// journal is the journal's last revision as journalBefore read it.
 func (s *Store) persist(old, next *core.State, journal int64, kind string, params json.RawMessage, text string) error {
 	data, err := encodeState(next)
 	if err != nil {
@@ -179,11 +179,30 @@ func (s *Store) persist(old, next *core.State, journal int64, kind string, param
 	entry.Kind = kind
 	entry.Params = params
 	entry.Result = text
-	s.removeTemps()
+	s.sweepTempsOnce()
 	if err := writeAtomic(s.StatePath(), data); err != nil {
 		return err
 	}
-	return appendJournal(s.JournalPath(), entry)
+	fi, err := appendJournal(s.JournalPath(), entry)
+	if err != nil {
+		s.noteJournal(nil, 0)
+		return err
+	}
+	s.noteJournal(fi, next.Revision)
+	return nil
+}
+
+// sweepTempsOnce is removeTemps at this Store's first commit. A killed
+// writer's temp file is harmless (git ignores it, readers never open it),
+// so a long-lived writer does not read the directory on every commit; a new
+// process, doctor --rebuild and the next Store sweep what is left.
+func (s *Store) sweepTempsOnce() {
+	s.seen.Lock()
+	defer s.seen.Unlock()
+	if !s.seen.swept {
+		s.removeTemps()
+		s.seen.swept = true
+	}
 }
 
 // removeTemps deletes temp files a killed writer left behind (renameio names
@@ -211,14 +230,13 @@ func compactParams(p json.RawMessage) json.RawMessage {
 func nowUTC() time.Time { return time.Now().UTC() }
 
 // nextRevision is the revision of the commit made on a state at revision
-// cur, and the journal's last revision as lastRevision reads it (-1 for a
+// cur, given the journal's last revision as lastRevision reads it (-1 for a
 // damaged last line: persist then journals a full snapshot). When the
 // journal already went past cur (an older state.json was put back, e.g. by
 // git checkout) the numbering continues after the journal, so no revision
 // is ever written twice; persist then journals a full snapshot, which
 // replay takes as a new base (field trial issue 4). The lock must be held.
-func (s *Store) nextRevision(cur int64) (next, journal int64) {
-	journal = lastRevision(s.JournalPath())
+func (s *Store) nextRevision(cur, journal int64) int64 {
 	last := journal
 	if last < 0 {
 		// The last line is damaged: look at every usable line.
@@ -227,5 +245,5 @@ func (s *Store) nextRevision(cur int64) (next, journal int64) {
 			last = max(last, e.Revision)
 		}
 	}
-	return max(cur, last) + 1, journal
+	return max(cur, last) + 1
 }

@@ -272,7 +272,8 @@ func TestJournalCatchesUpWithFullSnapshot(t *testing.T) {
 	}
 }
 
-// A temp file a killed writer left behind is removed by the next commit.
+// A temp file a killed writer left behind is removed by the first commit of
+// the next Store (the next process), and never read as the state.
 func TestLeftoverTempFileRemoved(t *testing.T) {
 	s := Open(t.TempDir(), "test")
 	seed(t, s, 1)
@@ -281,6 +282,10 @@ func TestLeftoverTempFileRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed(t, s, 1)
+	if st := mustRead(t, s); st.Revision != 2 {
+		t.Errorf("revision %d after two commits", st.Revision)
+	}
+	seed(t, Open(s.Root, "next"), 1)
 	if _, err := os.Stat(left); !os.IsNotExist(err) {
 		t.Errorf("temp file still there: %v", err)
 	}

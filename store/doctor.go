@@ -49,8 +49,10 @@ func (r *DoctorReport) OK() bool {
 // replacing an existing file (damaged, or different from the journal) also
 // needs moveAside, which first renames it to state.json.corrupt-<UTC time>.
 // moveAside alone moves only a damaged file. Nothing is ever deleted.
-// Errors are I/O and lock failures, and a refused repair.
-func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
+// Errors are I/O and lock failures, a refused repair, and ctx's error when
+// it ends while waiting for the lock (a repair takes the lock; a check does
+// not).
+func (s *Store) Doctor(ctx context.Context, rebuild, moveAside bool) (*DoctorReport, error) {
 	r := &DoctorReport{}
 	if err := s.inspect(r); err != nil {
 		return r, err
@@ -62,7 +64,7 @@ func (s *Store) Doctor(rebuild, moveAside bool) (*DoctorReport, error) {
 		r.Notes = append(r.Notes, "the state file is usable; nothing moved aside")
 		return r, nil
 	}
-	h, err := s.lock(context.Background())
+	h, err := s.lock(ctx)
 	if err != nil {
 		return r, err
 	}

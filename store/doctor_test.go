@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,7 +13,7 @@ import (
 func TestDoctorHealthy(t *testing.T) {
 	s := Open(t.TempDir(), "test")
 	seed(t, s, 3)
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	if err != nil || !r.OK() {
 		t.Fatalf("report %+v, err %v", r, err)
 	}
@@ -20,7 +21,7 @@ func TestDoctorHealthy(t *testing.T) {
 	if strings.Join(r.Notes, "\n") != strings.Join(want, "\n") {
 		t.Errorf("notes %q", r.Notes)
 	}
-	r, err = s.Doctor(true, false)
+	r, err = s.Doctor(context.Background(), true, false)
 	if err != nil || r.Rebuilt {
 		t.Fatalf("rebuild of a matching state: rebuilt=%v err=%v", r.Rebuilt, err)
 	}
@@ -42,13 +43,13 @@ func TestDoctorRebuildsDamagedState(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	var serr *StateError
 	if err != nil || !errors.As(r.StateErr, &serr) || r.OK() {
 		t.Fatalf("check: report %+v err %v", r, err)
 	}
 
-	_, err = s.Doctor(true, false)
+	_, err = s.Doctor(context.Background(), true, false)
 	wantErr := ".planls/state.json is damaged; add --move-aside to keep it as .planls/state.json.corrupt-<time> and write the state rebuilt from the journal"
 	if err == nil || err.Error() != wantErr {
 		t.Fatalf("rebuild without --move-aside: %v", err)
@@ -57,7 +58,7 @@ func TestDoctorRebuildsDamagedState(t *testing.T) {
 		t.Fatal("the damaged file was touched")
 	}
 
-	r, err = s.Doctor(true, true)
+	r, err = s.Doctor(context.Background(), true, true)
 	if err != nil || !r.Rebuilt || r.MovedAside == "" {
 		t.Fatalf("rebuild: %+v %v", r, err)
 	}
@@ -82,7 +83,7 @@ func TestDoctorRebuildsMissingState(t *testing.T) {
 	seed(t, s, 2)
 	good := stateBytes(t, s)
 	os.Remove(s.StatePath())
-	r, err := s.Doctor(true, false)
+	r, err := s.Doctor(context.Background(), true, false)
 	if err != nil || !r.Rebuilt || r.MovedAside != "" {
 		t.Fatalf("%+v %v", r, err)
 	}
@@ -95,12 +96,12 @@ func TestDoctorMoveAsideOnly(t *testing.T) {
 	s := Open(t.TempDir(), "test")
 	seed(t, s, 1)
 	// A usable state is never moved.
-	r, err := s.Doctor(false, true)
+	r, err := s.Doctor(context.Background(), false, true)
 	if err != nil || r.MovedAside != "" {
 		t.Fatalf("moved a usable state: %+v %v", r, err)
 	}
 	os.WriteFile(s.StatePath(), []byte("<<<<<<< HEAD\n"), 0o644)
-	r, err = s.Doctor(false, true)
+	r, err = s.Doctor(context.Background(), false, true)
 	if err != nil || r.MovedAside == "" {
 		t.Fatalf("%+v %v", r, err)
 	}
@@ -111,7 +112,7 @@ func TestDoctorMoveAsideOnly(t *testing.T) {
 
 func TestDoctorWithoutJournal(t *testing.T) {
 	s := Open(t.TempDir(), "test")
-	if _, err := s.Doctor(true, true); err == nil || err.Error() != "the journal has no entries: nothing to rebuild from" {
+	if _, err := s.Doctor(context.Background(), true, true); err == nil || err.Error() != "the journal has no entries: nothing to rebuild from" {
 		t.Fatalf("err %v", err)
 	}
 }

@@ -70,7 +70,8 @@ func (s *Store) journalMerges(r *DoctorReport, jt *journalTree, rebuilt *core.St
 		entry = e
 	}
 	if len(jt.markers) == 0 {
-		return appendJournal(s.JournalPath(), entry)
+		_, err := appendJournal(s.JournalPath(), entry)
+		return err
 	}
 	old, err := os.ReadFile(s.JournalPath())
 	if err != nil {

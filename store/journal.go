@@ -142,16 +142,17 @@ func (e *JournalEntry) apply(st *core.State) {
 	st.Revision = e.Revision
 }
 
-// appendJournal writes e as one line and fsyncs it. A line torn by a crash
+// appendJournal writes e as one line and fsyncs it, and returns the file's
+// info after the write (nil when it cannot be read). A line torn by a crash
 // (no final newline) is closed first so the new line stays readable.
-func appendJournal(path string, e JournalEntry) error {
+func appendJournal(path string, e JournalEntry) (os.FileInfo, error) {
 	line, err := marshal(e, "")
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return fmt.Errorf("journal: %w", err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
 	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
 		// A torn last line (a crash mid-append) must not swallow this one.
@@ -162,13 +163,17 @@ func appendJournal(path string, e JournalEntry) error {
 	}
 	if _, err := f.Write(line); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("journal: %w", err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
 	if err := f.Sync(); err != nil {
 		_ = f.Close()
-		return fmt.Errorf("journal: %w", err)
+		return nil, fmt.Errorf("journal: %w", err)
 	}
-	return f.Close()
+	fi, _ := f.Stat()
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	return fi, nil
 }
 
 // lastRevision returns the revision of the journal's last line, 0 when the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -40,6 +41,11 @@ func (e *LockTimeoutError) Error() string {
 type heldLock struct {
 	fl   *flock.Flock
 	path string
+	note *time.Timer // writes the holder note once the hold gets long
+
+	mu       sync.Mutex
+	noted    bool // the holder note is in the file
+	released bool
 }
 
 // lockRetry is how often a waiting writer tries the lock again. A commit
@@ -47,13 +53,21 @@ type heldLock struct {
 // moving without spinning.
 const lockRetry = 2 * time.Millisecond
 
+// noteAfter is how long a commit holds the lock before it writes the holder
+// note. A commit takes about a millisecond here (tens on a slow disk), and
+// writing the note and clearing it again cost a file write and a truncate
+// on every commit, adding to the fsyncs that follow (issue 15); a hold that
+// outlasts this, the only kind a waiter can time out on, is named.
+const noteAfter = 100 * time.Millisecond
+
 // lock takes .planls/state.lock, creating .planls/ and its .gitignore when
 // needed. The lock is a flock(2)/LockFileEx lock, so the OS releases it when
 // its holder dies however it dies: a lock file left behind (even an empty
 // one) never blocks anyone (field failure B34). The wait ends after
 // LockTimeout (a *LockTimeoutError naming the holder) or when ctx ends (its
-// error). The holder writes who it is into the file so a writer that times
-// out can name it.
+// error). The holder writes who it is into the file, so a writer that times
+// out can name it, once it has held the lock for noteAfter (a note left by a
+// holder that was killed is cleared on taking the lock).
 func (s *Store) lock(ctx context.Context) (*heldLock, error) {
 	if err := s.ensureDir(); err != nil {
 		return nil, err
@@ -78,36 +92,73 @@ func (s *Store) lock(ctx context.Context) (*heldLock, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	host, _ := os.Hostname()
-	info := fmt.Sprintf("pid %d, actor %s, host %s, since %s\n", os.Getpid(), s.actor(), host, time.Now().UTC().Format(time.RFC3339))
-	// Best effort: a holder that cannot describe itself still holds the lock.
-	_ = os.WriteFile(path, []byte(info), 0o644)
-	return &heldLock{fl: fl, path: path}, nil
+	if fi, err := fl.Stat(); err == nil && fi.Size() > 0 {
+		// A killed holder's note: it names no one now.
+		_ = os.Truncate(path, 0)
+	}
+	h := &heldLock{fl: fl, path: path}
+	since := time.Now()
+	h.note = time.AfterFunc(noteAfter, func() { h.writeNote(s.holderNote(since)) })
+	return h, nil
 }
 
-// unlock clears the holder description and releases the lock.
+// holderNote is what a holder that took the lock at since writes into the
+// lock file.
+func (s *Store) holderNote(since time.Time) string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("pid %d, actor %s, host %s, since %s\n", os.Getpid(), s.actor(), host, since.UTC().Format(time.RFC3339))
+}
+
+// writeNote puts the holder note into the lock file unless the lock was
+// released meanwhile. Best effort: a holder that cannot describe itself
+// still holds the lock.
+func (h *heldLock) writeNote(info string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.released {
+		return
+	}
+	if os.WriteFile(h.path, []byte(info), 0o644) == nil {
+		h.noted = true
+	}
+}
+
+// unlock clears the holder note, if one was written, and releases the lock.
 func (h *heldLock) unlock() error {
-	_ = os.Truncate(h.path, 0)
+	h.note.Stop()
+	h.mu.Lock()
+	h.released = true
+	noted := h.noted
+	h.mu.Unlock()
+	if noted {
+		_ = os.Truncate(h.path, 0)
+	}
 	return errors.Join(h.fl.Unlock(), h.fl.Close())
 }
 
 // ensureDir creates .planls/ and its .gitignore (only when missing or exactly
-// what an earlier version wrote, so a person's edits to it survive).
+// what an earlier version wrote, so a person's edits to it survive). The
+// .gitignore is checked once per Store, and again whenever .planls/ is
+// missing.
 func (s *Store) ensureDir() error {
+	s.seen.Lock()
+	defer s.seen.Unlock()
+	if s.seen.dir {
+		if fi, err := os.Stat(s.Dir()); err == nil && fi.IsDir() {
+			return nil
+		}
+	}
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", s.Dir(), err)
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
-	fi, err := os.Stat(gi)
-	if err == nil && fi.Size() != int64(len(gitignoreV1)) && fi.Size() != int64(len(gitignoreV2)) {
-		return nil // not an older body (only its size is read on every lock)
-	}
 	old, err := os.ReadFile(gi)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2)) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}
 	}
+	s.seen.dir = true
 	return nil
 }
 
@@ -129,5 +180,8 @@ func (s *Store) Lock(ctx context.Context) (release func() error, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// Held for as long as the caller likes: named at once.
+	h.note.Stop()
+	h.writeNote(s.holderNote(time.Now()))
 	return h.unlock, nil
 }

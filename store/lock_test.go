@@ -89,3 +89,24 @@ func TestLockWaitCancelled(t *testing.T) {
 		t.Errorf("a cancelled call wrote the state: %v", err)
 	}
 }
+
+// A repair waiting for the lock ends with its context too; a check takes
+// no lock and is answered.
+func TestDoctorLockWaitCancelled(t *testing.T) {
+	s := Open(t.TempDir(), "waiter")
+	s.LockTimeout = time.Hour
+	seed(t, s, 1)
+	fl := flock.New(s.LockPath())
+	if ok, err := fl.TryLock(); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	defer fl.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r, err := s.Doctor(ctx, false, false); err != nil || !r.OK() {
+		t.Fatalf("check while locked: %v %+v", err, r)
+	}
+	if _, err := s.Doctor(ctx, true, true); !errors.Is(err, context.Canceled) {
+		t.Fatalf("repair: got %v, want context.Canceled", err)
+	}
+}

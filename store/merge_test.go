@@ -79,7 +79,7 @@ func TestMergeFilesAgree(t *testing.T) {
 	}
 	_ = os.WriteFile(out.StatePath(), sm.Data, 0o644)
 	_ = os.WriteFile(out.JournalPath(), jm.Data, 0o644)
-	r, err := out.Doctor(false, false)
+	r, err := out.Doctor(context.Background(), false, false)
 	if err != nil || !r.OK() {
 		t.Fatalf("doctor: %+v %v", r.Notes, err)
 	}
@@ -177,7 +177,7 @@ func TestRebuildMergesUnionJournal(t *testing.T) {
 		_ = os.MkdirAll(out.Dir(), 0o755)
 		_ = os.WriteFile(out.StatePath(), as, 0o644)
 		_ = os.WriteFile(out.JournalPath(), []byte(union), 0o644)
-		r, _ := out.Doctor(false, false)
+		r, _ := out.Doctor(context.Background(), false, false)
 		wantProbs := 1
 		if markers {
 			wantProbs = 4
@@ -185,10 +185,10 @@ func TestRebuildMergesUnionJournal(t *testing.T) {
 		if r.OK() || len(r.JournalProblems) != wantProbs || !slices.Contains(r.Notes, branchRepairNote(r.JournalProblems)[0]) {
 			t.Fatalf("markers %v: doctor before: %q", markers, r.Notes)
 		}
-		if _, err := out.Doctor(true, false); err == nil {
+		if _, err := out.Doctor(context.Background(), true, false); err == nil {
 			t.Fatalf("markers %v: rebuild without --move-aside replaced a file", markers)
 		}
-		r, err := out.Doctor(true, true)
+		r, err := out.Doctor(context.Background(), true, true)
 		if err != nil || !r.Rebuilt {
 			t.Fatalf("rebuild: %+v %v", r, err)
 		}
@@ -196,7 +196,7 @@ func TestRebuildMergesUnionJournal(t *testing.T) {
 		if st.Tasks[0].Evidence != "a ok" || st.Tasks[1].Reason != "b later" || st.Revision != 5 {
 			t.Errorf("markers %v: rebuilt %+v", markers, st)
 		}
-		if r, err := out.Doctor(false, false); err != nil || !r.OK() {
+		if r, err := out.Doctor(context.Background(), false, false); err != nil || !r.OK() {
 			t.Errorf("markers %v: doctor after: %q %v", markers, r.Notes, err)
 		}
 		moved, _ := filepath.Glob(out.JournalPath() + ".corrupt-*")

@@ -48,14 +48,14 @@ func TestMissingStateWithJournal(t *testing.T) {
 		t.Fatal("a refused writer created the state file")
 	}
 
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	if err != nil || r.StateErr == nil || !r.Missing || r.OK() {
 		t.Fatalf("doctor: %+v %v", r, err)
 	}
 	if r.Notes[0] != "state: "+s.StatePath()+": "+msg {
 		t.Errorf("first note %q", r.Notes[0])
 	}
-	r, err = s.Doctor(true, false)
+	r, err = s.Doctor(context.Background(), true, false)
 	if err != nil || !r.Rebuilt || r.MovedAside != "" {
 		t.Fatalf("rebuild: %+v %v", r, err)
 	}
@@ -115,7 +115,7 @@ func TestRestoredOlderStateContinuesJournal(t *testing.T) {
 	if !bytes.Equal(got, stateBytes(t, s)) {
 		t.Errorf("replay differs from the state:\n%s", got)
 	}
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	if err != nil || !r.OK() || r.Revision != 6 || r.JournalRevision != 6 {
 		t.Fatalf("doctor: %+v %v", r, err)
 	}
@@ -134,10 +134,10 @@ func TestNextRevisionPastDamagedTail(t *testing.T) {
 	}
 	_, _ = f.WriteString(`{"revision": oops`)
 	_ = f.Close()
-	if got, _ := s.nextRevision(1); got != 4 {
+	if got := s.nextRevision(1, lastRevision(s.JournalPath())); got != 4 {
 		t.Errorf("nextRevision(1) = %d, want 4", got)
 	}
-	if got, _ := s.nextRevision(7); got != 8 {
+	if got := s.nextRevision(7, lastRevision(s.JournalPath())); got != 8 {
 		t.Errorf("nextRevision(7) = %d, want 8", got)
 	}
 }
@@ -175,7 +175,7 @@ func TestDoctorForgivesDamageBeforeBase(t *testing.T) {
 	if err := os.WriteFile(s.JournalPath(), []byte(string(j)+lines[1]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	if err != nil || r.OK() || len(r.JournalProblems) != 1 || r.JournalProblems[0].Line != 3 {
 		t.Fatalf("forked: %+v %v", r, err)
 	}
@@ -183,7 +183,7 @@ func TestDoctorForgivesDamageBeforeBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed(t, s, 1) // revision 3, a full snapshot on line 4
-	r, err = s.Doctor(false, false)
+	r, err = s.Doctor(context.Background(), false, false)
 	if err != nil || !r.OK() {
 		t.Fatalf("after the snapshot: %+v %v", r, err)
 	}
@@ -193,7 +193,7 @@ func TestDoctorForgivesDamageBeforeBase(t *testing.T) {
 	}
 	good := stateBytes(t, s)
 	_ = os.Remove(s.StatePath())
-	if r, err := s.Doctor(true, false); err != nil || !r.Rebuilt || !bytes.Equal(stateBytes(t, s), good) {
+	if r, err := s.Doctor(context.Background(), true, false); err != nil || !r.Rebuilt || !bytes.Equal(stateBytes(t, s), good) {
 		t.Errorf("rebuild: %+v %v", r, err)
 	}
 }
@@ -217,7 +217,7 @@ func TestCheckClosedWithoutProof(t *testing.T) {
 	if err != nil || strings.Join(w, "\n") != want {
 		t.Errorf("warnings %q, %v", w, err)
 	}
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	if err != nil || r.OK() || strings.Join(r.Warnings, "\n") != want {
 		t.Errorf("doctor warnings %q, %v", r.Warnings, err)
 	}

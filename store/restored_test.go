@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"os"
 	"slices"
 	"testing"
@@ -25,7 +26,7 @@ func TestRestoredStateWarns(t *testing.T) {
 	if err != nil || !slices.Equal(w, []string{want}) {
 		t.Errorf("Check = %q, %v; want [%q]", w, err, want)
 	}
-	r, err := s.Doctor(false, false)
+	r, err := s.Doctor(context.Background(), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestRestoredStateWarns(t *testing.T) {
 	if w, err := s.Check(); err != nil || len(w) != 0 {
 		t.Errorf("after a write: warnings %q, err %v", w, err)
 	}
-	if r, err := s.Doctor(false, false); err != nil || !r.OK() {
+	if r, err := s.Doctor(context.Background(), false, false); err != nil || !r.OK() {
 		t.Errorf("after a write: doctor %+v, %v", r, err)
 	}
 }

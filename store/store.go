@@ -8,6 +8,7 @@ package store
 import (
 	"fmt"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -21,10 +22,34 @@ type Store struct {
 	// LockTimeout bounds the wait for the lock of a write; 0 means
 	// DefaultLockTimeout. Open sets it from $PLANLS_LOCK_TIMEOUT when valid.
 	LockTimeout time.Duration
+
+	// seen is what this Store learned from its own earlier commits, so that
+	// a long-lived writer (the MCP server, the language server) does once
+	// what need not be done on every commit. Keep one Store per root to
+	// benefit; a new Store starts from nothing and checks everything.
+	seen seenState
+}
+
+// seenState is guarded by its mutex; the cross-process lock orders commits
+// between processes, this orders the Store's own goroutines.
+type seenState struct {
+	sync.Mutex
+	// dir is true once .planls/ and its .gitignore were checked (ensureDir).
+	dir bool
+	// swept is true once the temp files a killed writer left were removed
+	// (removeTemps, at this Store's first commit).
+	swept bool
+	// journal is the journal as this Store left it after its last append
+	// (nil when unknown): while the file still matches it, nobody else
+	// wrote it, so it holds no conflict markers and its last revision is
+	// journalRev (journalmemo.go).
+	journal    os.FileInfo
+	journalRev int64
 }
 
 // Open returns the store of root (an absolute directory). Nothing is created
-// until the first write.
+// until the first write. A Store is safe for concurrent use and must not be
+// copied.
 func Open(root, actor string) *Store {
 	s := &Store{Root: root, Actor: actor}
 	if d, err := time.ParseDuration(os.Getenv(EnvLockTimeout)); err == nil && d > 0 {

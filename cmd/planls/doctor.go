@@ -32,7 +32,7 @@ unusable or a repair was refused.`,
 			if err != nil {
 				return err
 			}
-			rep, err := s.Doctor(rebuild, moveAside)
+			rep, err := s.Doctor(cmd.Context(), rebuild, moveAside)
 			out := cmd.OutOrStdout()
 			if rep != nil {
 				for _, n := range rep.Notes {

@@ -22,13 +22,9 @@ in_progress) and drift: bullets of the plan file that changed, appeared or disap
 Reads only; creates nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			warnings, _ := s.Check()
 			out := cmd.OutOrStdout()

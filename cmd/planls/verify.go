@@ -57,13 +57,9 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 				}
 				ids = append(ids, id)
 			}
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			if st.Plan == nil && len(ids) == 0 {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)
@@ -231,12 +227,7 @@ type evidenceFinding struct {
 	inPlan      bool // a plan item (Line 0 then means it left the file)
 }
 
-func (e evidenceFinding) position() (line, col int, gone bool) {
-	if e.line == 0 {
-		return 1, 1, true
-	}
-	return e.line, e.col, false
-}
+func (e evidenceFinding) position() (line, col int, gone bool) { return position(e.line, e.col) }
 
 // evidenceFindings are the report's warnings about proof: open items
 // ticked in the plan file (the editor's checked-not-completed), weak
@@ -324,11 +315,7 @@ func (r *checkReport) jsonVerifyItems() []jsonVerify {
 
 // jsonVerifyReport is planls verify --format json.
 type jsonVerifyReport struct {
-	Plan struct {
-		ID    string `json:"id"`
-		Title string `json:"title"`
-		Path  string `json:"path"`
-	} `json:"plan"`
+	Plan    jsonPlan     `json:"plan"`
 	Items   []jsonVerify `json:"items"`
 	Summary struct {
 		Verified     int `json:"verified"`
@@ -338,17 +325,13 @@ type jsonVerifyReport struct {
 }
 
 func (r *checkReport) verifyJSON() jsonVerifyReport {
-	var out jsonVerifyReport
-	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
+	out := jsonVerifyReport{Plan: r.jsonPlan()}
 	out.Items = r.jsonVerifyItems()
 	out.Summary.Verified = r.counts[verify.Verified]
 	out.Summary.Unverifiable = r.counts[verify.Unverifiable]
 	out.Summary.Failed = r.counts[verify.Failed]
 	return out
 }
-
-// verifyOnly reports whether this is planls verify's report.
-func (r *checkReport) verifyOnly() bool { return r.onlyVerify }
 
 // printWeak is status's line per completed plan item with weak evidence.
 func printWeak(out io.Writer, v *planView) {
