@@ -125,13 +125,8 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 			keptIdx[ti] = true
 			t := &w.Tasks[ti]
 			if t.Status == Deleted {
-				nt := *t
-				nt.Status = restoredStatus(t)
-				nt.DeletedFrom = ""
-				nt.PlanOrder = j + 1
-				nt.Version++
-				nt.UpdatedAt = now
-				*t = nt
+				t.Status, t.DeletedFrom, t.PlanOrder = restoredStatus(t), "", j+1
+				t.bump(now)
 				restored++
 				continue
 			}
@@ -163,12 +158,8 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	for i := range w.Tasks {
 		t := &w.Tasks[i]
 		if t.isPlan() && t.Status != Deleted && !keptIdx[i] {
-			nt := *t
-			nt.Status = Deleted
-			nt.DeletedFrom = ""
-			nt.Version++
-			nt.UpdatedAt = now
-			*t = nt
+			t.Status, t.DeletedFrom = Deleted, ""
+			t.bump(now)
 			removedIDs[t.ID] = true
 		}
 	}
@@ -185,11 +176,8 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 				deps = append(deps, d)
 			}
 			if dropped {
-				nt := *t
-				nt.BlockedBy = deps
-				nt.Version++
-				nt.UpdatedAt = now
-				*t = nt
+				t.BlockedBy = deps
+				t.bump(now)
 			}
 		}
 	}

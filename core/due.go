@@ -45,9 +45,10 @@ func parseDue(field, s string, p *params, opts Options) (time.Time, error) {
 // formatDue is how due dates are stored: RFC 3339 in UTC, fractions kept.
 func formatDue(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// dueAtValue resolves the due_at param: "" clears the date on update.
+// dueAtValue resolves the due_at param: "" when absent, and "" clears the
+// date on update.
 func dueAtValue(p *params, opts Options) (string, error) {
-	if *p.DueAt == "" {
+	if p.DueAt == nil || *p.DueAt == "" {
 		return "", nil
 	}
 	t, err := parseDue("due_at", *p.DueAt, p, opts)

@@ -114,11 +114,14 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	}
 	p := &params{obj: obj}
 	var err error
-	str := func(key string) *string {
-		if err != nil {
-			return nil
-		}
+	// field is key's raw value, absent once an earlier field failed: the
+	// first error wins.
+	field := func(key string) (json.RawMessage, bool) {
 		raw, ok := obj[key]
+		return raw, ok && err == nil
+	}
+	str := func(key string) *string {
+		raw, ok := field(key)
 		if !ok {
 			return nil
 		}
@@ -130,10 +133,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return &s
 	}
 	integer := func(key string) *int {
-		if err != nil {
-			return nil
-		}
-		raw, ok := obj[key]
+		raw, ok := field(key)
 		if !ok {
 			return nil
 		}
@@ -145,10 +145,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return &n
 	}
 	ints := func(key string) []int {
-		if err != nil {
-			return nil
-		}
-		raw, ok := obj[key]
+		raw, ok := field(key)
 		if !ok {
 			return nil
 		}
@@ -169,10 +166,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return out
 	}
 	boolean := func(key string) bool {
-		if err != nil {
-			return false
-		}
-		raw, ok := obj[key]
+		raw, ok := field(key)
 		if !ok {
 			return false
 		}

@@ -65,10 +65,7 @@ func printDrift(out io.Writer, v *planView) {
 		fmt.Fprintf(out, "Drift: %s is missing\n", name)
 		return
 	}
-	byID := map[int]core.Task{}
-	for _, t := range v.st.Tasks {
-		byID[t.ID] = t
-	}
+	byID := tasksByID(v.st)
 	var lines []string
 	for _, d := range v.driftItems() {
 		if d.Text {

@@ -102,10 +102,7 @@ func tasksToVerify(st *core.State, ids []int) ([]core.Task, error) {
 		}
 		return out, nil
 	}
-	byID := map[int]core.Task{}
-	for _, t := range st.Tasks {
-		byID[t.ID] = t
-	}
+	byID := tasksByID(st)
 	var out []core.Task
 	for _, id := range ids {
 		t, ok := byID[id]
@@ -183,10 +180,7 @@ func (r *checkReport) setVerify(v *planView, st *core.State, results []verify.Re
 	for _, o := range v.planItems(func(t core.Task) bool { return t.Status == core.Completed }) {
 		where[o.Task.ID] = [2]int{o.Line, o.Col}
 	}
-	byID := map[int]core.Task{}
-	for _, t := range st.Tasks {
-		byID[t.ID] = t
-	}
+	byID := tasksByID(st)
 	for _, res := range results {
 		r.counts[res.State]++
 		if !all && res.State != verify.Failed {
