@@ -14,11 +14,12 @@ import (
 // what it last got, capped to maxPublished, and clears, with an empty list,
 // URIs this folder no longer reports on (B30). A list is encoded once: the
 // hash of its JSON (every field a client sees, the document version left
-// out) is what dedupes, and the same bytes are sent. Caller holds mu; the
-// outbox writes them, the latest list of a URI replacing one still queued.
+// out) is what dedupes. Caller holds mu; the outbox writes them, the
+// latest list of a URI replacing one still queued.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	for uri, list := range diags {
-		body, err := json.Marshal(s.capped(f, uri, list))
+		list = s.capped(f, uri, list)
+		body, err := json.Marshal(list)
 		if err != nil {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue
@@ -28,12 +29,12 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 			continue
 		}
 		s.published[uri] = h
-		s.sendDiagnostics(uri, body)
+		s.sendDiagnostics(uri, list)
 	}
 	for uri := range f.published {
 		if _, ok := diags[uri]; !ok {
 			delete(s.published, uri)
-			s.sendDiagnostics(uri, json.RawMessage("[]"))
+			s.sendDiagnostics(uri, []protocol.Diagnostic{})
 		}
 	}
 	f.published = map[string]bool{}
@@ -42,18 +43,11 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	}
 }
 
-// publishParams is PublishDiagnosticsParams with the list already encoded.
-type publishParams struct {
-	URI         string          `json:"uri"`
-	Version     uint32          `json:"version,omitempty"`
-	Diagnostics json.RawMessage `json:"diagnostics"`
-}
-
-// sendDiagnostics queues one textDocument/publishDiagnostics of list (a
-// JSON array), with the open buffer's version when there is one (caller
-// holds mu).
-func (s *server) sendDiagnostics(uri string, list json.RawMessage) {
-	p := publishParams{URI: uri, Diagnostics: list}
+// sendDiagnostics queues one textDocument/publishDiagnostics of list
+// (never changed afterwards: the outbox encodes it), with the open
+// buffer's version when there is one (caller holds mu).
+func (s *server) sendDiagnostics(uri string, list []protocol.Diagnostic) {
+	p := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri), Diagnostics: list}
 	for _, d := range s.docs {
 		if d.uri == uri && d.version > 0 {
 			p.Version = uint32(d.version)

@@ -83,10 +83,11 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jc := jsonrpc2.NewConn(newStream(conn, log))
+	wire := newStream(conn, log)
+	jc := jsonrpc2.NewConn(wire)
 	out := newOutbox(log)
 	go out.run()
-	s := newServer(ctx, jc, out, log, opts)
+	s := newServer(ctx, jc, wire, out, log, opts)
 	if opts.onStart != nil {
 		opts.onStart(s)
 	}
