@@ -83,19 +83,20 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	}
 	cfg := s.folderSettings(f)
 	sev := severityOf(cfg.Severity)
+	shown := shownTexts(v.items)
 	for i := range v.items {
 		vi := &v.items[i]
 		t := vi.task
 		if vi.item == nil {
 			add(title, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
-				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
+				fmt.Sprintf("approved plan item #%d is missing from the plan file: %s", t.ID, shown[i]))
 			continue
 		}
 		r := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 		switch vi.drift {
 		case "new":
 			add(r, protocol.DiagnosticSeverityHint, codeDrift, 0,
-				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", planparse.Display(vi.item.Subject, vi.item.PlanText)))
+				fmt.Sprintf("not in the approved plan: %s (re-approve the plan to track it)", shown[i]))
 			continue
 		case "changed":
 			add(r, protocol.DiagnosticSeverityWarning, codeDrift, t.ID,
@@ -106,14 +107,14 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 		}
 		if blockers := v.openBlockers(t); len(blockers) > 0 && isOpen(t) {
 			d := add(r, sev, codeBlocked, t.ID,
-				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), planparse.Display(t.Subject, t.PlanText)))
+				fmt.Sprintf("plan item #%d is blocked by %s: %s", t.ID, idList(blockers), shown[i]))
 			d.RelatedInformation = v.related(blockers)
 		} else {
 			switch t.Status {
 			case core.Pending:
-				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
+				add(r, sev, codeOpen, t.ID, fmt.Sprintf("open plan item #%d (pending): %s", t.ID, shown[i]))
 			case core.InProgress:
-				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, planparse.Display(t.Subject, t.PlanText)))
+				add(r, sev, codeInProgress, t.ID, fmt.Sprintf("plan item #%d in progress: %s", t.ID, shown[i]))
 			case core.Completed, core.Deferred:
 				if msg := noProof(t); msg != "" {
 					// Only a hand edit of state.json closes an item without
@@ -136,6 +137,23 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	}
 	out[v.uri] = list
 	return out
+}
+
+// shownTexts is the subject each item's diagnostic quotes
+// (planparse.Display, all from one parse): a new item's own, else its
+// approved plan item's when that is missing or open; "" for the rest,
+// whose messages quote none.
+func shownTexts(items []viewItem) []string {
+	pairs := make([][2]string, len(items))
+	for i, vi := range items {
+		switch {
+		case vi.drift == "new":
+			pairs[i] = [2]string{vi.item.Subject, vi.item.PlanText}
+		case vi.item == nil || isOpen(vi.task):
+			pairs[i] = [2]string{vi.task.Subject, vi.task.PlanText}
+		}
+	}
+	return planparse.Displays(pairs)
 }
 
 // notApprovedMsg is the plan-not-approved message for a plan titled title

@@ -203,7 +203,7 @@ func (s *server) notify(method string, params any) {
 // jsonrpc2's Conn.Notify encodes the params, then re-validates them twice
 // more (NewNotification, Notification.MarshalJSON) before the stream's
 // encoder does a third time: for a publish of 1,000 diagnostics that was
-// 2.1 of the 8.3 ms a keystroke cost (BenchmarkKeystrokeInProcess profile).
+// 2.1 of the 8.3 ms a keystroke cost (BenchmarkInProcessKeystroke profile).
 func (s *server) send(method string, params any) {
 	data, err := json.Marshal(notification{Version: "2.0", Method: method, Params: params})
 	if err == nil {

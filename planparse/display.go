@@ -10,23 +10,42 @@ import "strings"
 // as they are in the state file and in the matching key. The result is one
 // line.
 func Display(subject, planText string) string {
-	text := subject
-	if planText != "" {
-		var b strings.Builder
-		b.WriteString(subject)
-		for _, line := range strings.Split(planText, "\n") {
-			if !continuesParagraph(line) {
-				break
-			}
-			b.WriteByte(' ')
-			b.WriteString(trimSpace(line))
+	return Displays([][2]string{{subject, planText}})[0]
+}
+
+// Displays is Display of each (subject, planText) pair, in order, from one
+// inline parse: what an editor shows for every item of a plan at once.
+func Displays(pairs [][2]string) []string {
+	texts := make([]string, len(pairs))
+	for i, p := range pairs {
+		texts[i] = firstParagraph(p[0], p[1])
+	}
+	out := plainTitles(texts)
+	for i, p := range out {
+		if p == "" {
+			out[i] = trimSpace(pairs[i][0])
 		}
-		text = b.String()
 	}
-	if p := plainTitle(text); p != "" {
-		return p
+	return out
+}
+
+// firstParagraph is subject with the planText lines that continue its
+// paragraph, joined by spaces.
+func firstParagraph(subject, planText string) string {
+	if planText == "" {
+		return subject
 	}
-	return trimSpace(subject)
+	var b strings.Builder
+	b.WriteString(subject)
+	for line := range strings.Lines(planText) {
+		line = strings.TrimSuffix(line, "\n")
+		if !continuesParagraph(line) {
+			break
+		}
+		b.WriteByte(' ')
+		b.WriteString(trimSpace(line))
+	}
+	return b.String()
 }
 
 // continuesParagraph reports whether a planText line (dedented) is a
