@@ -250,7 +250,6 @@ func (s *server) folderFor(p string, create bool) *folder {
 	}
 	root := implicitRoot(filepath.Dir(p))
 	f := newFolder(root, uriOf(root))
-	f.implicit = true
 	s.folders = append(s.folders, f)
 	s.pullSettings([]*folder{f})
 	s.rewatch()

@@ -44,15 +44,14 @@ type server struct {
 	hints refresher
 	// exitErr is Run's result once exited is closed: nil for an exit after
 	// a successful shutdown (endSession).
-	exitErr   error
-	settings  settings // pushed over the defaults; folderSettings adds what was pulled
-	folders   []*folder
-	docs      map[string]*document // by path key
-	watcher   *fsWatcher
-	clientFS  bool              // the client watches files for us (dynamic registration)
-	published map[string]uint64 // URI → meaningHash of the diagnostics last sent
-	lenses    refresher
-	pulls     configPulls
+	exitErr  error
+	settings settings // pushed over the defaults; folderSettings adds what was pulled
+	folders  []*folder
+	docs     map[string]*document // by path key
+	watcher  *fsWatcher
+	clientFS bool // the client watches files for us (dynamic registration)
+	lenses   refresher
+	pulls    configPulls
 
 	reg watchReg // not guarded by mu: it has its own
 }
@@ -68,12 +67,11 @@ type document struct {
 func newServer(ctx context.Context, conn jsonrpc2.Conn, out *outbox, log *slog.Logger, opts options) *server {
 	return &server{
 		conn: conn, out: out, grp: newGroup(ctx), log: log, opts: opts,
-		exited:    make(chan struct{}),
-		settings:  defaultSettings(),
-		docs:      map[string]*document{},
-		published: map[string]uint64{},
-		lenses:    refresher{method: "workspace/codeLens/refresh"},
-		hints:     refresher{method: "workspace/inlayHint/refresh"},
+		exited:   make(chan struct{}),
+		settings: defaultSettings(),
+		docs:     map[string]*document{},
+		lenses:   refresher{method: "workspace/codeLens/refresh"},
+		hints:    refresher{method: "workspace/inlayHint/refresh"},
 	}
 }
 

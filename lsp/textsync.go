@@ -26,7 +26,9 @@ func (s *server) didOpen(r *request) (any, error) {
 	defer s.mu.Unlock()
 	d := &document{uri: u, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.docs[d.key] = d
-	delete(s.published, u) // a reopened buffer gets its diagnostics again
+	for _, f := range s.folders {
+		delete(f.published, u) // a reopened buffer gets its diagnostics again
+	}
 	// Only a plan-like file outside every folder gets a folder of its own:
 	// opening some other markdown file must not start watching its directory.
 	f := s.folderFor(path, s.looksLikePlan(path))

@@ -12,13 +12,11 @@ import (
 // view is an immutable analysis of one folder's plan file against its state:
 // what every handler reads. It is rebuilt on each change of buffer or disk.
 type view struct {
-	uri     string // the plan's URI (the client's spelling when open)
-	path    string // "" when the folder has no plan file
-	open    bool
-	version int32
-	text    []byte
-	m       *mapper
-	plan    *planparse.Plan
+	uri  string // the plan's URI (the client's spelling when open)
+	path string // "" when the folder has no plan file
+	text []byte
+	m    *mapper
+	plan *planparse.Plan
 
 	state           *core.State
 	stateErr        error
@@ -51,7 +49,7 @@ func (s *server) buildView(f *folder) *view {
 	}
 	v.uri, v.text = f.fileURI(f.planPath), f.planDisk
 	if d := s.docs[keyOf(f.planPath)]; d != nil {
-		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
+		v.uri, v.text = d.uri, d.text
 	}
 	v.m = newMapper(v.text, s.enc)
 	v.plan = planparse.Parse(v.text)
