@@ -34,7 +34,6 @@ type clientCaps struct {
 	// textDocument.codeAction.codeActionLiteralSupport, so codeAction
 	// answers Command[] (LSP 3.17 §codeAction).
 	commandsOnly bool
-	inlayHints   bool // the client declares textDocument.inlayHint (3.17)
 }
 
 // initializeParams is LSP InitializeParams, the fields planls reads. It is
@@ -75,7 +74,6 @@ type initializeParams struct {
 			CodeAction struct {
 				Literal json.RawMessage `json:"codeActionLiteralSupport"`
 			} `json:"codeAction"`
-			InlayHint json.RawMessage `json:"inlayHint"`
 		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
@@ -102,7 +100,6 @@ func (s *server) decodeInitialize(raw json.RawMessage) (initializeParams, client
 		relativePatterns: ws.DidChangeWatchedFiles.RelativePatternSupport,
 		flatSymbols:      !td.DocumentSymbol.Hierarchical,
 		commandsOnly:     !declared(td.CodeAction.Literal),
-		inlayHints:       declared(td.InlayHint),
 	}
 	if formats := td.Hover.ContentFormat; len(formats) > 0 {
 		md, plain := slices.Index(formats, "markdown"), slices.Index(formats, "plaintext")

@@ -92,12 +92,6 @@ func (s *server) endSession(clean, clientGone bool) {
 	})
 }
 
-func (s *server) shutdownSeen() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state == shutDown
-}
-
 // close stops the session's background work (watchers, timers, pulls,
 // prompts) after shutdown or when the connection ended; it does not wait
 // for it (run does, once no handler can hold mu).
