@@ -95,43 +95,34 @@ func (s *server) readDisk(f *folder) bool {
 
 func (s *server) readState(f *folder) bool {
 	raw, err := os.ReadFile(f.statePath())
-	if errors.Is(err, fs.ErrNotExist) {
-		// A missing file is the empty state, unless the journal holds changes:
-		// then the store reports it (a deleted state.json must not pass for
-		// an empty plan).
-		_, rerr := f.store.Read()
-		if rerr != nil {
-			f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
-			return setStateErr(f, rerr)
-		}
-		had := f.stateOK && f.stateSum == [32]byte{} && f.stateErr == nil
-		f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
-		if had {
-			return false
-		}
-		f.state, f.stateErr = core.Empty(), nil
-		return true
+	// A missing file (zero sum) is the empty state, unless the journal holds
+	// changes: then the store reports it (a deleted state.json must not pass
+	// for an empty plan), at once, with no retries.
+	missing := errors.Is(err, fs.ErrNotExist)
+	var sum [32]byte
+	if !missing {
+		sum = sha256.Sum256(raw)
 	}
-	sum := sha256.Sum256(raw)
 	if err == nil && f.stateOK && sum == f.stateSum {
 		return false // unchanged bytes, including our own writes already applied
 	}
 	st, rerr := f.store.Read()
-	if err != nil {
+	if err != nil && !missing {
 		rerr = err
 	}
-	if rerr != nil {
-		if f.badReads < s.opts.retries && f.stateErr == nil {
-			f.badReads++
-			s.scheduleRetry(f)
-			return false
-		}
-		f.badReads = 0
-		f.stateOK, f.stateSum = true, sum
-		return setStateErr(f, rerr)
+	if rerr != nil && !missing && f.badReads < s.opts.retries && f.stateErr == nil {
+		f.badReads++
+		s.scheduleRetry(f)
+		return false
 	}
-	f.badReads = 0
-	f.stateOK, f.stateSum = true, sum
+	stillMissing := missing && f.stateOK && f.stateSum == sum && f.stateErr == nil
+	f.badReads, f.stateOK, f.stateSum = 0, true, sum
+	switch {
+	case rerr != nil:
+		return setStateErr(f, rerr)
+	case stillMissing:
+		return false
+	}
 	f.state, f.stateErr = st, nil
 	return true
 }
