@@ -115,7 +115,10 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 	}
 	r := &request{ctx: ctx, method: req.Method(), params: req.Params(), reply: reply, out: d.out, done: func() {}}
 	if r.method == "textDocument/didChange" {
-		r.change, r.changeErr = decodeDidChange(r.params)
+		r.change = new(didChangeParams)
+		if r.changeErr = decode(r.params, r.change); r.changeErr != nil {
+			r.change = nil // a bad object is InvalidParams
+		}
 	}
 	if call, ok := req.(*jsonrpc2.Call); ok {
 		r.isCall, r.id = true, call.ID()

@@ -173,7 +173,7 @@ func evidenceHover(ctx context.Context, root, evidence string, mk markup) string
 					where = "on branch " + c.Branch
 				}
 			}
-			fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(short(c.ID)), mk.esc(c.Subject), c.Date.Format("2006-01-02"), where)
+			fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(c.ID[:min(12, len(c.ID))]), mk.esc(c.Subject), c.Date.Format("2006-01-02"), where)
 		case core.RefFile, core.RefTest:
 			label := r.Path
 			if r.Kind == core.RefTest {
@@ -215,11 +215,4 @@ func evidenceHover(ctx context.Context, root, evidence string, mk markup) string
 		}
 	}
 	return b.String()
-}
-
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

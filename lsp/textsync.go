@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"time"
@@ -53,15 +52,6 @@ type didChangeParams struct {
 type contentChange struct {
 	Range *protocol.Range `json:"range"`
 	Text  string          `json:"text"`
-}
-
-// decodeDidChange decodes didChange params; a bad object is InvalidParams.
-func decodeDidChange(raw json.RawMessage) (*didChangeParams, error) {
-	var p didChangeParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
 }
 
 // applyChanges returns text with each change applied in order (LSP: each
