@@ -82,12 +82,14 @@ type itemVerify struct {
 // command runs) against root and fills in their verify state and evidence
 // references. It runs without the server lock: git is a subprocess.
 func addVerification(ctx context.Context, root string, res *planResult) {
+	var items []*planItem
 	var tasks []core.Task
 	for gi := range res.Groups {
 		for ii := range res.Groups[gi].Items {
 			it := &res.Groups[gi].Items[ii]
 			it.EvidenceRefs = []evidenceRef{}
 			if it.Status == string(core.Completed) && it.ID != 0 {
+				items = append(items, it)
 				tasks = append(tasks, core.Task{ID: it.ID, Subject: it.Subject, Status: core.Completed, Evidence: it.Evidence})
 			}
 		}
@@ -97,20 +99,10 @@ func addVerification(ctx context.Context, root string, res *planResult) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	byID := map[int]verify.Result{}
-	for _, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
-		byID[r.TaskID] = r
-	}
-	for gi := range res.Groups {
-		for ii := range res.Groups[gi].Items {
-			it := &res.Groups[gi].Items[ii]
-			r, ok := byID[it.ID]
-			if !ok || it.Status != string(core.Completed) {
-				continue
-			}
-			it.Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
-			it.EvidenceRefs = refsOf(root, r.Checks)
-		}
+	// One result per task, in order (verify.Tasks).
+	for i, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
+		items[i].Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
+		items[i].EvidenceRefs = refsOf(root, r.Checks)
 	}
 }
 

@@ -200,7 +200,7 @@ func (s *server) initializedNote(r *request) (any, error) {
 	for _, f := range s.folders {
 		s.refresh(f, true)
 	}
-	s.pulls.ready = true
+	s.pullReady = true
 	s.pullSettings(s.folders)
 	return nil, nil
 }

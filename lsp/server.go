@@ -44,14 +44,15 @@ type server struct {
 	hints refresher
 	// exitErr is Run's result once exited is closed: nil for an exit after
 	// a successful shutdown (endSession).
-	exitErr  error
-	settings settings // pushed over the defaults; folderSettings adds what was pulled
-	folders  []*folder
-	docs     map[string]*document // by path key
-	watcher  *fsWatcher
-	clientFS bool // the client watches files for us (dynamic registration)
-	lenses   refresher
-	pulls    configPulls
+	exitErr   error
+	settings  settings // pushed over the defaults; folderSettings adds what was pulled
+	folders   []*folder
+	docs      map[string]*document // by path key
+	watcher   *fsWatcher
+	clientFS  bool // the client watches files for us (dynamic registration)
+	lenses    refresher
+	pullReady bool   // initialized was handled: the client may be asked for settings (config.go)
+	pullSeq   uint64 // number of the latest workspace/configuration request (1-based)
 
 	reg watchReg // not guarded by mu: it has its own
 }
