@@ -18,12 +18,11 @@ func (s *server) documentSymbol(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	out := []protocol.DocumentSymbol{}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.planFolderOf(p.TextDocument.URI)
 	if f == nil {
-		return out, nil
+		return []protocol.DocumentSymbol{}, nil
 	}
 	return s.shapeSymbols(planSymbol(f.view), p.TextDocument.URI), nil
 }
