@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
 
@@ -124,7 +123,7 @@ func planOf(f *folder, v *view) planResult {
 			it.BlockedBy = append(it.BlockedBy, t.BlockedBy...)
 			it.Blocked = isOpen(t) && len(v.openBlockers(t)) > 0
 			res.Total++
-			if t.Status == core.Pending || t.Status == core.InProgress {
+			if isOpen(t) {
 				res.Open++
 			}
 		} else if !v.approved {

@@ -134,18 +134,11 @@ func insideRoot(globs []string) bool {
 	return true
 }
 
+// severityOf is the severity a setting names, 0 for an unknown name.
 func severityOf(s string) protocol.DiagnosticSeverity {
-	switch s {
-	case "error":
-		return protocol.DiagnosticSeverityError
-	case "warning":
-		return protocol.DiagnosticSeverityWarning
-	case "information":
-		return protocol.DiagnosticSeverityInformation
-	case "hint":
-		return protocol.DiagnosticSeverityHint
-	}
-	return 0
+	return map[string]protocol.DiagnosticSeverity{"error": protocol.DiagnosticSeverityError,
+		"warning": protocol.DiagnosticSeverityWarning, "information": protocol.DiagnosticSeverityInformation,
+		"hint": protocol.DiagnosticSeverityHint}[s]
 }
 
 // didChangeConfiguration applies pushed settings (a null or empty payload

@@ -53,20 +53,17 @@ func (s *server) buildView(f *folder) *view {
 	}
 	v.m = newMapper(v.text, s.enc)
 	v.plan = planparse.Parse(v.text)
-	v.approved = f.state.Plan != nil
-	if !v.approved {
-		v.items = make([]viewItem, 0, len(v.plan.Items))
-		for i := range v.plan.Items {
-			v.items = append(v.items, viewItem{item: &v.plan.Items[i], drift: "new"})
-		}
-		return v
-	}
-	v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
-	matches, missing := core.MatchPlan(f.state, v.plan)
+	// Without an approved plan every item is a draft ("new").
 	byItem := make([]*core.ItemMatch, len(v.plan.Items))
-	for i := range matches {
-		if m := &matches[i]; m.Item >= 0 && m.Item < len(byItem) {
-			byItem[m.Item] = m
+	var missing []int
+	if v.approved = f.state.Plan != nil; v.approved {
+		v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
+		var matches []core.ItemMatch
+		matches, missing = core.MatchPlan(f.state, v.plan)
+		for i := range matches {
+			if m := &matches[i]; m.Item >= 0 && m.Item < len(byItem) {
+				byItem[m.Item] = m
+			}
 		}
 	}
 	v.items = make([]viewItem, 0, len(v.plan.Items)+len(missing))
