@@ -404,21 +404,16 @@ func namesTask(text string) (task, keyword bool) {
 
 // endsWith reports whether s ends with one of words at a word boundary.
 func endsWith(s string, words []string) bool {
-	for _, w := range words {
-		if strings.HasSuffix(s, w) && (len(s) == len(w) || !isLetterBefore(s, len(s)-len(w))) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool {
+		return strings.HasSuffix(s, w) && (len(s) == len(w) || !isLetterBefore(s, len(s)-len(w)))
+	})
 }
 
+// startsWith reports whether s starts with one of words at a word boundary.
 func startsWith(s string, words []string) bool {
-	for _, w := range words {
-		if strings.HasPrefix(s, w) && (len(s) == len(w) || !isLetterAt(s, len(w))) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool {
+		return strings.HasPrefix(s, w) && (len(s) == len(w) || !isLetterAt(s, len(w)))
+	})
 }
 
 func containsAny(s string, words []string) bool {
@@ -448,12 +443,7 @@ var doNotPrefixes = []string{
 // brackets) instead of by the inline parser.
 func isDoNot(subject string) bool {
 	s := strings.TrimLeft(subject, "*_~`[ \t")
-	for _, p := range doNotPrefixes {
-		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(doNotPrefixes, func(p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) })
 }
 
 // stateWords name a section that records the state of things: its
