@@ -76,18 +76,13 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, out *outbox, log *slog.L
 	}
 }
 
-// endSession closes exited, once: at the first exit notification (clean
-// when shutdown had succeeded before it) or when the client's process died
-// (clientpid.go).
-func (s *server) endSession(clean, clientGone bool) {
+// endSession closes exited, once, with err as Run's result: at the first
+// exit notification (nil when shutdown had succeeded before it, else
+// ErrExitWithoutShutdown) or when the client's process died (ErrClientGone).
+func (s *server) endSession(err error) {
 	s.exitOnce.Do(func() {
 		s.mu.Lock()
-		switch {
-		case clientGone:
-			s.exitErr = ErrClientGone
-		case !clean:
-			s.exitErr = ErrExitWithoutShutdown
-		}
+		s.exitErr = err
 		s.mu.Unlock()
 		close(s.exited)
 	})
@@ -114,8 +109,11 @@ func (s *server) handle(r *request) (any, error) {
 	st := s.state
 	s.mu.Unlock()
 	switch {
+	case r.method == "exit" && st == shutDown:
+		s.endSession(nil)
+		return nil, nil
 	case r.method == "exit":
-		s.endSession(st == shutDown, false)
+		s.endSession(ErrExitWithoutShutdown)
 		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {
