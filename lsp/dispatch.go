@@ -120,13 +120,12 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 			r.change = nil // a bad object is InvalidParams
 		}
 	}
+	d.mu.Lock()
 	if call, ok := req.(*jsonrpc2.Call); ok {
+		var cancel context.CancelFunc
 		r.isCall, r.id = true, call.ID()
-		cctx, cancel := context.WithCancel(ctx)
-		r.ctx = cctx
-		d.mu.Lock()
+		r.ctx, cancel = context.WithCancel(ctx)
 		d.cancels[r.id] = cancel
-		d.mu.Unlock()
 		r.done = func() {
 			d.mu.Lock()
 			delete(d.cancels, r.id)
@@ -134,7 +133,6 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 			cancel()
 		}
 	}
-	d.mu.Lock()
 	switch {
 	case d.exitRead:
 	case r.method == "shutdown":
