@@ -114,7 +114,10 @@ func (s *server) codeAction(r *request) (res any, err error) {
 			continue
 		}
 		ds := onLine(line)
-		kind := itemActionKind(ds)
+		kind := kindRewrite
+		if len(ds) > 0 {
+			kind = kindQuickFix
+		}
 		for _, c := range itemCommands(vi.task, v.uri) {
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 			if c.Command == "planls.complete" {

@@ -185,22 +185,15 @@ func evidenceHover(ctx context.Context, root, evidence string, mk markup) string
 			if r.Line > 0 {
 				target += fmt.Sprintf("#L%d", r.Line)
 			}
-			if mk.plain {
-				fmt.Fprintf(&b, "%s %s (%s)", r.Kind, strings.Trim(r.Text, "`"), abs)
-				break
-			}
-			fmt.Fprintf(&b, "%s [%s](%s)", r.Kind, mk.esc(strings.Trim(r.Text, "`")), target)
+			text := strings.Trim(r.Text, "`")
+			fmt.Fprintf(&b, "%s %s", r.Kind, mk.pick(text+" ("+abs+")", "["+mk.esc(text)+"]("+target+")"))
 		case core.RefCommand:
 			fmt.Fprintf(&b, "command %s", mk.code(r.Command))
 			if r.Result != "" {
 				b.WriteString(": " + mk.esc(r.Result))
 			}
 		case core.RefURL:
-			if mk.plain {
-				b.WriteString(r.URL)
-			} else {
-				fmt.Fprintf(&b, "<%s>", r.URL)
-			}
+			b.WriteString(mk.pick(r.URL, "<"+r.URL+">"))
 		}
 	}
 	return b.String()

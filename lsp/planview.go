@@ -106,9 +106,6 @@ func planOf(f *folder, v *view) planResult {
 			rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 			it.Range = &rng
 		}
-		if !v.approved {
-			it.Drift = "new"
-		}
 		if t := vi.task; t != nil {
 			it.ID, it.Status, it.Evidence, it.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
 			if vi.item == nil {
