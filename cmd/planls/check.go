@@ -204,15 +204,13 @@ func missingProof(t core.Task) string {
 }
 
 // position is where to point for an item: its list marker, or the start of
-// the file when the item is no longer in it (line 0).
+// the file (gone) when the item is no longer in it (line 0).
 func position(line, col int) (int, int, bool) {
 	if line == 0 {
 		return 1, 1, true
 	}
 	return line, col, false
 }
-
-func (o openItem) position() (line, col int, gone bool) { return position(o.Line, o.Col) }
 
 func (r *checkReport) suffix(gone bool) string {
 	if !gone {

@@ -18,23 +18,43 @@ type finding struct {
 	gone        bool // no longer in the plan file: line and col are 1
 }
 
-// findings are the report's findings: open items, drift, then evidence.
+// findings are the report's findings: open items, drift, then the
+// warnings about proof (open items ticked in the plan file, the editor's
+// checked-not-completed; weak evidence; verification).
 func (r *checkReport) findings() []finding {
 	var out []finding
+	// add places a finding at line:col (line 0: no longer in the file, for
+	// a plan item's message to say where it went).
+	add := func(rule, level, msg string, line, col int, planItem bool) {
+		line, col, gone := position(line, col)
+		if planItem {
+			msg += r.suffix(gone)
+		}
+		out = append(out, finding{rule, level, msg, line, col, gone})
+	}
 	for _, o := range r.items {
-		line, col, gone := o.position()
 		level := "note"
 		if o.Unproven {
 			level = "warning"
 		}
-		out = append(out, finding{o.rule(), level, o.message() + r.suffix(gone), line, col, gone})
+		add(o.rule(), level, o.message(), o.Line, o.Col, true)
 	}
 	for _, d := range r.drift {
-		out = append(out, finding{ruleDrift, "warning", d.message(), d.Line, d.Col, false})
+		add(ruleDrift, "warning", d.message(), d.Line, d.Col, false)
 	}
-	for _, e := range r.evidenceFindings() {
-		line, col, gone := e.position()
-		out = append(out, finding{e.rule, e.level, e.message + r.suffix(gone && e.inPlan), line, col, gone})
+	for _, o := range r.items {
+		if o.Ticked && !r.onlyVerify {
+			add(core.RuleTicked, "warning", core.TickedMessage(o.Task.ID), o.Line, o.Col, true)
+		}
+	}
+	for _, o := range r.weak {
+		add(ruleWeak, "warning", core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), o.Line, o.Col, true)
+	}
+	for _, f := range r.verified {
+		level := map[string]string{ruleFailed: "error", ruleUnverifiable: "note", ruleVerified: "none"}[f.rule()]
+		if level != "none" || r.onlyVerify {
+			add(f.rule(), level, f.message(), f.Line, f.Col, f.plan)
+		}
 	}
 	return out
 }

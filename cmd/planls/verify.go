@@ -212,45 +212,6 @@ func newVerifyReport(v *planView) *checkReport {
 	return r
 }
 
-// evidenceFinding is a weak-evidence warning or a verification outcome in
-// the shape every format prints.
-type evidenceFinding struct {
-	rule, level string // level: SARIF's note, warning, error (none for verified)
-	message     string
-	line, col   int
-	inPlan      bool // a plan item (Line 0 then means it left the file)
-}
-
-func (e evidenceFinding) position() (line, col int, gone bool) { return position(e.line, e.col) }
-
-// evidenceFindings are the report's warnings about proof: open items
-// ticked in the plan file (the editor's checked-not-completed), weak
-// evidence, then its verification findings.
-func (r *checkReport) evidenceFindings() []evidenceFinding {
-	var out []evidenceFinding
-	if !r.onlyVerify {
-		for _, o := range r.items {
-			if o.Ticked {
-				out = append(out, evidenceFinding{rule: core.RuleTicked, level: "warning", inPlan: true,
-					message: core.TickedMessage(o.Task.ID), line: o.Line, col: o.Col})
-			}
-		}
-	}
-	for _, o := range r.weak {
-		out = append(out, evidenceFinding{rule: ruleWeak, level: "warning", inPlan: true,
-			message: core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), line: o.Line, col: o.Col})
-	}
-	for _, f := range r.verified {
-		level := map[string]string{ruleFailed: "error", ruleUnverifiable: "note", ruleVerified: "none"}[f.rule()]
-		if level == "none" && !r.onlyVerify {
-			continue
-		}
-		out = append(out, evidenceFinding{rule: f.rule(), level: level, message: f.message(),
-			line: f.Line, col: f.Col, inPlan: f.plan})
-	}
-	return out
-}
-
 // ghCommand is the workflow command of each level.
 var ghCommand = map[string]string{"note": "notice", "warning": "warning", "error": "error"}
 
