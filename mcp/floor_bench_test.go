@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -28,16 +27,8 @@ import (
 // disk latency) are reported too. Target (issue 15): update-ms ≤ 1.5 ×
 // floor-ms.
 func BenchmarkUpdateVsFloor(b *testing.B) {
-	root := newProject(b)
-	cmd := exec.Command(planlsBin(b), "mcp", "--root", root)
-	cmd.Env = cleanEnv()
-	client := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "0"}, nil)
+	cs, cmd, root := startBenchServer(b)
 	ctx := context.Background()
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
 	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(`{"action":"create","subject":"bench"}`)}); err != nil {
 		b.Fatal(err)
 	}
@@ -89,6 +80,21 @@ func procCPU(b *testing.B, pid int) time.Duration {
 	ut, _ := strconv.Atoi(f[11])
 	st, _ := strconv.Atoi(f[12])
 	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// procRSS is a process's resident memory in bytes (Linux /proc).
+func procRSS(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if kb, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(kb), " kB"))
+			return n << 10
+		}
+	}
+	return 0
 }
 
 func median(ds []time.Duration) time.Duration {
