@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -83,10 +84,7 @@ func usableItems(plan *planparse.Plan) []int {
 // Refused (Error envelope) when opts.ReadOnly.
 func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Options) Result {
 	view := sortedView(in)
-	orig := in
-	if orig == nil {
-		orig = view
-	}
+	orig := cmp.Or(in, view)
 	id := PlanID(src)
 	title := "plan"
 	if plan != nil && plan.Title != "" {
@@ -127,13 +125,8 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 			keptIdx[ti] = true
 			t := &w.Tasks[ti]
 			if t.Status == Deleted {
-				nt := *t
-				nt.Status = restoredStatus(t)
-				nt.DeletedFrom = ""
-				nt.PlanOrder = j + 1
-				nt.Version++
-				nt.UpdatedAt = now
-				*t = nt
+				t.Status, t.DeletedFrom, t.PlanOrder = restoredStatus(t), "", j+1
+				t.bump(now)
 				restored++
 				continue
 			}
@@ -165,12 +158,8 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	for i := range w.Tasks {
 		t := &w.Tasks[i]
 		if t.isPlan() && t.Status != Deleted && !keptIdx[i] {
-			nt := *t
-			nt.Status = Deleted
-			nt.DeletedFrom = ""
-			nt.Version++
-			nt.UpdatedAt = now
-			*t = nt
+			t.Status, t.DeletedFrom = Deleted, ""
+			t.bump(now)
 			removedIDs[t.ID] = true
 		}
 	}
@@ -187,11 +176,8 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 				deps = append(deps, d)
 			}
 			if dropped {
-				nt := *t
-				nt.BlockedBy = deps
-				nt.Version++
-				nt.UpdatedAt = now
-				*t = nt
+				t.BlockedBy = deps
+				t.bump(now)
 			}
 		}
 	}

@@ -73,33 +73,15 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params)
 		if isRead(p.Action) {
 			continue
 		}
-		if p.ClientMutationID != nil {
-			text, hit, err := replay(w, p)
-			if err != nil {
-				return failf(p, "ops[%d]: %v", i, err)
-			}
-			if hit {
-				texts[i] = text
-				r.named(p)
-				continue
-			}
-		}
-		text, ch, err := r.mutate(w, p)
+		text, ch, err := r.step(w, p)
 		if err != nil {
 			return failf(p, "ops[%d]: %v", i, err)
 		}
 		texts[i] = text
-		if !ch {
-			r.named(p)
-			continue
-		}
-		changed = true
-		if p.Action == "create" {
+		changed = changed || ch
+		if ch && p.Action == "create" {
 			createdID[i] = w.NextID - 1
 			r.created[createdID[i]] = i
-		}
-		if p.ClientMutationID != nil {
-			r.remember(w, p, text, touched(w, p))
 		}
 	}
 	for i, p := range parsed {

@@ -155,32 +155,40 @@ func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Resul
 		r.show(p.ID)
 		return r.success(orig, view, action, raw, text, false)
 	}
-	if p.ClientMutationID != nil {
-		text, hit, err := replay(view, p)
-		if err != nil {
-			return r.fail(orig, view, action, raw, p, err)
-		}
-		if hit {
-			r.named(p)
-			return r.success(orig, view, action, raw, text, false)
-		}
-	}
 	w := cloneState(view)
-	text, changed, err := r.mutate(w, p)
+	text, changed, err := r.step(w, p)
 	if err != nil {
 		return r.fail(orig, view, action, raw, p, err)
 	}
 	if !changed {
-		r.named(p)
 		return r.success(orig, view, action, raw, text, false)
-	}
-	if p.ClientMutationID != nil {
-		r.remember(w, p, text, touched(w, p))
 	}
 	res := r.success(w, w, action, raw, text, true)
 	res.Envelope.Details.IDs = r.ids
 	res.Notices = append(netDeferrals(view, w), weakEvidenceNotices(view, w)...)
 	return res
+}
+
+// step runs one mutating op against the working state w: a retry of a
+// remembered client_mutation_id replays its first text, else the action
+// runs and a keyed change is remembered. An op that changes nothing shows
+// the task it named.
+func (r *runner) step(w *State, p *params) (text string, changed bool, err error) {
+	hit := false
+	if p.ClientMutationID != nil {
+		text, hit, err = replay(w, p)
+	}
+	if !hit && err == nil {
+		text, changed, err = r.mutate(w, p)
+	}
+	switch {
+	case err != nil:
+	case !changed:
+		r.named(p)
+	case p.ClientMutationID != nil:
+		r.remember(w, p, text, touched(w, p))
+	}
+	return text, changed, err
 }
 
 // mutate runs one mutating action against the working state w.

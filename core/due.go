@@ -14,11 +14,8 @@ import (
 func zoneFor(p *params, opts Options) (*time.Location, error) {
 	if p.OwnerTimezone != nil {
 		name := *p.OwnerTimezone
-		if name == "" || name == "Local" {
-			return nil, fmt.Errorf("owner_timezone %q is not an IANA time zone name (e.g. \"Europe/Berlin\")", name)
-		}
 		loc, err := time.LoadLocation(name)
-		if err != nil {
+		if name == "" || name == "Local" || err != nil {
 			return nil, fmt.Errorf("owner_timezone %q is not an IANA time zone name (e.g. \"Europe/Berlin\")", name)
 		}
 		return loc, nil
@@ -48,9 +45,10 @@ func parseDue(field, s string, p *params, opts Options) (time.Time, error) {
 // formatDue is how due dates are stored: RFC 3339 in UTC, fractions kept.
 func formatDue(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// dueAtValue resolves the due_at param: "" clears the date on update.
+// dueAtValue resolves the due_at param: "" when absent, and "" clears the
+// date on update.
 func dueAtValue(p *params, opts Options) (string, error) {
-	if *p.DueAt == "" {
+	if p.DueAt == nil || *p.DueAt == "" {
 		return "", nil
 	}
 	t, err := parseDue("due_at", *p.DueAt, p, opts)

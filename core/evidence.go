@@ -2,11 +2,12 @@ package core
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/planls/planls/internal/lazy"
 )
 
 // RefKind is what a piece of evidence names (issue 14 "Evidence that names
@@ -73,7 +74,7 @@ func ParseEvidence(evidence string) []EvidenceRef {
 			refs = append(refs, ref)
 		}
 	}
-	for _, m := range urlRe.FindAllStringIndex(evidence, -1) {
+	for _, m := range urlRe().FindAllStringIndex(evidence, -1) {
 		start, end := m[0], trimURLEnd(evidence, m[0], m[1])
 		if anyTaken(taken, start, end) {
 			continue
@@ -82,7 +83,7 @@ func ParseEvidence(evidence string) []EvidenceRef {
 		refs = append(refs, EvidenceRef{Kind: RefURL, Start: start, End: end, Text: evidence[start:end], URL: evidence[start:end]})
 	}
 	refs = append(refs, bareCommands(evidence, taken)...)
-	for _, m := range tokenRe.FindAllStringIndex(evidence, -1) {
+	for _, m := range tokenRe().FindAllStringIndex(evidence, -1) {
 		start, end := m[0], trimTokenEnd(evidence, m[0], m[1])
 		// ./... is a Go package pattern, never a file.
 		if start >= end || strings.Contains(evidence[m[0]:m[1]], "...") || anyTaken(taken, start, end) {
@@ -246,28 +247,28 @@ func statedResult(rest string) string {
 }
 
 var (
-	exitCodeRe  = regexp.MustCompile(`(?i)\bexit(?:s|ed)?(?:\s+with)?(?:\s+(?:status|code))?\s*(?:=|:)?\s*(\d+)`)
-	failCountRe = regexp.MustCompile(`(?i)\b(\d+)\s+(?:failed|failures?|failing|errors?)\b`)
-	failWordRe  = regexp.MustCompile(`(?i)\b(?:fail|fails|failed|failing|non-?zero)\b`)
+	exitCodeRe  = lazy.Regexp(`(?i)\bexit(?:s|ed)?(?:\s+with)?(?:\s+(?:status|code))?\s*(?:=|:)?\s*(\d+)`)
+	failCountRe = lazy.Regexp(`(?i)\b(\d+)\s+(?:failed|failures?|failing|errors?)\b`)
+	failWordRe  = lazy.Regexp(`(?i)\b(?:fail|fails|failed|failing|non-?zero)\b`)
 )
 
 // expectedExit reads the exit status a stated result claims (see
 // EvidenceRef.Exit): an explicit code wins, then failure counts ("0 failed"
 // is a success), then failure words; anything else claims success.
 func expectedExit(result string) int {
-	if m := exitCodeRe.FindStringSubmatch(result); m != nil {
+	if m := exitCodeRe().FindStringSubmatch(result); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {
 			return n
 		}
 	}
 	counted := false
-	for _, m := range failCountRe.FindAllStringSubmatch(result, -1) {
+	for _, m := range failCountRe().FindAllStringSubmatch(result, -1) {
 		counted = true
 		if m[1] != "0" && strings.TrimLeft(m[1], "0") != "" {
 			return ExpectNonZero
 		}
 	}
-	if !counted && failWordRe.MatchString(result) {
+	if !counted && failWordRe().MatchString(result) {
 		return ExpectNonZero
 	}
 	return 0
@@ -330,13 +331,13 @@ var knownTools = map[string]bool{
 
 // clauseSepRe ends a clause of evidence: a ';', a newline, a sentence
 // end or a comma followed by a space, or their full-width forms.
-var clauseSepRe = regexp.MustCompile(`;|\n|\.\s|,\s|。|，|；`)
+var clauseSepRe = lazy.Regexp(`;|\n|\.\s|,\s|。|，|；`)
 
 // clauses are the byte ranges between clause separators.
 func clauses(s string) [][2]int {
 	var out [][2]int
 	at := 0
-	for _, m := range clauseSepRe.FindAllStringIndex(s, -1) {
+	for _, m := range clauseSepRe().FindAllStringIndex(s, -1) {
 		if s[m[0]] == '.' && m[0] > 0 && s[m[0]-1] == '.' {
 			continue // the end of "./... ", not of a sentence
 		}
@@ -404,14 +405,14 @@ func bareCommands(s string, taken []bool) []EvidenceRef {
 }
 
 var (
-	urlRe = regexp.MustCompile(`https?://[^\s<>"'` + "`" + `]+`)
+	urlRe = lazy.Regexp(`https?://[^\s<>"'` + "`" + `]+`)
 	// tokenRe is an ASCII word that may be a path, a commit or a test name.
-	tokenRe = regexp.MustCompile(`[A-Za-z0-9_.\-/\\:~@+#]+`)
-	hexRe   = regexp.MustCompile(`^[0-9a-fA-F]{7,40}$`)
-	testRe  = regexp.MustCompile(`^(?:Test|Benchmark|Fuzz|Example)(?:[A-Z0-9_][A-Za-z0-9_]*)?(?:/[^\s/]+)*$`)
-	lineRe  = regexp.MustCompile(`(?::(\d+)(?:[:-](\d+))?|#L(\d+)(?:-L?(\d+))?)$`)
-	driveRe = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
-	extRe   = regexp.MustCompile(`\.([A-Za-z][A-Za-z0-9]{0,9})$`)
+	tokenRe = lazy.Regexp(`[A-Za-z0-9_.\-/\\:~@+#]+`)
+	hexRe   = lazy.Regexp(`^[0-9a-fA-F]{7,40}$`)
+	testRe  = lazy.Regexp(`^(?:Test|Benchmark|Fuzz|Example)(?:[A-Z0-9_][A-Za-z0-9_]*)?(?:/[^\s/]+)*$`)
+	lineRe  = lazy.Regexp(`(?::(\d+)(?:[:-](\d+))?|#L(\d+)(?:-L?(\d+))?)$`)
+	driveRe = lazy.Regexp(`^[A-Za-z]:[\\/]`)
+	extRe   = lazy.Regexp(`\.([A-Za-z][A-Za-z0-9]{0,9})$`)
 )
 
 // trimURLEnd drops sentence punctuation and an unbalanced ')' after a URL.
@@ -454,7 +455,7 @@ func classifyToken(s string, start, end int) (EvidenceRef, bool) {
 		return EvidenceRef{}, false
 	}
 	word := s[start:end]
-	if hexRe.MatchString(word) && !mixedHex(word) && !commitWordBefore(s[:start]) {
+	if hexRe().MatchString(word) && !mixedHex(word) && !commitWordBefore(s[:start]) {
 		return EvidenceRef{}, false
 	}
 	ref, ok := classifyWord(word, false)
@@ -468,18 +469,18 @@ func classifyToken(s string, start, end int) (EvidenceRef, bool) {
 // file, or a path. loose (inside backticks) accepts any path with a
 // separator and all-letter or all-digit commit ids.
 func classifyWord(w string, loose bool) (EvidenceRef, bool) {
-	if hexRe.MatchString(w) {
+	if hexRe().MatchString(w) {
 		return EvidenceRef{Kind: RefCommit, Commit: strings.ToLower(w)}, true
 	}
 	if strings.HasPrefix(w, "http://") || strings.HasPrefix(w, "https://") {
 		return EvidenceRef{Kind: RefURL, URL: w}, true
 	}
-	if testRe.MatchString(w) {
+	if testRe().MatchString(w) {
 		return EvidenceRef{Kind: RefTest, Test: w}, true
 	}
 	// pkg/foo_test.go:TestBar, foo_test.go::TestBar, foo_test.go#TestBar
 	for _, sep := range []string{"::", ":", "#"} {
-		if file, name, ok := strings.Cut(w, sep); ok && testRe.MatchString(name) && strings.HasSuffix(file, ".go") {
+		if file, name, ok := strings.Cut(w, sep); ok && testRe().MatchString(name) && strings.HasSuffix(file, ".go") {
 			return EvidenceRef{Kind: RefTest, Test: name, Path: file}, true
 		}
 	}
@@ -492,7 +493,7 @@ func classifyWord(w string, loose bool) (EvidenceRef, bool) {
 func classifyPath(w string, loose bool) (EvidenceRef, bool) {
 	ref := EvidenceRef{Kind: RefFile}
 	p := w
-	if m := lineRe.FindStringSubmatchIndex(w); m != nil && m[0] > 0 {
+	if m := lineRe().FindStringSubmatchIndex(w); m != nil && m[0] > 0 {
 		a, b := groupAt(w, m, 1), groupAt(w, m, 2)
 		if a == "" {
 			a, b = groupAt(w, m, 3), groupAt(w, m, 4)
@@ -508,10 +509,10 @@ func classifyPath(w string, loose bool) (EvidenceRef, bool) {
 	}
 	ref.Path = p
 	hasSep := strings.ContainsAny(p, `/\`)
-	rooted := driveRe.MatchString(p) || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") ||
+	rooted := driveRe().MatchString(p) || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") ||
 		strings.HasPrefix(p, `.\`) || strings.HasPrefix(p, `..\`) || strings.HasPrefix(p, "~/") ||
 		(strings.HasPrefix(p, "/") && len(p) > 1)
-	ext := extRe.FindStringSubmatch(p)
+	ext := extRe().FindStringSubmatch(p)
 	base := p[strings.LastIndexAny(p, `/\`)+1:]
 	switch {
 	case rooted, hasSep && strings.HasSuffix(p, "/") && len(p) > 1:
@@ -552,9 +553,9 @@ func looksLikeSpacedPath(inner string) bool {
 			return false
 		}
 	}
-	p := lineRe.ReplaceAllString(inner, "")
+	p := lineRe().ReplaceAllString(inner, "")
 	base := p[strings.LastIndexAny(p, `/\`)+1:]
-	return extRe.MatchString(base) || driveRe.MatchString(inner)
+	return extRe().MatchString(base) || driveRe().MatchString(inner)
 }
 
 // fileExts are extensions that make a bare name (no directory) a file.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,15 +91,7 @@ func inGroup(t *Task, g string) bool {
 	if !t.isPlan() {
 		return false
 	}
-	if normSubject(t.PlanGroup) == g {
-		return true
-	}
-	for _, h := range t.PlanScope {
-		if normSubject(h) == g {
-			return true
-		}
-	}
-	return false
+	return normSubject(t.PlanGroup) == g || slices.ContainsFunc(t.PlanScope, func(h string) bool { return normSubject(h) == g })
 }
 
 func (f *listFilter) match(t *Task) bool {

@@ -108,17 +108,12 @@ func tasksByID(st *State) map[int]*Task {
 
 func unionIDs(states ...*State) []int {
 	seen := map[int]bool{}
-	var ids []int
 	for _, st := range states {
 		for i := range st.Tasks {
-			if id := st.Tasks[i].ID; !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
-			}
+			seen[st.Tasks[i].ID] = true
 		}
 	}
-	sort.Ints(ids)
-	return ids
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // collisions finds the ids created on both sides for different tasks and

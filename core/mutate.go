@@ -28,12 +28,9 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 	if p.Subject == nil || strings.TrimSpace(*p.Subject) == "" {
 		return "", false, fmt.Errorf("subject required for create")
 	}
-	var due string
-	if p.DueAt != nil {
-		var err error
-		if due, err = dueAtValue(p, r.opts); err != nil {
-			return "", false, err
-		}
+	due, err := dueAtValue(p, r.opts)
+	if err != nil {
+		return "", false, err
 	}
 	if w.Plan != nil {
 		key := normSubject(*p.Subject)
@@ -110,10 +107,8 @@ func (r *runner) del(w *State, p *params) (string, bool, error) {
 	if t.isPlan() {
 		return "", false, fmt.Errorf("%s", msgPlanUndeletable(t.ID))
 	}
-	t.DeletedFrom = t.Status
-	t.Status = Deleted
-	t.Version++
-	t.UpdatedAt = r.now
+	t.DeletedFrom, t.Status = t.Status, Deleted
+	t.bump(r.now)
 	w.Tasks[i] = t
 	r.touch(t.ID)
 	return fmt.Sprintf("Deleted #%d: %s", t.ID, sanitize(t.Subject)), true, nil
@@ -151,11 +146,8 @@ func (r *runner) clear(w *State) (string, bool, error) {
 				}
 			}
 			if len(deps) != len(t.BlockedBy) {
-				nt := *t
-				nt.BlockedBy = deps
-				nt.Version++
-				nt.UpdatedAt = r.now
-				*t = nt
+				t.BlockedBy = deps
+				t.bump(r.now)
 				r.touch(t.ID)
 			}
 		}
@@ -187,10 +179,8 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 		if t.isPlan() || t.Status == Deleted {
 			continue
 		}
-		t.DeletedFrom = t.Status
-		t.Status = Deleted
-		t.Version++
-		t.UpdatedAt = r.now
+		t.DeletedFrom, t.Status = t.Status, Deleted
+		t.bump(r.now)
 		w.Tasks[i] = t
 		ids = append(ids, t.ID)
 	}
@@ -258,8 +248,7 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 			st = Pending
 		}
 		t.Status, t.DeletedFrom = st, ""
-		t.Version++
-		t.UpdatedAt = r.now
+		t.bump(r.now)
 		w.Tasks[i] = t
 		done, to = append(done, id), append(to, st)
 	}
@@ -306,11 +295,9 @@ func untouched(t *Task) bool {
 func (r *runner) replace(w *State, i, j int) {
 	t, u := w.Tasks[i], w.Tasks[j]
 	t.Status, t.DeletedFrom, t.PlanOrder, t.BlockedBy = restoredStatus(&t), "", u.PlanOrder, u.BlockedBy
-	t.Version++
-	t.UpdatedAt = r.now
+	t.bump(r.now)
 	u.Status, u.DeletedFrom, u.BlockedBy = Deleted, "", nil
-	u.Version++
-	u.UpdatedAt = r.now
+	u.bump(r.now)
 	w.Tasks[i], w.Tasks[j] = t, u
 	for k := range w.Tasks {
 		d := &w.Tasks[k]
@@ -327,11 +314,8 @@ func (r *runner) replace(w *State, i, j int) {
 				deps = append(deps, b)
 			}
 		}
-		nd := *d
-		nd.BlockedBy = deps
-		nd.Version++
-		nd.UpdatedAt = r.now
-		*d = nd
-		r.touch(nd.ID)
+		d.BlockedBy = deps
+		d.bump(r.now)
+		r.touch(d.ID)
 	}
 }

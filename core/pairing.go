@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,14 +71,28 @@ func PreviewApproval(st *State, plan *planparse.Plan) []Carry {
 // Keys compare as a reader sees the text (keyText: NFC, no variation
 // selectors or BOM).
 func pairApproval(view *State, plan *planparse.Plan, items []int) []int {
-	at := make([]int, len(items))
+	keys := itemKeys(plan, items)
+	at := slices.Repeat([]int{-1}, len(items))
+	live, dead := planTasks(view)
+	if pairByKey(view, live, keys, at) < len(items) {
+		pairByKey(view, dead, keys, at)
+	}
+	return at
+}
+
+// itemKeys are the keys of plan's items at indexes items.
+func itemKeys(plan *planparse.Plan, items []int) []itemKey {
 	keys := make([]itemKey, len(items))
 	for j, i := range items {
 		it := &plan.Items[i]
 		keys[j] = keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
-		at[j] = -1
 	}
-	var live, dead []int
+	return keys
+}
+
+// planTasks are the indexes into view.Tasks of its live plan items and of
+// its plan tombstones.
+func planTasks(view *State) (live, dead []int) {
 	for i := range view.Tasks {
 		if t := &view.Tasks[i]; t.isPlan() {
 			if t.Status == Deleted {
@@ -87,51 +102,39 @@ func pairApproval(view *State, plan *planparse.Plan, items []int) []int {
 			}
 		}
 	}
-	if paired := pairByKey(view, live, keys, at); len(dead) > 0 && paired < len(items) {
-		pairByKey(view, dead, keys, at)
-	}
-	return at
+	return live, dead
 }
 
-// pairByKey gives each unpaired keys[j] (at[j] < 0) the first task of
-// cands (indexes into view.Tasks) with its key not yet taken, in plan order,
-// and returns how many of keys are paired afterwards.
+// pairByKey sorts cands (indexes into view.Tasks) into plan order, gives
+// each unpaired keys[j] (at[j] < 0) the first candidate with its key not
+// yet taken, and returns how many of keys are paired afterwards.
 func pairByKey(view *State, cands []int, keys []itemKey, at []int) int {
-	for i := 1; i < len(cands); i++ {
-		if planBefore(&view.Tasks[cands[i]], &view.Tasks[cands[i-1]]) {
-			sort.SliceStable(cands, func(a, b int) bool { return planBefore(&view.Tasks[cands[a]], &view.Tasks[cands[b]]) })
-			break
-		}
-	}
+	sort.SliceStable(cands, func(a, b int) bool { return planBefore(&view.Tasks[cands[a]], &view.Tasks[cands[b]]) })
 	// head[k] is the first candidate (index into cands) with key k not yet
-	// taken, next[j] the one after cands[j] with the same key (-1: none).
-	head := make(map[itemKey]int32, len(cands))
-	next := make([]int32, len(cands))
+	// taken, next[j] the one after cands[j] with the same key (-1: none):
+	// no slice per key, which made MatchPlan 1.3× slower at 1,000 items.
+	head := make(map[itemKey]int, len(cands))
+	next := make([]int, len(cands))
 	for j := len(cands) - 1; j >= 0; j-- {
 		k := taskKey(&view.Tasks[cands[j]])
 		next[j] = -1
 		if h, ok := head[k]; ok {
 			next[j] = h
 		}
-		head[k] = int32(j)
+		head[k] = j
 	}
 	paired := 0
 	for j, k := range keys {
-		if at[j] >= 0 {
-			paired++
-			continue
-		}
-		h, ok := head[k]
-		if !ok {
-			continue
+		if at[j] < 0 {
+			h, ok := head[k]
+			if !ok {
+				continue
+			}
+			if at[j], head[k] = cands[h], next[h]; next[h] < 0 {
+				delete(head, k)
+			}
 		}
 		paired++
-		if next[h] >= 0 {
-			head[k] = next[h]
-		} else {
-			delete(head, k)
-		}
-		at[j] = cands[h]
 	}
 	return paired
 }

@@ -114,11 +114,14 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	}
 	p := &params{obj: obj}
 	var err error
-	str := func(key string) *string {
-		if err != nil {
-			return nil
-		}
+	// field is key's raw value, absent once an earlier field failed: the
+	// first error wins.
+	field := func(key string) (json.RawMessage, bool) {
 		raw, ok := obj[key]
+		return raw, ok && err == nil
+	}
+	str := func(key string) *string {
+		raw, ok := field(key)
 		if !ok {
 			return nil
 		}
@@ -130,17 +133,11 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return &s
 	}
 	integer := func(key string) *int {
-		if err != nil {
-			return nil
-		}
-		raw, ok := obj[key]
+		raw, ok := field(key)
 		if !ok {
 			return nil
 		}
 		n, ok := parseInt(raw)
-		if !ok {
-			n, ok = intInString(raw)
-		}
 		if !ok {
 			err = fmt.Errorf("%s must be an integer", key)
 			return nil
@@ -148,10 +145,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return &n
 	}
 	ints := func(key string) []int {
-		if err != nil {
-			return nil
-		}
-		raw, ok := obj[key]
+		raw, ok := field(key)
 		if !ok {
 			return nil
 		}
@@ -164,9 +158,6 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		for _, it := range items {
 			n, ok := parseInt(it)
 			if !ok {
-				n, ok = intInString(it)
-			}
-			if !ok {
 				err = fmt.Errorf("%s must be an array of task ids", key)
 				return nil
 			}
@@ -175,10 +166,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		return out
 	}
 	boolean := func(key string) bool {
-		if err != nil {
-			return false
-		}
-		raw, ok := obj[key]
+		raw, ok := field(key)
 		if !ok {
 			return false
 		}
@@ -320,11 +308,12 @@ func agree(errp *error, names []string, vals []*string) *string {
 }
 
 // parseInt accepts a JSON number with an integral value (1 and 1.0 alike)
-// within ±2^53; strings, booleans and fractions are refused.
+// within ±2^53, or a string holding one in decimal (intInString); booleans
+// and fractions are refused.
 func parseInt(raw json.RawMessage) (int, bool) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-		return 0, false
+		return intInString(raw)
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		if n > 1<<53 || n < -(1<<53) {

@@ -61,12 +61,9 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 		s := Completed
 		p.Status = &s
 	}
-	var due string
-	if p.DueAt != nil {
-		var err error
-		if due, err = dueAtValue(p, r.opts); err != nil {
-			return "", false, err
-		}
+	due, err := dueAtValue(p, r.opts)
+	if err != nil {
+		return "", false, err
 	}
 	// 1, 2
 	if !p.HasID {
@@ -181,8 +178,7 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 			text += ". Tell the user this plan item is descoped and why: " + sanitize(t.Reason)
 		}
 	}
-	t.Version++
-	t.UpdatedAt = r.now
+	t.bump(r.now)
 	w.Tasks[i] = t
 	r.touch(t.ID)
 	return text, true, nil

@@ -70,6 +70,12 @@ func (st *State) nextFreeID() int {
 	return n
 }
 
+// bump marks a change of t made at now: its version goes up.
+func (t *Task) bump(now time.Time) {
+	t.Version++
+	t.UpdatedAt = now
+}
+
 // isPlan reports whether t came from an approved plan.
 func (t *Task) isPlan() bool { return t.Source == "plan" }
 

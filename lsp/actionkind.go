@@ -67,7 +67,7 @@ func (s *server) shapeActions(actions []protocol.CodeAction, only []protocol.Cod
 			kept = append(kept, a)
 		}
 	}
-	if !s.ecaps.commandsOnly {
+	if !s.caps.commandsOnly {
 		return kept
 	}
 	cmds := make([]protocol.Command, 0, len(kept))

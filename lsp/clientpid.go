@@ -38,18 +38,8 @@ func (s *server) watchClientProcess(pid int) {
 				continue
 			}
 			s.log.Warn("client process is gone; exiting", "pid", pid)
-			s.mu.Lock()
-			s.clientGone = true
-			s.mu.Unlock()
-			s.exitOnce.Do(func() { close(s.exited) })
+			s.endSession(false, true)
 			return
 		}
 	})
-}
-
-// goneClient reports whether the session ended because the client died.
-func (s *server) goneClient() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.clientGone
 }

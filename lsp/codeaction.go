@@ -8,10 +8,13 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// itemArg and planArg are the command argument objects of code actions.
+// itemArg and planArg are the command argument objects of code actions
+// and lenses; Evidence is set by a ready action (docs/PROTOCOL.md
+// "Commands": planls.complete {"id", "evidence", "uri"}).
 type itemArg struct {
-	ID  int    `json:"id"`
-	URI string `json:"uri"`
+	ID       int    `json:"id"`
+	URI      string `json:"uri"`
+	Evidence string `json:"evidence,omitempty"`
 }
 
 type planArg struct {
@@ -44,7 +47,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 	}
 	actions := []protocol.CodeAction{}
 	// git runs before the lock is taken: ready evidence (readyevidence.go).
-	ready := s.readyEvidenceFor(r.ctx, p.TextDocument.URI)
+	head := s.headOf(r.ctx, p.TextDocument.URI)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer func() { res = s.shapeActions(actions, p.Context.Only) }()
@@ -53,6 +56,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 		return actions, nil
 	}
 	v := f.view
+	ready := suggestionsFrom(head, v.state, "evidence")
 	if wantsSourceOnly(p.Context.Only) {
 		// A source action applies to the whole file whatever the range.
 		p.Range.Start.Line, p.Range.End.Line = 0, uint32(v.m.lineOf(len(v.text)))
@@ -91,11 +95,15 @@ func (s *server) codeAction(r *request) (res any, err error) {
 	}
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil || vi.task == nil {
+		if vi.item == nil {
 			continue
 		}
 		line := v.m.lineOf(vi.item.Line.Start)
-		if !ids[vi.task.ID] && (line < first || line > last) {
+		inRange := line >= first && line <= last
+		if vi.drift == "new" && inRange {
+			planWide = true
+		}
+		if vi.task == nil || (!ids[vi.task.ID] && !inRange) {
 			continue
 		}
 		ds := onLine(line)
@@ -106,23 +114,15 @@ func (s *server) codeAction(r *request) (res any, err error) {
 				Command: &protocol.Command{Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}},
 			})
 			if a[1] == "planls.complete" {
-				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready(v.state))...)
+				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready)...)
 			}
 		}
 		if vi.drift == "changed" {
 			planWide = true
 		}
 	}
-	titleLine := int(v.titleRange().Start.Line)
-	if titleLine >= first && titleLine <= last {
+	if titleLine := int(v.titleRange().Start.Line); titleLine >= first && titleLine <= last {
 		planWide = true
-	}
-	for i := range v.items {
-		if v.items[i].drift == "new" && v.items[i].item != nil {
-			if l := v.m.lineOf(v.items[i].item.Line.Start); l >= first && l <= last {
-				planWide = true
-			}
-		}
 	}
 	if planWide && (!v.approved || v.needsReapproval) {
 		title := "Approve plan"

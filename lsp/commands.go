@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -89,12 +89,7 @@ func (s *server) detach(r *request, fn func(ctx context.Context) (any, error)) (
 		ctx, cancel := context.WithCancel(r.ctx)
 		defer cancel()
 		defer context.AfterFunc(gctx, cancel)()
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Error("command panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
-			}
-		}()
+		defer r.recoverPanic(s.log)
 		r.answer(fn(ctx))
 	})
 	if !started {
@@ -137,35 +132,27 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
-	value := ""
-	switch sc.field {
-	case "evidence":
-		if a.Evidence != nil {
-			value = *a.Evidence
-		}
-	case "reason":
-		if a.Reason != nil {
-			value = *a.Reason
-		}
-	}
 	status := sc.status
 	op := core.UpdateOp{ID: a.ID, Status: &status}
-	set := func(v string) {
-		switch sc.field {
-		case "evidence":
-			op.Evidence = &v
-		case "reason":
-			op.Reason = &v
-		}
+	given, slot := a.Evidence, &op.Evidence
+	if sc.field == "reason" {
+		given, slot = a.Reason, &op.Reason
 	}
-	if sc.field == "" || strings.TrimSpace(value) != "" {
-		set(value)
+	if sc.field == "" {
+		return s.update(ctx, f, op)
+	}
+	if given != nil && strings.TrimSpace(*given) != "" {
+		*slot = given
 		return s.update(ctx, f, op)
 	}
 	// window/showMessageRequest is a base request every client answers
 	// (LSP 3.17 §window): it is sent whether or not the client declares
 	// window.showMessage, which eglot and ALE never do.
-	suggestions := s.suggestions(ctx, f, st, sc.field)
+	head := ""
+	if sc.field == "evidence" {
+		head = s.gitHeadOf(ctx, f.root)
+	}
+	suggestions := suggestionsFrom(head, st, sc.field)
 	if len(suggestions) == 0 {
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
 		return s.update(ctx, f, op) // the seed's error names the missing field
@@ -173,7 +160,7 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 	v, ok, err := s.ask(ctx, t, sc.field, suggestions)
 	switch {
 	case ok:
-		set(v)
+		*slot = &v
 	case ctx.Err() != nil:
 		return nil, ctx.Err() // $/cancelRequest while the prompt was open
 	case err != nil:
@@ -215,24 +202,17 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 	return picked.Title, true, nil
 }
 
-// suggestions are the values offered for evidence or a reason: the current
-// commit ("abc1234 subject") and the last value recorded in the state.
-func (s *server) suggestions(ctx context.Context, f *folder, st *core.State, field string) []string {
-	head := ""
-	if field == "evidence" && s.opts.gitHead != nil {
-		head = s.opts.gitHead(ctx, f.root)
-	}
-	return suggestionsFrom(head, st, field)
-}
-
-// suggestionsFrom lists head (when field is "evidence" and head is not
-// empty), then the last value of field recorded in st when it differs.
+// suggestionsFrom lists the values offered for field ("evidence" or
+// "reason"): head (the current commit, "abc1234 subject", for evidence,
+// when not empty), then the last value of field recorded in st when it
+// differs.
 func suggestionsFrom(head string, st *core.State, field string) []string {
 	var out []string
 	if field == "evidence" && head != "" {
 		out = append(out, head)
 	}
 	var last *core.Task
+	lastValue := ""
 	for i := range st.Tasks {
 		t := &st.Tasks[i]
 		v := t.Evidence
@@ -240,19 +220,22 @@ func suggestionsFrom(head string, st *core.State, field string) []string {
 			v = t.Reason
 		}
 		if v != "" && (last == nil || t.UpdatedAt.After(last.UpdatedAt)) {
-			last = t
+			last, lastValue = t, v
 		}
 	}
-	if last != nil {
-		v := last.Evidence
-		if field == "reason" {
-			v = last.Reason
-		}
-		if len(out) == 0 || out[0] != v {
-			out = append(out, v)
-		}
+	if last != nil && (len(out) == 0 || out[0] != lastValue) {
+		out = append(out, lastValue)
 	}
 	return out
+}
+
+// gitHeadOf is opts.gitHead for dir ("" without one). It waits on git:
+// never call it holding mu.
+func (s *server) gitHeadOf(ctx context.Context, dir string) string {
+	if s.opts.gitHead == nil {
+		return ""
+	}
+	return s.opts.gitHead(ctx, dir)
 }
 
 // gitHead returns `git log -1 --format='%h %s'` in dir, or "" (no git, no
@@ -292,20 +275,18 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
-	res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "approve failed: %v", err)
-	}
-	if res.Envelope.IsError() {
-		// The store refuses plans that would silently close items (an emptied
-		// or binary file): the person who clicked must see why.
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: res.Envelope.Text()})
-	}
-	s.after(f, res)
-	return res.Envelope, nil
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
+		res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
+		if err != nil {
+			return res, fmt.Errorf("approve failed: %w", err)
+		}
+		if res.Envelope.IsError() {
+			// The store refuses plans that would silently close items (an
+			// emptied or binary file): the person who clicked must see why.
+			s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: res.Envelope.Text()})
+		}
+		return res, nil
+	})
 }
 
 // callStore runs one todo tool call (JSON params, planls.todo) for folder
@@ -353,10 +334,8 @@ func (s *server) after(f *folder, res core.Result) {
 }
 
 func findTask(st *core.State, id int) *core.Task {
-	for i := range st.Tasks {
-		if st.Tasks[i].ID == id {
-			return &st.Tasks[i]
-		}
+	if i := slices.IndexFunc(st.Tasks, func(t core.Task) bool { return t.ID == id }); i >= 0 {
+		return &st.Tasks[i]
 	}
 	return nil
 }

@@ -4,22 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+
+	"go.lsp.dev/protocol"
 )
 
 // configSection is the section planls asks for in workspace/configuration:
 // the "planls" object of the editor's settings (VS Code's planls.* keys).
 const configSection = "planls"
-
-// configItem is LSP 3.6 ConfigurationItem.
-type configItem struct {
-	ScopeURI string `json:"scopeUri,omitempty"`
-	Section  string `json:"section"`
-}
-
-// configParams is LSP 3.6 ConfigurationParams.
-type configParams struct {
-	Items []configItem `json:"items"`
-}
 
 // configPulls numbers workspace/configuration requests. Guarded by
 // server.mu.
@@ -28,31 +19,20 @@ type configPulls struct {
 	seq   uint64 // number of the latest request sent (1-based)
 }
 
-// lenientBool decodes JSON true as true and anything else (false, null, an
-// object from a client that got the shape wrong) as false, never failing:
-// one odd capability must not drop its siblings (decodeInitialize).
-type lenientBool bool
-
-// UnmarshalJSON implements json.Unmarshaler; it never returns an error.
-func (b *lenientBool) UnmarshalJSON(data []byte) error {
-	*b = string(data) == "true"
-	return nil
-}
-
 // pullSettings asks the client, in one workspace/configuration request
 // (LSP 3.6), for the "planls" section scoped to each of folders, when the
 // client advertises workspace.configuration and initialized was handled.
 // The answer is applied later by applyPull; the request waits on the client,
 // so it runs on its own goroutine. Caller holds mu.
 func (s *server) pullSettings(folders []*folder) {
-	if !bool(s.caps.Workspace.Configuration) || !s.pulls.ready || len(folders) == 0 || s.state == shutDown {
+	if !s.caps.configuration || !s.pulls.ready || len(folders) == 0 || s.state == shutDown {
 		return
 	}
 	s.pulls.seq++
 	asked := slices.Clone(folders)
-	items := make([]configItem, len(asked))
+	items := make([]protocol.ConfigurationItem, len(asked))
 	for i, f := range asked {
-		items[i] = configItem{ScopeURI: f.uri, Section: configSection}
+		items[i] = protocol.ConfigurationItem{ScopeURI: protocol.URI(f.uri), Section: configSection}
 	}
 	seq := s.pulls.seq
 	s.grp.goFn(func(ctx context.Context) { s.sendPull(ctx, seq, asked, items) })
@@ -61,9 +41,9 @@ func (s *server) pullSettings(folders []*folder) {
 // sendPull sends one workspace/configuration request, bounded by
 // opts.callTimeout, and applies its answer. A failed, timed-out or
 // malformed answer is logged and changes nothing.
-func (s *server) sendPull(ctx context.Context, seq uint64, asked []*folder, items []configItem) {
+func (s *server) sendPull(ctx context.Context, seq uint64, asked []*folder, items []protocol.ConfigurationItem) {
 	var answers []json.RawMessage
-	err := s.callClient(ctx, s.opts.callTimeout, "workspace/configuration", configParams{Items: items}, &answers)
+	err := s.callClient(ctx, s.opts.callTimeout, "workspace/configuration", protocol.ConfigurationParams{Items: items}, &answers)
 	if ctx.Err() != nil {
 		return // the session ended: nobody is left to apply it for
 	}
@@ -93,7 +73,6 @@ func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessag
 	if s.state == shutDown {
 		return
 	}
-	before := s.planFilesUnion()
 	var changed []*folder
 	for i, f := range asked {
 		if !slices.Contains(s.folders, f) {
@@ -113,5 +92,5 @@ func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessag
 			changed = append(changed, f)
 		}
 	}
-	s.settingsChanged(before, changed)
+	s.settingsChanged(changed)
 }

@@ -24,19 +24,10 @@ func (s *server) planFilesUnion() []string {
 }
 
 // settingsChanged follows a settings change: watchers cover the planFiles
-// of every folder (before is planFilesUnion from before the change), and
-// each folder of changed re-reads its plan and republishes. Caller holds mu.
-func (s *server) settingsChanged(before []string, changed []*folder) {
-	if s.watcher != nil {
-		s.watcher.sync(s)
-	}
-	// The client watches unless registration fell back to fsnotify; a
-	// registration still in flight re-reads the settings when it runs.
-	// Per-folder watchers (relative patterns) follow each folder's planFiles.
-	if s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused &&
-		(s.ecaps.relativePatterns || !slices.Equal(before, s.planFilesUnion())) {
-		s.grp.goFn(s.registerWatchers)
-	}
+// of every folder, and each folder of changed re-reads its plan and
+// republishes. Caller holds mu.
+func (s *server) settingsChanged(changed []*folder) {
+	s.rewatch()
 	for _, f := range changed {
 		s.refresh(f, true)
 	}

@@ -74,7 +74,7 @@ func (l *logTB) waitLog(substr string, n int) {
 }
 
 // answerFunc answers the nth (1-based) workspace/configuration request.
-type answerFunc func(n int, items []configItem) (any, error)
+type answerFunc func(n int, items []protocol.ConfigurationItem) (any, error)
 
 // pullEnv starts a session whose client answers workspace/configuration with
 // answer and every other request with null, then initializes it with cfg.
@@ -89,7 +89,7 @@ func pullEnv(t *testing.T, cfg envConfig, answer answerFunc) (*env, *logTB) {
 		if method != "workspace/configuration" {
 			return nil, nil
 		}
-		var p configParams
+		var p protocol.ConfigurationParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			t.Errorf("workspace/configuration params %s: %v", params, err)
 		}
@@ -109,7 +109,7 @@ func pullEnv(t *testing.T, cfg envConfig, answer answerFunc) (*env, *logTB) {
 
 // same answers every item with v.
 func same(v any) answerFunc {
-	return func(_ int, items []configItem) (any, error) {
+	return func(_ int, items []protocol.ConfigurationItem) (any, error) {
 		out := make([]any, len(items))
 		for i := range out {
 			out[i] = v
@@ -119,13 +119,13 @@ func same(v any) answerFunc {
 }
 
 // configReqs are the workspace/configuration requests sent so far.
-func (e *env) configReqs() []configParams {
+func (e *env) configReqs() []protocol.ConfigurationParams {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	var out []configParams
+	var out []protocol.ConfigurationParams
 	for _, r := range e.reqs {
 		if r.method == "workspace/configuration" {
-			var p configParams
+			var p protocol.ConfigurationParams
 			if err := json.Unmarshal(r.params, &p); err != nil {
 				e.t.Errorf("bad workspace/configuration params %s", r.params)
 			}
@@ -169,7 +169,7 @@ func TestPullAtStart(t *testing.T) {
 		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityWarning)
 	})
 	reqs := e.configReqs()
-	if len(reqs) != 1 || len(reqs[0].Items) != 1 || reqs[0].Items[0] != (configItem{ScopeURI: uriOf(root), Section: "planls"}) {
+	if len(reqs) != 1 || len(reqs[0].Items) != 1 || reqs[0].Items[0] != (protocol.ConfigurationItem{ScopeURI: protocol.URI(uriOf(root)), Section: "planls"}) {
 		t.Errorf("requests %+v, want one item {%s planls}", reqs, uriOf(root))
 	}
 }
@@ -179,7 +179,7 @@ func TestPullAtStart(t *testing.T) {
 func TestDidChangeConfigurationRepulls(t *testing.T) {
 	root, u := approvedRoot(t)
 	sevs := []string{"warning", "error", "hint", "warning"}
-	e, _ := pullEnv(t, envConfig{folders: []string{root}}, func(n int, items []configItem) (any, error) {
+	e, _ := pullEnv(t, envConfig{folders: []string{root}}, func(n int, items []protocol.ConfigurationItem) (any, error) {
 		return []any{map[string]any{"severity": sevs[min(n, len(sevs))-1]}}, nil
 	})
 	want := []protocol.DiagnosticSeverity{protocol.DiagnosticSeverityWarning, protocol.DiagnosticSeverityError,
@@ -214,10 +214,10 @@ func TestPullPerFolder(t *testing.T) {
 	}
 	caps := pullCaps()
 	caps["workspace"].(map[string]any)["didChangeWatchedFiles"] = map[string]any{"dynamicRegistration": true}
-	e, _ := pullEnv(t, envConfig{folders: []string{a, b}, caps: caps}, func(_ int, items []configItem) (any, error) {
+	e, _ := pullEnv(t, envConfig{folders: []string{a, b}, caps: caps}, func(_ int, items []protocol.ConfigurationItem) (any, error) {
 		out := make([]any, len(items))
 		for i, it := range items {
-			out[i] = answers[it.ScopeURI]
+			out[i] = answers[string(it.ScopeURI)]
 		}
 		return out, nil
 	})
@@ -228,7 +228,7 @@ func TestPullPerFolder(t *testing.T) {
 		return countCode(d, codeNotApp) == 1
 	})
 	if reqs := e.configReqs(); len(reqs) == 0 || len(reqs[0].Items) != 2 ||
-		reqs[0].Items[0].ScopeURI != uriOf(a) || reqs[0].Items[1].ScopeURI != uriOf(b) {
+		reqs[0].Items[0].ScopeURI != protocol.URI(uriOf(a)) || reqs[0].Items[1].ScopeURI != protocol.URI(uriOf(b)) {
 		t.Errorf("requests %+v, want the first with A then B", reqs)
 	}
 	var pb planResult
@@ -272,10 +272,10 @@ func TestPulledPlanFilesAreWatched(t *testing.T) {
 func TestPullAddedFolder(t *testing.T) {
 	a, ua := approvedRoot(t)
 	b, ub := approvedRoot(t)
-	e, _ := pullEnv(t, envConfig{folders: []string{a}}, func(_ int, items []configItem) (any, error) {
+	e, _ := pullEnv(t, envConfig{folders: []string{a}}, func(_ int, items []protocol.ConfigurationItem) (any, error) {
 		out := make([]any, len(items))
 		for i, it := range items {
-			if it.ScopeURI == uriOf(b) {
+			if string(it.ScopeURI) == uriOf(b) {
 				out[i] = map[string]any{"severity": "error"}
 			}
 		}
@@ -291,7 +291,7 @@ func TestPullAddedFolder(t *testing.T) {
 		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError)
 	})
 	reqs := e.configReqs()
-	if len(reqs) != 2 || len(reqs[1].Items) != 1 || reqs[1].Items[0].ScopeURI != uriOf(b) {
+	if len(reqs) != 2 || len(reqs[1].Items) != 1 || reqs[1].Items[0].ScopeURI != protocol.URI(uriOf(b)) {
 		t.Errorf("requests %+v, want the second for B only", reqs)
 	}
 	if d, _ := e.lastDiags(ua); !allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityInformation) {
@@ -327,23 +327,23 @@ func TestPullBadAnswers(t *testing.T) {
 		timeout time.Duration
 		log     string
 	}{
-		{"error", func(int, []configItem) (any, error) {
+		{"error", func(int, []protocol.ConfigurationItem) (any, error) {
 			return nil, jsonrpc2.NewError(jsonrpc2.InternalError, "no settings here")
 		}, 0, "workspace/configuration failed; settings kept"},
-		{"method not found", func(int, []configItem) (any, error) {
+		{"method not found", func(int, []protocol.ConfigurationItem) (any, error) {
 			return nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, "method not found")
 		}, 0, "workspace/configuration failed; settings kept"},
-		{"fewer items", func(int, []configItem) (any, error) {
+		{"fewer items", func(int, []protocol.ConfigurationItem) (any, error) {
 			return []any{map[string]any{"severity": "error"}}, nil
 		}, 0, "wrong number of items"},
-		{"more items", func(_ int, items []configItem) (any, error) {
+		{"more items", func(_ int, items []protocol.ConfigurationItem) (any, error) {
 			return make([]any, len(items)+1), nil
 		}, 0, "wrong number of items"},
-		{"null result", func(int, []configItem) (any, error) { return nil, nil }, 0, "wrong number of items"},
-		{"not a list", func(int, []configItem) (any, error) {
+		{"null result", func(int, []protocol.ConfigurationItem) (any, error) { return nil, nil }, 0, "wrong number of items"},
+		{"not a list", func(int, []protocol.ConfigurationItem) (any, error) {
 			return map[string]any{"severity": "error"}, nil
 		}, 0, "workspace/configuration failed; settings kept"},
-		{"never answers", func(int, []configItem) (any, error) {
+		{"never answers", func(int, []protocol.ConfigurationItem) (any, error) {
 			<-block
 			return nil, errors.New("too late")
 		}, 300 * time.Millisecond, "context deadline exceeded"},
@@ -385,7 +385,7 @@ func TestPullStaleAnswerDropped(t *testing.T) {
 	release, first := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
-	e, lt := pullEnv(t, envConfig{folders: []string{root}}, func(n int, items []configItem) (any, error) {
+	e, lt := pullEnv(t, envConfig{folders: []string{root}}, func(n int, items []protocol.ConfigurationItem) (any, error) {
 		if n == 1 {
 			close(first)
 			<-release
@@ -422,7 +422,7 @@ func TestNoPullWithoutCapability(t *testing.T) {
 	} {
 		root, u := approvedRoot(t)
 		b, _ := approvedRoot(t)
-		e, _ := pullEnv(t, envConfig{folders: []string{root}, caps: caps}, func(int, []configItem) (any, error) {
+		e, _ := pullEnv(t, envConfig{folders: []string{root}, caps: caps}, func(int, []protocol.ConfigurationItem) (any, error) {
 			t.Error("workspace/configuration sent")
 			return nil, nil
 		})
@@ -448,10 +448,10 @@ func TestPullImplicitFolder(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(other, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	e, _ := pullEnv(t, envConfig{folders: []string{ws}}, func(_ int, items []configItem) (any, error) {
+	e, _ := pullEnv(t, envConfig{folders: []string{ws}}, func(_ int, items []protocol.ConfigurationItem) (any, error) {
 		out := make([]any, len(items))
 		for i, it := range items {
-			if it.ScopeURI == uriOf(other) {
+			if string(it.ScopeURI) == uriOf(other) {
 				out[i] = map[string]any{"severity": "hint"}
 			}
 		}
@@ -471,7 +471,7 @@ func TestPullRemovedFolderDropped(t *testing.T) {
 	release, asked := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	t.Cleanup(func() { once.Do(func() { close(release) }) })
-	e, lt := pullEnv(t, envConfig{folders: []string{a, b}}, func(n int, items []configItem) (any, error) {
+	e, lt := pullEnv(t, envConfig{folders: []string{a, b}}, func(n int, items []protocol.ConfigurationItem) (any, error) {
 		close(asked)
 		<-release
 		return []any{nil, map[string]any{"severity": "error"}}, nil

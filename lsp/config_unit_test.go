@@ -78,12 +78,13 @@ func TestSettingsEqual(t *testing.T) {
 
 // A capability of the wrong shape reads as false and never fails the
 // decoding of its siblings.
-func TestLenientBool(t *testing.T) {
+func TestOddCapabilityKeepsSiblings(t *testing.T) {
+	s := &server{log: slog.New(slog.DiscardHandler)}
 	for raw, want := range map[string]bool{`true`: true, `false`: false, `null`: false, `{}`: false, `"true"`: false, `1`: false} {
-		var caps clientCaps
-		err := json.Unmarshal([]byte(`{"workspace":{"configuration":`+raw+`,"codeLens":{"refreshSupport":true}}}`), &caps)
-		if err != nil || bool(caps.Workspace.Configuration) != want || !caps.Workspace.CodeLens.RefreshSupport {
-			t.Errorf("%s: %v %+v", raw, err, caps.Workspace)
+		p, caps := s.decodeInitialize(json.RawMessage(`{"processId":` + raw + `,"rootUri":"file:///r","capabilities":{"workspace":{"configuration":` +
+			raw + `,"codeLens":{"refreshSupport":true}},"textDocument":{"documentSymbol":{"hierarchicalDocumentSymbolSupport":` + raw + `}}}}`))
+		if caps.configuration != want || caps.flatSymbols != !want || !caps.lensRefresh || p.RootURI != "file:///r" {
+			t.Errorf("%s: %+v %+v", raw, caps, p)
 		}
 	}
 }

@@ -144,15 +144,7 @@ func notApprovedMsg(title string, n int) string {
 	if n == 0 {
 		return fmt.Sprintf("plan %q is not approved and has no plan items yet: add a top-level bullet per piece of work", title)
 	}
-	return fmt.Sprintf("plan %q is not approved: approve it to track its %s", title, plural(n, "item"))
-}
-
-// plural is "1 item", "2 items".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("plan %q is not approved: approve it to track its %s", title, core.CountNoun(n, "item"))
 }
 
 func closedMsg(t *core.Task) string {

@@ -6,27 +6,34 @@ import (
 	"hash/maphash"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // publish queues the diagnostics of each URI whose meaning differs from
-// what it last got (meaningHash), capped to maxPublished, and clears, with an
-// empty list, URIs this folder no longer reports on (B30). Caller holds mu;
-// the outbox writes them, the latest list of a URI replacing one still
-// queued.
+// what it last got, capped to maxPublished, and clears, with an empty list,
+// URIs this folder no longer reports on (B30). A list is encoded once: the
+// hash of its JSON (every field a client sees, the document version left
+// out) is what dedupes, and the same bytes are sent. Caller holds mu; the
+// outbox writes them, the latest list of a URI replacing one still queued.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	for uri, list := range diags {
-		list = s.capped(f, uri, list)
-		h := meaningHash(list)
+		body, err := json.Marshal(s.capped(f, uri, list))
+		if err != nil {
+			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
+			continue
+		}
+		h := maphash.Bytes(hashSeed, body)
 		if prev, seen := s.published[uri]; seen && prev == h {
 			continue
 		}
 		s.published[uri] = h
-		s.sendDiagnostics(uri, list)
+		s.sendDiagnostics(uri, body)
 	}
 	for uri := range f.published {
 		if _, ok := diags[uri]; !ok {
 			delete(s.published, uri)
-			s.sendDiagnostics(uri, []protocol.Diagnostic{})
+			s.sendDiagnostics(uri, json.RawMessage("[]"))
 		}
 	}
 	f.published = map[string]bool{}
@@ -35,10 +42,18 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	}
 }
 
-// sendDiagnostics queues one textDocument/publishDiagnostics, with the open
-// buffer's version when there is one (caller holds mu).
-func (s *server) sendDiagnostics(uri string, list []protocol.Diagnostic) {
-	p := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri), Diagnostics: list}
+// publishParams is PublishDiagnosticsParams with the list already encoded.
+type publishParams struct {
+	URI         string          `json:"uri"`
+	Version     uint32          `json:"version,omitempty"`
+	Diagnostics json.RawMessage `json:"diagnostics"`
+}
+
+// sendDiagnostics queues one textDocument/publishDiagnostics of list (a
+// JSON array), with the open buffer's version when there is one (caller
+// holds mu).
+func (s *server) sendDiagnostics(uri string, list json.RawMessage) {
+	p := publishParams{URI: uri, Diagnostics: list}
 	for _, d := range s.docs {
 		if d.uri == uri && d.version > 0 {
 			p.Version = uint32(d.version)
@@ -91,57 +106,10 @@ func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []pro
 		Range: f.view.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
 		Source: "planls", Data: diagData{Code: codeCapped},
 		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
-			len(out), len(list), plural(open, "open item")),
+			len(out), len(list), core.CountNoun(open, "open item")),
 	})
 }
 
-// hashSeed keys meaningHash for the life of the process.
+// hashSeed keys the fingerprints of what a client was sent (publish,
+// refreshSums) for the life of the process.
 var hashSeed = maphash.MakeSeed()
-
-// meaningHash hashes what a client shows of list (every field of every
-// diagnostic, in order): two lists with the same hash are, for publishing,
-// the same list. The document version is not part of it.
-func meaningHash(list []protocol.Diagnostic) uint64 {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	num := func(n uint64) { maphash.WriteComparable(&h, n) }
-	rng := func(r protocol.Range) {
-		num(uint64(r.Start.Line)<<32 | uint64(r.Start.Character))
-		num(uint64(r.End.Line)<<32 | uint64(r.End.Character))
-	}
-	str := func(s string) { num(uint64(len(s))); h.WriteString(s) }
-	anyVal := func(v any) {
-		b, _ := json.Marshal(v) // codes and data are small
-		str(string(b))
-	}
-	num(uint64(len(list)))
-	for i := range list {
-		d := &list[i]
-		rng(d.Range)
-		num(uint64(d.Severity))
-		if c, ok := d.Code.(string); ok {
-			str(c)
-		} else {
-			anyVal(d.Code)
-		}
-		str(d.Source)
-		str(d.Message)
-		num(uint64(len(d.Tags)))
-		for _, t := range d.Tags {
-			num(uint64(t))
-		}
-		num(uint64(len(d.RelatedInformation)))
-		for _, ri := range d.RelatedInformation {
-			str(string(ri.Location.URI))
-			rng(ri.Location.Range)
-			str(ri.Message)
-		}
-		if dd, ok := d.Data.(diagData); ok {
-			num(uint64(dd.ID))
-			str(dd.Code)
-		} else {
-			anyVal(d.Data)
-		}
-	}
-	return h.Sum64()
-}

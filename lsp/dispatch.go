@@ -48,6 +48,15 @@ func (r *request) answer(result any, err error) {
 	})
 }
 
+// recoverPanic, deferred, turns a panic while handling r into an
+// InternalError reply (logged with its stack), so the session keeps serving.
+func (r *request) recoverPanic(log *slog.Logger) {
+	if p := recover(); p != nil {
+		log.Error("handler panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
+	}
+}
+
 // toRPCError maps handler errors to JSON-RPC errors. A plain error would go
 // out with code 0 (jsonrpc2 toError); here it becomes InternalError, and a
 // cancelled context becomes RequestCancelled (LSP).
@@ -190,12 +199,7 @@ func (d *dispatcher) stop() {
 // exec runs one handler, recovering a panic into an InternalError reply so
 // the session keeps serving.
 func (d *dispatcher) exec(r *request) {
-	defer func() {
-		if p := recover(); p != nil {
-			d.log.Error("handler panic", "method", r.method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			r.answer(nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", r.method, p))
-		}
-	}()
+	defer r.recoverPanic(d.log)
 	if r.ctx.Err() != nil && r.isCall {
 		r.answer(nil, r.ctx.Err())
 		return

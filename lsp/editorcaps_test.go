@@ -11,6 +11,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
 // capsEnv is the basic plan, approved, for a client sending caps and
@@ -148,15 +151,29 @@ func TestHoverPlainText(t *testing.T) {
 	}
 }
 
+// hoverText for a plain-text client: no bold, no code span, one line per
+// paragraph, the plan's own text as written.
 func TestPlainHover(t *testing.T) {
-	for in, want := range map[string]string{
-		"**#3 Add `x`**\n\nstatus: `pending`\n\nevidence: ok": "#3 Add `x`\nstatus: pending\nevidence: ok",
-		"**a **b**: draft (the plan is not approved)":         "a **b: draft (the plan is not approved)",
-		"plain": "plain",
-		"**#4 a**\n\nstatus: `completed`\n\nevidence: see a.go\n- file [src/a\\_b.go:3](file:///w/src/a_b.go#L3)\n- commit `1a2b3c4` Fix \\*all\\* (2026-11-01, on HEAD)": "#4 a\nstatus: completed\nevidence: see a.go\n- file src/a_b.go:3 (file:///w/src/a_b.go#L3)\n- commit `1a2b3c4` Fix *all* (2026-11-01, on HEAD)",
+	owner := "ana"
+	task := &core.Task{ID: 3, Subject: "Add `x`", Status: core.InProgress, Evidence: "ok", Owner: &owner}
+	v := &view{approved: true, state: &core.State{Tasks: []core.Task{*task}}, tasks: map[int]*core.Task{3: task}}
+	for _, tt := range []struct {
+		vi       viewItem
+		approved bool
+		md, want string
+	}{
+		{viewItem{item: &planparse.Item{Subject: "Add `x`"}, task: task, drift: "changed"}, true,
+			"**#3 Add `x`**\n\nstatus: `in_progress` (text differs from the approved plan)\n\nevidence: ok\n\nowner: ana",
+			"#3 Add `x`\nstatus: in_progress (text differs from the approved plan)\nevidence: ok\nowner: ana"},
+		{viewItem{item: &planparse.Item{Subject: "a **b"}}, false,
+			"**a **b**: draft (the plan is not approved)", "a **b: draft (the plan is not approved)"},
 	} {
-		if got := plainHover(in); got != want {
-			t.Errorf("plainHover(%q) = %q, want %q", in, got, want)
+		v.approved = tt.approved
+		if got := hoverText(v, &tt.vi, markup{}); got != tt.md {
+			t.Errorf("markdown %q, want %q", got, tt.md)
+		}
+		if got := hoverText(v, &tt.vi, markup{plain: true}); got != tt.want {
+			t.Errorf("plain %q, want %q", got, tt.want)
 		}
 	}
 }
@@ -347,14 +364,14 @@ func TestSetTraceLogTrace(t *testing.T) {
 	e.hoverAt(u, 7, 3)
 	e.waitFor("logTrace", func() bool { return count() > 0 })
 	e.mu.Lock()
-	var last logTraceParams
+	var last protocol.LogTraceParams
 	for _, x := range e.notes {
 		if x.method == "$/logTrace" {
 			_ = json.Unmarshal(x.params, &last)
 		}
 	}
 	e.mu.Unlock()
-	if !strings.HasPrefix(last.Message, "handled request 'textDocument/hover' (id ") || !strings.Contains(last.Verbose, `"line":7`) {
+	if !strings.HasPrefix(last.Message, "handled request 'textDocument/hover' (id ") || !strings.Contains(string(last.Verbose), `"line":7`) {
 		t.Errorf("logTrace %+v", last)
 	}
 	e.notify("$/setTrace", map[string]any{"value": "loud"}) // ignored: still verbose

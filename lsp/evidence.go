@@ -137,9 +137,9 @@ func refsOf(root string, checks []verify.Check) []evidenceRef {
 // commit with its subject and date. It looks commits up in git and files
 // on disk, so it runs without the server lock.
 //
-// plain (a client that reads hovers as plain text) writes the same lines
-// without markdown: no code spans or escapes, a file as its path and line.
-func evidenceHover(ctx context.Context, root, evidence string, plain bool) string {
+// For a plain-text client (mk.plain) the lines are the same without
+// markdown: no code spans or escapes, a file as its path and line.
+func evidenceHover(ctx context.Context, root, evidence string, mk markup) string {
 	refs := core.ParseEvidence(evidence)
 	if len(refs) == 0 {
 		return ""
@@ -156,10 +156,6 @@ func evidenceHover(ctx context.Context, root, evidence string, plain bool) strin
 		commits, _ = verify.Commits(ctx, root, ids)
 		cancel()
 	}
-	code, esc := func(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }, mdEscape
-	if plain {
-		code, esc = func(s string) string { return s }, func(s string) string { return s }
-	}
 	var b strings.Builder
 	for _, r := range refs {
 		b.WriteString("\n- ")
@@ -167,7 +163,7 @@ func evidenceHover(ctx context.Context, root, evidence string, plain bool) strin
 		case core.RefCommit:
 			c, ok := commits[r.Commit]
 			if !ok {
-				fmt.Fprintf(&b, "commit %s (not in this repository)", code(r.Commit))
+				fmt.Fprintf(&b, "commit %s (not in this repository)", mk.code(r.Commit))
 				break
 			}
 			where := "on HEAD"
@@ -177,41 +173,41 @@ func evidenceHover(ctx context.Context, root, evidence string, plain bool) strin
 					where = "on branch " + c.Branch
 				}
 			}
-			fmt.Fprintf(&b, "commit %s %s (%s, %s)", code(short(c.ID)), esc(c.Subject), c.Date.Format("2006-01-02"), where)
+			fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(short(c.ID)), mk.esc(c.Subject), c.Date.Format("2006-01-02"), where)
 		case core.RefFile, core.RefTest:
 			label := r.Path
 			if r.Kind == core.RefTest {
 				label = r.Test
 			}
 			if r.Path == "" {
-				fmt.Fprintf(&b, "test %s", code(r.Test))
+				fmt.Fprintf(&b, "test %s", mk.code(r.Test))
 				break
 			}
 			abs, _, ok := verify.Resolve(root, r.Path)
 			if !ok {
-				fmt.Fprintf(&b, "%s %s (outside the workspace)", r.Kind, code(label))
+				fmt.Fprintf(&b, "%s %s (outside the workspace)", r.Kind, mk.code(label))
 				break
 			}
 			if _, err := os.Stat(abs); err != nil {
-				fmt.Fprintf(&b, "%s %s (not found)", r.Kind, code(strings.Trim(r.Text, "`")))
+				fmt.Fprintf(&b, "%s %s (not found)", r.Kind, mk.code(strings.Trim(r.Text, "`")))
 				break
 			}
 			target := uriOf(abs)
 			if r.Line > 0 {
 				target += fmt.Sprintf("#L%d", r.Line)
 			}
-			if plain {
+			if mk.plain {
 				fmt.Fprintf(&b, "%s %s (%s)", r.Kind, strings.Trim(r.Text, "`"), abs)
 				break
 			}
-			fmt.Fprintf(&b, "%s [%s](%s)", r.Kind, mdEscape(strings.Trim(r.Text, "`")), target)
+			fmt.Fprintf(&b, "%s [%s](%s)", r.Kind, mk.esc(strings.Trim(r.Text, "`")), target)
 		case core.RefCommand:
-			fmt.Fprintf(&b, "command %s", code(r.Command))
+			fmt.Fprintf(&b, "command %s", mk.code(r.Command))
 			if r.Result != "" {
-				b.WriteString(": " + esc(r.Result))
+				b.WriteString(": " + mk.esc(r.Result))
 			}
 		case core.RefURL:
-			if plain {
+			if mk.plain {
 				b.WriteString(r.URL)
 			} else {
 				fmt.Fprintf(&b, "<%s>", r.URL)
@@ -226,9 +222,4 @@ func short(id string) string {
 		return id[:12]
 	}
 	return id
-}
-
-// mdEscape keeps text from being read as markdown syntax.
-func mdEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "<", `\<`, "`", "\\`").Replace(s)
 }

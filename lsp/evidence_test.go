@@ -140,12 +140,12 @@ func TestEvidenceHoverPlain(t *testing.T) {
 	writeFile(t, filepath.Join(root, "src", "a_b.go"), "package a\n")
 	ev := "see src/a_b.go:1, gone.go and `make test` passes; https://ci.example.com/7"
 	abs := filepath.Join(root, "src", "a_b.go")
-	md := evidenceHover(context.Background(), root, ev, false)
+	md := evidenceHover(context.Background(), root, ev, markup{})
 	wantMD := "\n- file [src/a\\_b.go:1](" + uriOf(abs) + "#L1)\n- file `gone.go` (not found)\n- command `make test`: passes\n- <https://ci.example.com/7>"
 	if md != wantMD {
 		t.Errorf("markdown\n got %q\nwant %q", md, wantMD)
 	}
-	plain := evidenceHover(context.Background(), root, ev, true)
+	plain := evidenceHover(context.Background(), root, ev, markup{plain: true})
 	wantPlain := "\n- file src/a_b.go:1 (" + abs + ")\n- file gone.go (not found)\n- command make test: passes\n- https://ci.example.com/7"
 	if plain != wantPlain {
 		t.Errorf("plain\n got %q\nwant %q", plain, wantPlain)

@@ -33,7 +33,6 @@ type folder struct {
 
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
-	planSum  [32]byte
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
@@ -46,10 +45,8 @@ type folder struct {
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
 	published    map[string]bool                  // URIs this folder last published to
-	lensSum      uint64                           // lensSum of the view the client last saw
-	lensSumOK    bool
-	hintSum      uint64 // hintSum of the view the client last saw (inlayhint.go)
-	hintSumOK    bool
+	lensSum      shownSum                         // refreshSums of the view the client last saw
+	hintSum      shownSum
 
 	pulled    settingsPatch // keys workspace/configuration set for this folder
 	pulledSeq uint64        // request number of the last answer applied (0: none)
@@ -88,15 +85,9 @@ func (s *server) readDisk(f *folder) bool {
 		}
 		data = nil
 	}
-	if s.holdPlan(f, path, data) {
-		if changed {
-			f.revision++
-		}
-		return changed
-	}
-	sum := sha256.Sum256(data)
-	if path != f.planPath || sum != f.planSum || (data == nil) != (f.planDisk == nil) {
-		f.planPath, f.planDisk, f.planSum = path, data, sum
+	if !s.holdPlan(f, path, data) &&
+		(path != f.planPath || !bytes.Equal(data, f.planDisk) || (data == nil) != (f.planDisk == nil)) {
+		f.planPath, f.planDisk = path, data
 		changed = true
 	}
 	if changed {
@@ -114,11 +105,7 @@ func (s *server) readState(f *folder) bool {
 		_, rerr := f.store.Read()
 		if rerr != nil {
 			f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
-			if f.stateErr != nil && f.stateErr.Error() == rerr.Error() {
-				return false
-			}
-			f.stateErr = rerr
-			return true
+			return setStateErr(f, rerr)
 		}
 		had := f.stateOK && f.stateSum == [32]byte{} && f.stateErr == nil
 		f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
@@ -144,16 +131,20 @@ func (s *server) readState(f *folder) bool {
 		}
 		f.badReads = 0
 		f.stateOK, f.stateSum = true, sum
-		if f.stateErr != nil && f.stateErr.Error() == rerr.Error() {
-			return false
-		}
-		f.stateErr = rerr
-		return true
+		return setStateErr(f, rerr)
 	}
 	f.badReads = 0
 	f.stateOK, f.stateSum = true, sum
 	f.state, f.stateErr = st, nil
 	return true
+}
+
+// setStateErr records err as f's state error and reports whether the user
+// sees a change (another message).
+func setStateErr(f *folder, err error) bool {
+	changed := f.stateErr == nil || f.stateErr.Error() != err.Error()
+	f.stateErr = err
+	return changed
 }
 
 // resolvePlan picks the plan file: the approved plan's path when it exists,
@@ -228,10 +219,7 @@ func (s *server) scheduleDebounced(f *folder) {
 		f.pendingSince = time.Now()
 	}
 	f.pending = true
-	stopTimer(f.debounce)
-	f.debounce = s.grp.afterFunc(s.opts.debounce, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	s.rearm(&f.debounce, s.opts.debounce, func() {
 		f.pending = false
 		s.refresh(f, false)
 	})
@@ -247,12 +235,20 @@ func (s *server) extendDebounced(f *folder) {
 }
 
 func (s *server) scheduleRetry(f *folder) {
-	stopTimer(f.retry)
-	f.retry = s.grp.afterFunc(s.opts.retryDelay, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	s.rearm(&f.retry, s.opts.retryDelay, func() {
 		f.stateOK = false
 		s.refresh(f, false)
+	})
+}
+
+// rearm replaces the timer *t with one of the session's group that runs fn
+// under mu after d. Caller holds mu.
+func (s *server) rearm(t **time.Timer, d time.Duration, fn func()) {
+	stopTimer(*t)
+	*t = s.grp.afterFunc(d, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		fn()
 	})
 }
 

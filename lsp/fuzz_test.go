@@ -65,7 +65,7 @@ func FuzzViews(f *testing.F) {
 				_ = planOf(fo, v)
 				for off := 0; off <= len(text); off += 7 {
 					if vi := v.itemAt(off); vi != nil {
-						_ = hoverText(v, vi)
+						_ = hoverText(v, vi, markup{plain: off%2 == 0})
 					}
 				}
 			}

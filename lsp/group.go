@@ -81,13 +81,6 @@ func (g *group) stop() {
 	g.cancel()
 }
 
-// isStopped reports whether stop was called.
-func (g *group) isStopped() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stopped
-}
-
 // wait stops the group and waits for its goroutines to end.
 func (g *group) wait() {
 	g.stop()

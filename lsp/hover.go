@@ -29,37 +29,35 @@ func (s *server) hover(r *request) (any, error) {
 		return nil, nil
 	}
 	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
-	text, root, evidence, plain := hoverText(v, vi), f.root, "", s.ecaps.hoverPlain
+	mk := markup{plain: s.caps.hoverPlain}
+	text, root, evidence := hoverText(v, vi, mk), f.root, ""
 	if vi.task != nil {
 		evidence = vi.task.Evidence
 	}
 	s.mu.Unlock()
 	// Commit subjects come from git: looked up without the lock.
-	text += evidenceHover(r.ctx, root, evidence, plain)
-	return &protocol.Hover{
-		Contents: hoverContent(text, plain),
-		Range:    &rng,
-	}, nil
+	text += evidenceHover(r.ctx, root, evidence, mk)
+	return &protocol.Hover{Contents: mk.content(text), Range: &rng}, nil
 }
 
-func hoverText(v *view, vi *viewItem) string {
+func hoverText(v *view, vi *viewItem, mk markup) string {
 	var b strings.Builder
 	t := vi.task
 	if t == nil {
 		if v.approved {
-			fmt.Fprintf(&b, "**%s**: not in the approved plan (re-approve to track it)", vi.item.Subject)
+			fmt.Fprintf(&b, "%s: not in the approved plan (re-approve to track it)", mk.bold(vi.item.Subject))
 		} else {
-			fmt.Fprintf(&b, "**%s**: draft (the plan is not approved)", vi.item.Subject)
+			fmt.Fprintf(&b, "%s: draft (the plan is not approved)", mk.bold(vi.item.Subject))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "**#%d %s**\n\nstatus: `%s`", t.ID, t.Subject, t.Status)
+	fmt.Fprintf(&b, "%s%sstatus: %s", mk.bold(fmt.Sprintf("#%d %s", t.ID, t.Subject)), mk.para(), mk.code(string(t.Status)))
 	if vi.drift == "changed" {
 		b.WriteString(" (text differs from the approved plan)")
 	}
 	line := func(label, val string) {
 		if val != "" {
-			fmt.Fprintf(&b, "\n\n%s: %s", label, val)
+			fmt.Fprintf(&b, "%s%s: %s", mk.para(), label, val)
 		}
 	}
 	line("evidence", t.Evidence)

@@ -10,63 +10,105 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// clientCaps is the part of ClientCapabilities planls acts on. It is decoded
-// by hand because go.lsp.dev/protocol v0.12.0 lacks positionEncodings (3.17).
+// clientCaps is what planls adapts to per client (LSP 3.17 capabilities
+// that change what is sent or the shape of an answer, and the client's
+// process id), derived from initializeParams. A missing or malformed field
+// takes the conservative value (the 3.0 shape).
 type clientCaps struct {
-	General struct {
-		PositionEncodings []string `json:"positionEncodings"`
-	} `json:"general"`
-	Window struct {
-		ShowMessage *json.RawMessage `json:"showMessage"`
-	} `json:"window"`
-	Workspace struct {
-		DidChangeWatchedFiles struct {
-			DynamicRegistration bool `json:"dynamicRegistration"`
-		} `json:"didChangeWatchedFiles"`
-		CodeLens struct {
-			RefreshSupport bool `json:"refreshSupport"`
-		} `json:"codeLens"`
-		// Configuration: the client answers workspace/configuration (3.6).
-		Configuration lenientBool `json:"configuration"`
-	} `json:"workspace"`
+	showMessage   bool // window.showMessage is declared (readyevidence.go)
+	dynamicWatch  bool // workspace.didChangeWatchedFiles.dynamicRegistration
+	configuration bool // the client answers workspace/configuration (3.6)
+	lensRefresh   bool // workspace.codeLens.refreshSupport (3.16)
+	inlayRefresh  bool // workspace.inlayHint.refreshSupport (3.17)
+	// relativePatterns:
+	// workspace.didChangeWatchedFiles.relativePatternSupport (3.17).
+	relativePatterns bool
+	// hoverPlain: textDocument.hover.contentFormat lists formats and
+	// "markdown" is not among them (or comes after "plaintext").
+	hoverPlain bool
+	// flatSymbols: the client lacks
+	// textDocument.documentSymbol.hierarchicalDocumentSymbolSupport, so
+	// documentSymbol answers SymbolInformation[] (LSP 3.17 §documentSymbol).
+	flatSymbols bool
+	// commandsOnly: the client lacks
+	// textDocument.codeAction.codeActionLiteralSupport, so codeAction
+	// answers Command[] (LSP 3.17 §codeAction).
+	commandsOnly bool
+	inlayHints   bool // the client declares textDocument.inlayHint (3.17)
 }
 
-// initializeParams is LSP InitializeParams, the fields planls reads.
+// initializeParams is LSP InitializeParams, the fields planls reads. It is
+// declared here because go.lsp.dev/protocol v0.12.0 lacks the 3.17 fields
+// (positionEncodings, inlay hints, relative patterns). encoding/json skips a
+// field of the wrong type and decodes the rest, so one odd field (clients
+// vary) loses only itself, never its siblings or the session.
 type initializeParams struct {
+	ProcessID             int                        `json:"processId"` // 0 when null or absent
+	Trace                 string                     `json:"trace"`
 	RootURI               string                     `json:"rootUri"`
 	RootPath              string                     `json:"rootPath"`
 	WorkspaceFolders      []protocol.WorkspaceFolder `json:"workspaceFolders"`
-	Capabilities          clientCaps                 `json:"capabilities"`
 	InitializationOptions json.RawMessage            `json:"initializationOptions"`
+	Capabilities          struct {
+		General struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+		Window struct {
+			ShowMessage json.RawMessage `json:"showMessage"`
+		} `json:"window"`
+		Workspace struct {
+			Configuration         bool           `json:"configuration"`
+			CodeLens              refreshSupport `json:"codeLens"`
+			InlayHint             refreshSupport `json:"inlayHint"`
+			DidChangeWatchedFiles struct {
+				DynamicRegistration    bool `json:"dynamicRegistration"`
+				RelativePatternSupport bool `json:"relativePatternSupport"`
+			} `json:"didChangeWatchedFiles"`
+		} `json:"workspace"`
+		TextDocument struct {
+			Hover struct {
+				ContentFormat []string `json:"contentFormat"`
+			} `json:"hover"`
+			DocumentSymbol struct {
+				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
+			} `json:"documentSymbol"`
+			CodeAction struct {
+				Literal json.RawMessage `json:"codeActionLiteralSupport"`
+			} `json:"codeAction"`
+			InlayHint json.RawMessage `json:"inlayHint"`
+		} `json:"textDocument"`
+	} `json:"capabilities"`
 }
 
-// decodeInitialize decodes each field on its own so that one field of an
-// unexpected shape (clients vary) loses only that field, never the session.
-func (s *server) decodeInitialize(raw json.RawMessage) initializeParams {
+type refreshSupport struct {
+	RefreshSupport bool `json:"refreshSupport"`
+}
+
+// decodeInitialize reads initialize's params and the client capabilities
+// they declare.
+func (s *server) decodeInitialize(raw json.RawMessage) (initializeParams, clientCaps) {
 	var p initializeParams
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		s.log.Warn("initialize params unreadable", "err", err)
-		return p
+	if err := decode(raw, &p); err != nil {
+		s.log.Warn("initialize params partly ignored", "err", err)
 	}
-	var caps map[string]json.RawMessage
-	_ = json.Unmarshal(fields["capabilities"], &caps)
-	try := func(name string, data json.RawMessage, v any) {
-		if len(data) == 0 {
-			return
-		}
-		if err := json.Unmarshal(data, v); err != nil {
-			s.log.Warn("initialize field ignored", "field", name, "err", err)
-		}
+	pc, ws, td := &p.Capabilities, &p.Capabilities.Workspace, &p.Capabilities.TextDocument
+	declared := func(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+	c := clientCaps{
+		showMessage:      declared(pc.Window.ShowMessage),
+		dynamicWatch:     ws.DidChangeWatchedFiles.DynamicRegistration,
+		configuration:    ws.Configuration,
+		lensRefresh:      ws.CodeLens.RefreshSupport,
+		inlayRefresh:     ws.InlayHint.RefreshSupport,
+		relativePatterns: ws.DidChangeWatchedFiles.RelativePatternSupport,
+		flatSymbols:      !td.DocumentSymbol.Hierarchical,
+		commandsOnly:     !declared(td.CodeAction.Literal),
+		inlayHints:       declared(td.InlayHint),
 	}
-	try("rootUri", fields["rootUri"], &p.RootURI)
-	try("rootPath", fields["rootPath"], &p.RootPath)
-	try("workspaceFolders", fields["workspaceFolders"], &p.WorkspaceFolders)
-	try("capabilities.general", caps["general"], &p.Capabilities.General)
-	try("capabilities.window", caps["window"], &p.Capabilities.Window)
-	try("capabilities.workspace", caps["workspace"], &p.Capabilities.Workspace)
-	p.InitializationOptions = fields["initializationOptions"]
-	return p
+	if formats := td.Hover.ContentFormat; len(formats) > 0 {
+		md, plain := slices.Index(formats, "markdown"), slices.Index(formats, "plaintext")
+		c.hoverPlain = md < 0 || (plain >= 0 && plain < md)
+	}
+	return p, c
 }
 
 // serverCapabilities extends v0.12.0's ServerCapabilities with 3.17's
@@ -90,15 +132,17 @@ var commands = []string{"planls.complete", "planls.defer", "planls.start", "plan
 var Version = "dev"
 
 func (s *server) initialize(r *request) (any, error) {
-	p := s.decodeInitialize(r.params)
+	p, caps := s.decodeInitialize(r.params)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state != created {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
 	}
-	s.caps = p.Capabilities
-	s.ecaps = decodeEditorCaps(r.params)
-	s.watchClientProcess(s.ecaps.processID)
+	s.caps = caps
+	if validTrace(p.Trace) {
+		s.trace = p.Trace
+	}
+	s.watchClientProcess(p.ProcessID)
 	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
 		s.enc = utf8Enc
 	}
@@ -151,14 +195,11 @@ func (s *server) initialize(r *request) (any, error) {
 // client answers workspace/configuration.
 func (s *server) initializedNote(r *request) (any, error) {
 	s.mu.Lock()
-	dyn := s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration
+	defer s.mu.Unlock()
 	s.startFSWatch()
-	s.mu.Unlock()
-	if dyn {
+	if s.caps.dynamicWatch {
 		s.grp.goFn(s.registerWatchers)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, f := range s.folders {
 		s.refresh(f, true)
 	}
@@ -178,16 +219,19 @@ func (s *server) addFolder(u string) *folder {
 	if abs, err := filepath.Abs(p); err == nil {
 		p = abs
 	}
-	k := keyOf(p)
-	for _, f := range s.folders {
-		if f.key == k {
-			return f
-		}
+	if i := s.folderIndex(keyOf(p)); i >= 0 {
+		return s.folders[i]
 	}
 	f := newFolder(p, u)
 	s.folders = append(s.folders, f)
 	s.pullSettings([]*folder{f})
 	return f
+}
+
+// folderIndex is the index in s.folders of the folder whose key is k, or
+// -1 (caller holds mu).
+func (s *server) folderIndex(k string) int {
+	return slices.IndexFunc(s.folders, func(f *folder) bool { return f.key == k })
 }
 
 // folderFor returns the innermost folder holding path p (caller holds mu). A
@@ -209,10 +253,7 @@ func (s *server) folderFor(p string, create bool) *folder {
 	f.implicit = true
 	s.folders = append(s.folders, f)
 	s.pullSettings([]*folder{f})
-	if s.watcher != nil {
-		s.watcher.sync(s)
-	}
-	s.watchFoldersChanged()
+	s.rewatch()
 	return f
 }
 

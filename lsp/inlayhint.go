@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"hash/maphash"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -80,38 +79,4 @@ func statusTooltip(t *core.Task) string {
 		return "reason: " + t.Reason
 	}
 	return ""
-}
-
-// hintSum fingerprints what the inlay hints of v show: each tracked item's
-// id, status and proof (the tooltip). Positions are left out, as in lensSum.
-func hintSum(v *view) uint64 {
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	h.WriteString(v.uri)
-	maphash.WriteComparable(&h, v.approved)
-	for i := range v.items {
-		vi := &v.items[i]
-		if vi.item == nil || vi.task == nil {
-			continue
-		}
-		maphash.WriteComparable(&h, vi.task.ID)
-		maphash.WriteComparable(&h, vi.task.Status)
-		h.WriteString(statusTooltip(vi.task))
-		h.WriteByte(0)
-	}
-	return h.Sum64()
-}
-
-// noteHints sends workspace/inlayHint/refresh (clients advertising
-// workspace.inlayHint.refreshSupport) when the hints of f's new view differ
-// from what the client last saw. Caller holds mu.
-func (s *server) noteHints(f *folder) {
-	sum := hintSum(f.view)
-	if f.hintSumOK && sum == f.hintSum {
-		return
-	}
-	f.hintSum, f.hintSumOK = sum, true
-	if s.ecaps.inlayRefresh {
-		s.startRefresh(&s.hints, "workspace/inlayHint/refresh")
-	}
 }

@@ -5,82 +5,98 @@ import (
 	"hash/maphash"
 )
 
-// lensRefresh coalesces workspace/codeLens/refresh (LSP 3.16) or
-// workspace/inlayHint/refresh (3.17) requests:
-// one is in flight at a time, and changes seen meanwhile cost one more.
-// Guarded by server.mu.
-type lensRefresh struct {
-	busy  bool
-	again bool
+// refresher coalesces one kind of parameterless refresh request,
+// workspace/codeLens/refresh (LSP 3.16) or workspace/inlayHint/refresh
+// (3.17): one is in flight at a time, and changes seen meanwhile cost one
+// more. Guarded by server.mu.
+type refresher struct {
+	method string
+	busy   bool
+	again  bool
 }
 
-// lensSum fingerprints what the code lenses of v show: the approval
-// lenses and each tracked item's label and actions. Positions are left out:
-// a client re-requests lenses itself after editing the buffer, and a plan
-// that is not open shows none.
-func lensSum(v *view) uint64 {
-	var h maphash.Hash
+// shownSum is the fingerprint of what the client last saw of a folder's
+// lenses or hints (ok: one was seen).
+type shownSum struct {
+	sum uint64
+	ok  bool
+}
+
+// refreshSums fingerprint what v shows in code lenses (the approval lenses
+// and each tracked item's actions: its id and status) and in inlay hints
+// (each tracked item's id, status and proof, the tooltip). Positions are
+// left out: a client re-requests both itself after editing the buffer, and
+// a plan that is not open shows none.
+func refreshSums(v *view) (lens, hint uint64) {
+	var l, h maphash.Hash
+	l.SetSeed(hashSeed)
 	h.SetSeed(hashSeed)
-	maphash.WriteComparable(&h, v.approved)
-	maphash.WriteComparable(&h, v.needsReapproval)
+	l.WriteString(v.uri)
 	h.WriteString(v.uri)
+	maphash.WriteComparable(&l, [2]bool{v.approved, v.needsReapproval})
+	maphash.WriteComparable(&h, v.approved)
 	if !v.approved {
-		maphash.WriteComparable(&h, len(v.items)) // the preview's counts
+		maphash.WriteComparable(&l, len(v.items)) // the preview's counts
 	}
 	for i := range v.items {
 		vi := &v.items[i]
 		if vi.item == nil || vi.task == nil {
 			continue
 		}
-		maphash.WriteComparable(&h, vi.task.ID)
-		maphash.WriteComparable(&h, vi.task.Status)
+		for _, x := range []*maphash.Hash{&l, &h} {
+			maphash.WriteComparable(x, vi.task.ID)
+			maphash.WriteComparable(x, vi.task.Status)
+		}
+		h.WriteString(statusTooltip(vi.task))
+		h.WriteByte(0)
 	}
-	return h.Sum64()
+	return l.Sum64(), h.Sum64()
 }
 
-// noteLenses asks the client to re-request code lenses when those of f's
-// new view differ from what it last showed, so a lens never keeps a stale
-// status (an item completed from the CLI or a command). Only for clients
-// advertising workspace.codeLens.refreshSupport. Caller holds mu.
+// noteLenses asks the client to re-request code lenses and inlay hints
+// when those of f's new view differ from what it last saw, so neither keeps
+// a stale status (an item completed from the CLI or a command). Only for
+// clients advertising workspace.codeLens / workspace.inlayHint
+// refreshSupport. Caller holds mu.
 func (s *server) noteLenses(f *folder) {
-	s.noteHints(f)
-	sum := lensSum(f.view)
-	if f.lensSumOK && sum == f.lensSum {
-		return
-	}
-	// The first view counts too: a lens request that came before it got
-	// nothing.
-	f.lensSum, f.lensSumOK = sum, true
-	if s.caps.Workspace.CodeLens.RefreshSupport {
-		s.startRefresh(&s.lenses, "workspace/codeLens/refresh")
-	}
+	lens, hint := refreshSums(f.view)
+	s.noteRefresh(&f.lensSum, lens, s.caps.lensRefresh, &s.lenses)
+	s.noteRefresh(&f.hintSum, hint, s.caps.inlayRefresh, &s.hints)
 }
 
-// startRefresh sends method (a parameterless refresh request) unless one
-// is in flight, in which case one more follows it. Caller holds mu.
-func (s *server) startRefresh(st *lensRefresh, method string) {
-	if st.busy {
-		st.again = true
+// noteRefresh records sum as shown and, when it differs from what was
+// (the first view counts too: a request that came before it got nothing)
+// and the client supports it, starts r. Caller holds mu.
+func (s *server) noteRefresh(shown *shownSum, sum uint64, supported bool, r *refresher) {
+	if shown.ok && shown.sum == sum {
 		return
 	}
-	st.busy = s.grp.goFn(func(ctx context.Context) { s.sendRefresh(ctx, st, method) })
+	*shown = shownSum{sum: sum, ok: true}
+	if !supported {
+		return
+	}
+	if r.busy {
+		r.again = true
+		return
+	}
+	r.busy = s.grp.goFn(func(ctx context.Context) { s.sendRefresh(ctx, r) })
 }
 
-// sendRefresh sends method until no change came in while the previous one
-// was in flight. It waits on the client, so it runs on its own goroutine
-// and never holds mu across the call.
-func (s *server) sendRefresh(ctx context.Context, st *lensRefresh, method string) {
+// sendRefresh sends r's request until no change came in while the previous
+// one was in flight. It waits on the client, so it runs on its own
+// goroutine and never holds mu across the call.
+func (s *server) sendRefresh(ctx context.Context, r *refresher) {
 	for {
-		if err := s.callClient(ctx, s.opts.callTimeout, method, nil, nil); err != nil {
-			s.log.Debug("refresh failed", "method", method, "err", err)
+		if err := s.callClient(ctx, s.opts.callTimeout, r.method, nil, nil); err != nil {
+			s.log.Debug("refresh failed", "method", r.method, "err", err)
 		}
 		s.mu.Lock()
-		if !st.again || ctx.Err() != nil {
-			st.busy, st.again = false, false
+		if !r.again || ctx.Err() != nil {
+			r.busy, r.again = false, false
 			s.mu.Unlock()
 			return
 		}
-		st.again = false
+		r.again = false
 		s.mu.Unlock()
 	}
 }

@@ -98,13 +98,7 @@ func (m *mapper) offset(p protocol.Position) int {
 	n := 0
 	for i := start; i < end; {
 		r, size := utf8.DecodeRune(m.text[i:end])
-		w := size
-		if m.enc == utf16 {
-			w = 1
-			if r >= 0x10000 && r != utf8.RuneError {
-				w = 2
-			}
-		}
+		w := m.width(r, size)
 		if n+w > want {
 			return i
 		}
@@ -114,24 +108,32 @@ func (m *mapper) offset(p protocol.Position) int {
 	return end
 }
 
-// units counts b in the negotiated unit. Invalid UTF-8 counts one unit per
-// byte in UTF-16 (as U+FFFD) so offsets never run past the text.
+// width is the length of rune r, size bytes of UTF-8, in the negotiated
+// unit. Invalid UTF-8 is one unit per byte in UTF-16 (as U+FFFD), so
+// offsets never run past the text.
+func (m *mapper) width(r rune, size int) int {
+	switch {
+	case m.enc == utf8Enc:
+		return size
+	case r >= 0x10000 && r != utf8.RuneError:
+		return 2
+	}
+	return 1
+}
+
+// units counts b in the negotiated unit.
 func (m *mapper) units(b []byte) int {
 	if m.enc == utf8Enc {
 		return len(b)
 	}
 	n := 0
 	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			n++
-			i++
+		if b[i] < utf8.RuneSelf { // most plan text: no decoding
+			n, i = n+1, i+1
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		n++
-		if r >= 0x10000 && r != utf8.RuneError {
-			n++
-		}
+		n += m.width(r, size)
 		i += size
 	}
 	return n

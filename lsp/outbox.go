@@ -16,12 +16,11 @@ import (
 type outbox struct {
 	log *slog.Logger
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   []outMsg
-	sending bool
-	closed  bool
-	done    chan struct{}
+	mu     sync.Mutex
+	cond   *sync.Cond
+	queue  []outMsg
+	closed bool
+	done   chan struct{}
 }
 
 // outMsg is one queued write; key (a URI for publishDiagnostics, else "")
@@ -71,13 +70,8 @@ func (o *outbox) run() {
 		}
 		m := o.queue[0]
 		o.queue = o.queue[1:]
-		o.sending = true
 		o.mu.Unlock()
 		m.send()
-		o.mu.Lock()
-		o.sending = false
-		o.cond.Broadcast()
-		o.mu.Unlock()
 	}
 }
 
@@ -85,17 +79,11 @@ func (o *outbox) run() {
 // the reply to shutdown must reach the client before exit closes the
 // connection.
 func (o *outbox) flush(d time.Duration) {
-	t := time.AfterFunc(d, func() {
-		o.mu.Lock()
-		o.cond.Broadcast()
-		o.mu.Unlock()
-	})
-	defer t.Stop()
-	deadline := time.Now().Add(d)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	for (len(o.queue) > 0 || o.sending) && !o.closed && time.Now().Before(deadline) {
-		o.cond.Wait()
+	written := make(chan struct{})
+	o.put("", func() { close(written) })
+	select {
+	case <-written:
+	case <-time.After(d):
 	}
 }
 

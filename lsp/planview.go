@@ -3,7 +3,6 @@ package lsp
 import (
 	"path/filepath"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
@@ -56,30 +55,26 @@ func (s *server) planRequest(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	res, root, err := func() (planResult, string, error) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		var f *folder
-		if p.URI == "" {
-			if len(s.folders) == 0 {
-				return planResult{}, "", jsonrpc2.NewError(jsonrpc2.InvalidParams, "no workspace folder: pass \"uri\"")
-			}
-			f = s.folders[0]
-		} else {
-			var err error
-			if f, err = s.folderOfURI(p.URI); err != nil {
-				return planResult{}, "", err
-			}
-		}
+	s.mu.Lock()
+	var f *folder
+	var err error
+	if p.URI == "" && len(s.folders) > 1 {
+		f = s.folders[0]
+	} else {
+		f, err = s.folderOfURI(p.URI)
+	}
+	var res planResult
+	if err == nil {
 		if f.view == nil {
 			s.refresh(f, true)
 		}
-		return planOf(f, f.view), f.root, nil
-	}()
+		res = planOf(f, f.view)
+	}
+	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	addVerification(r.ctx, root, &res)
+	addVerification(r.ctx, f.root, &res)
 	return res, nil
 }
 

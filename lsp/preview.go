@@ -86,10 +86,5 @@ func headingCounts(plan *planparse.Plan) []int {
 
 // lineEnd is the end of the first line of r (a setext heading spans two).
 func lineEnd(v *view, r planparse.Range) int {
-	for i := r.Start; i < r.End && i < len(v.text); i++ {
-		if v.text[i] == '\n' || v.text[i] == '\r' {
-			return i
-		}
-	}
-	return r.End
+	return min(r.End, v.m.lineEnd(v.m.lineOf(r.Start)))
 }

@@ -11,33 +11,23 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// readyEvidenceFor returns the function that lists, for a state, the
-// evidence a plan item of the folder holding uri can be completed with
-// in one click: the HEAD commit ("abc1234 subject") and the last evidence
-// recorded in the state, as the prompt offers them (suggestions). git runs
-// here, before the caller takes mu, never under it.
-func (s *server) readyEvidenceFor(ctx context.Context, uri protocol.DocumentURI) func(*core.State) []string {
+// headOf returns the HEAD commit of the folder holding uri ("abc1234
+// subject", or ""): the first evidence a code action offers (readyActions).
+// git runs here, before the caller takes mu, never under it.
+func (s *server) headOf(ctx context.Context, uri protocol.DocumentURI) string {
 	s.mu.Lock()
 	f := s.planFolderOf(uri)
 	s.mu.Unlock()
 	if f == nil {
-		return func(*core.State) []string { return nil }
+		return ""
 	}
-	head := ""
-	if s.opts.gitHead != nil {
-		head = s.opts.gitHead(ctx, f.root)
-	}
-	return func(st *core.State) []string {
-		if st == nil {
-			return nil
-		}
-		return suggestionsFrom(head, st, "evidence")
-	}
+	return s.gitHeadOf(ctx, f.root)
 }
 
-// readyActions are the one-click "Complete #3 with …" actions of task t:
-// the same planls.complete command with "evidence" already in its
-// argument, so every client (prompts or none) completes with proof.
+// readyActions are the one-click "Complete #3 with …" actions of task t,
+// one per suggested evidence (suggestionsFrom): the same planls.complete
+// command with "evidence" already in its argument, so every client
+// (prompts or none) completes with proof.
 func readyActions(t *core.Task, uri string, kind protocol.CodeActionKind, ds []protocol.Diagnostic, evidence []string) []protocol.CodeAction {
 	var out []protocol.CodeAction
 	for _, ev := range evidence {
@@ -45,18 +35,10 @@ func readyActions(t *core.Task, uri string, kind protocol.CodeActionKind, ds []p
 		out = append(out, protocol.CodeAction{
 			Title: title, Kind: kind, Diagnostics: ds,
 			Command: &protocol.Command{Title: title, Command: "planls.complete",
-				Arguments: []any{evidenceArg{ID: t.ID, URI: uri, Evidence: ev}}},
+				Arguments: []any{itemArg{ID: t.ID, URI: uri, Evidence: ev}}},
 		})
 	}
 	return out
-}
-
-// evidenceArg is itemArg with the evidence filled in (docs/PROTOCOL.md
-// "Commands": planls.complete {"id", "evidence", "uri"}).
-type evidenceArg struct {
-	ID       int    `json:"id"`
-	URI      string `json:"uri"`
-	Evidence string `json:"evidence"`
 }
 
 // shorten cuts s to at most n runes, ending in "…" (U+2026) when cut.
@@ -77,7 +59,7 @@ const askUndeclared = time.Minute
 // askBound is how long the server waits for the user's pick.
 func (s *server) askBound() time.Duration {
 	s.mu.Lock()
-	declared := s.caps.Window.ShowMessage != nil
+	declared := s.caps.showMessage
 	s.mu.Unlock()
 	if declared {
 		return s.opts.askTimeout

@@ -206,7 +206,7 @@ func TestPlanFilesReregistersWatchers(t *testing.T) {
 	}
 }
 
-// lensSum changes exactly when a lens would: a status, an approval state,
+// The lens sum changes exactly when a lens would: a status, an approval state,
 // an item tracked or not; not when lines merely move.
 func TestLensSum(t *testing.T) {
 	src := []byte(basicPlan(t))
@@ -215,7 +215,8 @@ func TestLensSum(t *testing.T) {
 		s := &server{settings: defaultSettings(), docs: map[string]*document{}}
 		fo := newFolder("/w", "file:///w")
 		fo.state, fo.planPath, fo.planDisk = st, "/w/PLAN.md", text
-		return lensSum(s.buildView(fo))
+		lens, _ := refreshSums(s.buildView(fo))
+		return lens
 	}
 	base := sum(approved, src)
 	withTask0 := func(edit func(*core.Task)) *core.State {

@@ -91,14 +91,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 		opts.onStart(s)
 	}
 	var ends endMessages
-	d := newDispatcher(log, out, func(r *request) (any, error) {
-		if r.method == "exit" {
-			// The dispatcher goes on after exit; a shutdown queued behind
-			// it must not turn this exit into a clean one.
-			ends.exitHandled(s.shutdownSeen())
-		}
-		return s.handle(r)
-	})
+	d := newDispatcher(log, out, s.handle)
 	s.laterChange = d.queuedChange
 	d.handled = opts.onHandled
 	var wg sync.WaitGroup
@@ -123,13 +116,9 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	s.grp.wait()
 	select {
 	case <-s.exited:
-		if s.goneClient() {
-			return ErrClientGone
-		}
-		if ends.cleanExit() {
-			return nil
-		}
-		return ErrExitWithoutShutdown
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.exitErr
 	default:
 	}
 	if err := jc.Err(); err != nil {
@@ -154,30 +143,12 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 }
 
 // endMessages records the shutdown request and exit notification as the
-// read loop receives them, and whether shutdown had succeeded when the
-// first exit ran.
+// read loop receives them (the session's own state says what ran).
 type endMessages struct {
-	mu             sync.Mutex
-	shutdown       bool // a shutdown request was read
-	exit           bool // an exit notification was read
-	shutdownFirst  bool // ... after a shutdown request
-	handled        bool // an exit notification ran
-	shutdownAtExit bool // ... after a successful shutdown
-}
-
-func (e *endMessages) exitHandled(shutdown bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if !e.handled {
-		e.handled, e.shutdownAtExit = true, shutdown
-	}
-}
-
-// cleanExit reports whether the exit that ran followed a shutdown.
-func (e *endMessages) cleanExit() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.shutdownAtExit
+	mu            sync.Mutex
+	shutdown      bool // a shutdown request was read
+	exit          bool // an exit notification was read
+	shutdownFirst bool // ... after a shutdown request
 }
 
 func (e *endMessages) note(method string) {

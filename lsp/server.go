@@ -40,18 +40,19 @@ type server struct {
 	state lifecycle
 	enc   encoding
 	caps  clientCaps
-	ecaps editorCaps // 3.17 shapes, processId, trace level (caps317.go)
-	hints lensRefresh
-	// clientGone: the client's process died (clientpid.go).
-	clientGone bool
-	settings   settings // pushed over the defaults; folderSettings adds what was pulled
-	folders    []*folder
-	docs       map[string]*document // by path key
-	watcher    *fsWatcher
-	clientFS   bool              // the client watches files for us (dynamic registration)
-	published  map[string]uint64 // URI → meaningHash of the diagnostics last sent
-	lenses     lensRefresh
-	pulls      configPulls
+	trace string // $/logTrace level: "off" (or ""), "messages", "verbose"
+	hints refresher
+	// exitErr is Run's result once exited is closed: nil for an exit after
+	// a successful shutdown (endSession).
+	exitErr   error
+	settings  settings // pushed over the defaults; folderSettings adds what was pulled
+	folders   []*folder
+	docs      map[string]*document // by path key
+	watcher   *fsWatcher
+	clientFS  bool              // the client watches files for us (dynamic registration)
+	published map[string]uint64 // URI → meaningHash of the diagnostics last sent
+	lenses    refresher
+	pulls     configPulls
 
 	reg watchReg // not guarded by mu: it has its own
 }
@@ -59,8 +60,7 @@ type server struct {
 // document is an open text document.
 type document struct {
 	uri     string // exactly as the client sent it (B28)
-	path    string
-	key     string
+	key     string // keyOf its path
 	version int32
 	text    []byte // never changed in place: views share it
 }
@@ -72,7 +72,26 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, out *outbox, log *slog.L
 		settings:  defaultSettings(),
 		docs:      map[string]*document{},
 		published: map[string]uint64{},
+		lenses:    refresher{method: "workspace/codeLens/refresh"},
+		hints:     refresher{method: "workspace/inlayHint/refresh"},
 	}
+}
+
+// endSession closes exited, once: at the first exit notification (clean
+// when shutdown had succeeded before it) or when the client's process died
+// (clientpid.go).
+func (s *server) endSession(clean, clientGone bool) {
+	s.exitOnce.Do(func() {
+		s.mu.Lock()
+		switch {
+		case clientGone:
+			s.exitErr = ErrClientGone
+		case !clean:
+			s.exitErr = ErrExitWithoutShutdown
+		}
+		s.mu.Unlock()
+		close(s.exited)
+	})
 }
 
 func (s *server) shutdownSeen() bool {
@@ -103,7 +122,7 @@ func (s *server) handle(r *request) (any, error) {
 	s.mu.Unlock()
 	switch {
 	case r.method == "exit":
-		s.exitOnce.Do(func() { close(s.exited) })
+		s.endSession(st == shutDown, false)
 		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {

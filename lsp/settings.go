@@ -38,16 +38,8 @@ type settingsPatch struct {
 
 // over returns base with p's keys replacing base's.
 func (p settingsPatch) over(base settings) settings {
-	if p.planFiles != nil {
-		base.PlanFiles = p.planFiles
-	}
-	if p.severity != "" {
-		base.Severity = p.severity
-	}
-	if p.fadeClosed != nil {
-		base.FadeClosed = *p.fadeClosed
-	}
-	return base
+	all := settingsPatch{base.PlanFiles, base.Severity, &base.FadeClosed}.merge(p)
+	return settings{PlanFiles: all.planFiles, Severity: all.severity, FadeClosed: *all.fadeClosed}
 }
 
 // merge returns p with the keys q sets replaced by q's values.
@@ -135,12 +127,7 @@ func insideRoot(globs []string) bool {
 		if g == "" || path.IsAbs(g) || filepath.IsAbs(g) || (len(g) > 1 && g[1] == ':') {
 			return false
 		}
-		for _, el := range strings.Split(g, "/") {
-			if el == ".." {
-				return false
-			}
-		}
-		if _, err := path.Match(g, ""); err != nil {
+		if _, err := path.Match(g, ""); err != nil || slices.Contains(strings.Split(g, "/"), "..") {
 			return false
 		}
 	}
@@ -174,9 +161,8 @@ func (s *server) didChangeConfiguration(r *request) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.planFilesUnion()
 	s.settings = parseSettings(p.Settings, s.settings, s.log)
-	s.settingsChanged(before, s.folders)
+	s.settingsChanged(s.folders)
 	s.pullSettings(s.folders)
 	return nil, nil
 }

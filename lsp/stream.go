@@ -97,17 +97,10 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 	return body, total + length, nil
 }
 
-// Write frames one message, encoded by the message's own MarshalJSON (the
-// jsonrpc2 library's codec, as its own stream does): json.Marshal would
-// only re-validate and copy what it returns.
+// Write frames one message, encoded by encoding/json (through the jsonrpc2
+// message's own MarshalJSON).
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	var data []byte
-	var err error
-	if m, ok := msg.(json.Marshaler); ok {
-		data, err = m.MarshalJSON()
-	} else {
-		data, err = json.Marshal(msg)
-	}
+	data, err := json.Marshal(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}

@@ -8,7 +8,7 @@ import "go.lsp.dev/protocol"
 // SymbolInformation[] in document order, each naming its parent as
 // containerName (LSP 3.17 §documentSymbol). Caller holds mu.
 func (s *server) shapeSymbols(root protocol.DocumentSymbol, uri protocol.DocumentURI) any {
-	if !s.ecaps.flatSymbols {
+	if !s.caps.flatSymbols {
 		return []protocol.DocumentSymbol{root}
 	}
 	out := []protocol.SymbolInformation{}

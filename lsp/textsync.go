@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -23,7 +24,7 @@ func (s *server) didOpen(r *request) (any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := &document{uri: u, path: path, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
+	d := &document{uri: u, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.docs[d.key] = d
 	delete(s.published, u) // a reopened buffer gets its diagnostics again
 	// Only a plan-like file outside every folder gets a folder of its own:
@@ -93,10 +94,7 @@ func applyChanges(text []byte, changes []contentChange, enc encoding) []byte {
 // diagnostics come from disk). In a large plan the recompute waits for a
 // short pause in typing (typingDelay).
 func (s *server) didChange(r *request) (any, error) {
-	p, err := r.change, r.changeErr
-	if p == nil && err == nil {
-		p, err = decodeDidChange(r.params)
-	}
+	p, err := r.change, r.changeErr // decoded as it was queued (dispatch.go)
 	if err != nil {
 		return nil, err
 	}
@@ -126,12 +124,7 @@ func (s *server) didChange(r *request) (any, error) {
 		return nil, nil
 	}
 	if f.view != nil && len(f.view.plan.Items) >= largePlan {
-		stopTimer(f.typing)
-		f.typing = s.grp.afterFunc(typingDelay, func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.recompute(f)
-		})
+		s.rearm(&f.typing, typingDelay, func() { s.recompute(f) })
 		return nil, nil
 	}
 	s.recompute(f)
@@ -222,14 +215,10 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 		if err != nil {
 			continue
 		}
-		k := keyOf(path)
-		for i, f := range s.folders {
-			if f.key == k {
-				f.stopTimers()
-				s.publish(f, nil)
-				s.folders = append(s.folders[:i], s.folders[i+1:]...)
-				break
-			}
+		if i := s.folderIndex(keyOf(path)); i >= 0 {
+			s.folders[i].stopTimers()
+			s.publish(s.folders[i], nil)
+			s.folders = slices.Delete(s.folders, i, i+1)
 		}
 	}
 	for _, wf := range p.Event.Added {
@@ -237,10 +226,7 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 			s.refresh(f, true)
 		}
 	}
-	if s.watcher != nil {
-		s.watcher.sync(s)
-	}
-	s.watchFoldersChanged()
+	s.rewatch()
 	return nil, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"go.lsp.dev/protocol"
 )
 
 // validTrace reports whether v is a TraceValue (LSP 3.17 §"$/setTrace":
@@ -26,7 +28,7 @@ func (s *server) setTrace(r *request) (any, error) {
 		return nil, nil
 	}
 	s.mu.Lock()
-	s.ecaps.trace = p.Value
+	s.trace = p.Value
 	s.mu.Unlock()
 	return nil, nil
 }
@@ -37,7 +39,7 @@ func (s *server) setTrace(r *request) (any, error) {
 // $/logTrace never traces the trace notifications themselves.
 func (s *server) traceHandled(r *request, start time.Time, err error) {
 	s.mu.Lock()
-	level := s.ecaps.trace
+	level := s.trace
 	s.mu.Unlock()
 	if level == "" || level == "off" || r.method == "$/setTrace" {
 		return
@@ -53,18 +55,12 @@ func (s *server) traceHandled(r *request, start time.Time, err error) {
 	case err != nil:
 		msg += ": " + err.Error()
 	}
-	p := logTraceParams{Message: msg}
+	p := protocol.LogTraceParams{Message: msg}
 	if level == "verbose" {
-		p.Verbose = "params: " + string(r.params)
+		p.Verbose = protocol.TraceValue("params: " + string(r.params))
 		if len(r.params) == 0 {
 			p.Verbose = "params: none"
 		}
 	}
 	s.notify("$/logTrace", p)
-}
-
-// logTraceParams is LogTraceParams (LSP 3.17).
-type logTraceParams struct {
-	Message string `json:"message"`
-	Verbose string `json:"verbose,omitempty"`
 }

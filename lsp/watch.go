@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/fsnotify/fsnotify"
 )
@@ -27,17 +26,16 @@ import (
 type fsWatcher struct {
 	w    *fsnotify.Watcher
 	s    *server
-	mu   sync.Mutex
-	dirs map[string]bool
+	dirs map[string]bool // guarded by server.mu
 }
 
 // startFSWatch starts fsnotify, or re-syncs it when it runs: over every
 // watched directory, or only the state directories while s.clientFS (caller
 // holds s.mu). Nothing starts once the session is shut down; the loop is a
-// group goroutine. Failure to start is logged: the server still works, it
+// group goroutine, which a stopped group refuses. Failure to start is logged: the server still works, it
 // only misses outside writers.
 func (s *server) startFSWatch() {
-	if s.opts.noFSWatch || s.state == shutDown || s.grp.isStopped() {
+	if s.opts.noFSWatch || s.state == shutDown {
 		return
 	}
 	if s.watcher != nil {
@@ -76,8 +74,6 @@ func (fw *fsWatcher) sync(s *server) []string {
 			want[filepath.Dir(f.planPath)] = true
 		}
 	}
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
 	var added []string
 	for d := range want {
 		if fw.dirs[d] {
@@ -151,12 +147,10 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 	if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
 		// A watched directory that goes away takes its watch with it; forget
 		// it so it is watched again when it comes back (a checkout, rm -rf .planls).
-		fw.mu.Lock()
 		if fw.dirs[name] {
 			delete(fw.dirs, name)
 			rearm = true
 		}
-		fw.mu.Unlock()
 	}
 	for _, f := range s.folders {
 		if !within(f.key, k) {

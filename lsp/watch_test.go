@@ -183,12 +183,12 @@ func TestWatchOverflowRereads(t *testing.T) {
 		t.Fatal("no fsnotify watcher")
 	}
 	// Lose the events: drop the watches, change the state, then overflow.
-	fw.mu.Lock()
+	srv.mu.Lock()
 	for d := range fw.dirs {
 		_ = fw.w.Remove(d)
 		delete(fw.dirs, d)
 	}
-	fw.mu.Unlock()
+	srv.mu.Unlock()
 	cli(t, root, `{"action":"update","id":4,"status":"in_progress"}`)
 	fw.w.Errors <- fsnotify.ErrEventOverflow
 	e.waitDiags(u, "re-read after overflow", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
@@ -397,13 +397,14 @@ func waitWatched(t *testing.T, e *env, dirs ...string) {
 	deadline := time.Now().Add(waitTimeout)
 	for {
 		var got []string
-		if w := serverOf(t, e).watcherOrNil(); w != nil {
-			w.mu.Lock()
+		srv := serverOf(t, e)
+		srv.mu.Lock()
+		if w := srv.watcher; w != nil {
 			for d := range w.dirs {
 				got = append(got, d)
 			}
-			w.mu.Unlock()
 		}
+		srv.mu.Unlock()
 		slices.Sort(got)
 		if slices.Equal(got, dirs) {
 			return

@@ -23,7 +23,7 @@ type fileWatcher struct {
 // is watched. Without it, "**/.planls/state.json" and "**/<glob>" for the
 // planFiles of every folder. Caller holds mu.
 func (s *server) clientWatchers() []fileWatcher {
-	if !s.ecaps.relativePatterns {
+	if !s.caps.relativePatterns {
 		out := []fileWatcher{{GlobPattern: "**/.planls/state.json"}}
 		for _, g := range s.planFilesUnion() {
 			out = append(out, fileWatcher{GlobPattern: "**/" + filepath.ToSlash(g)})
@@ -40,13 +40,16 @@ func (s *server) clientWatchers() []fileWatcher {
 	return out
 }
 
-// watchFoldersChanged re-registers the client's watchers after folders
-// came or went, when they are per folder (relative patterns) and the client
-// watches (the first registration may still be in flight: registerWatchers
-// runs one at a time and compares with what was registered). Caller holds
-// mu.
-func (s *server) watchFoldersChanged() {
-	if s.ecaps.relativePatterns && s.caps.Workspace.DidChangeWatchedFiles.DynamicRegistration && !s.reg.refused {
+// rewatch follows a change of folders or settings: fsnotify's directories,
+// and the client's watchers when the client watches for us (unless it
+// refused). registerWatchers sends nothing when the watchers are those
+// registered, and one still in flight is followed by this one, which reads
+// the folders and settings when it runs. Caller holds mu.
+func (s *server) rewatch() {
+	if s.watcher != nil {
+		s.watcher.sync(s)
+	}
+	if s.caps.dynamicWatch && !s.reg.refused {
 		s.grp.goFn(s.registerWatchers)
 	}
 }

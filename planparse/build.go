@@ -437,7 +437,7 @@ func (x *extractor) table(n ast.Node, next int) event {
 		}
 		c := cells[pick]
 		s, e := trimRange(x.src, c.Start, c.End)
-		if v := plainInline(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" {
+		if v := plainTitle(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" {
 			// A count ("| Phase 1 | 5 tasks |" as "| 5 |"): a summary row.
 			continue
 		}

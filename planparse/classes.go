@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -207,7 +208,7 @@ var (
 // and a leading number dropped, a trailing ':' and a parenthetical dropped,
 // lower-cased. It also reports whether a number led the text.
 func normalizeLabel(text string) (string, bool) {
-	s := plainInline(text)
+	s := plainTitle(text)
 	s = strings.TrimLeftFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
@@ -381,7 +382,7 @@ func lastCJK(s string, words []string) int {
 //
 // It also reports whether a task word led the number.
 func namesTask(text string) (task, keyword bool) {
-	s := strings.ToLower(plainInline(text))
+	s := strings.ToLower(plainTitle(text))
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if i := digits(s, 0); i > 0 {
 		return true, false
@@ -403,30 +404,20 @@ func namesTask(text string) (task, keyword bool) {
 
 // endsWith reports whether s ends with one of words at a word boundary.
 func endsWith(s string, words []string) bool {
-	for _, w := range words {
-		if strings.HasSuffix(s, w) && (len(s) == len(w) || !isLetterBefore(s, len(s)-len(w))) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool {
+		return strings.HasSuffix(s, w) && (len(s) == len(w) || !isLetterBefore(s, len(s)-len(w)))
+	})
 }
 
+// startsWith reports whether s starts with one of words at a word boundary.
 func startsWith(s string, words []string) bool {
-	for _, w := range words {
-		if strings.HasPrefix(s, w) && (len(s) == len(w) || !isLetterAt(s, len(w))) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool {
+		return strings.HasPrefix(s, w) && (len(s) == len(w) || !isLetterAt(s, len(w)))
+	})
 }
 
 func containsAny(s string, words []string) bool {
-	for _, w := range words {
-		if strings.Contains(s, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(s, w) })
 }
 
 func isLetterAt(s string, i int) bool {
@@ -452,16 +443,8 @@ var doNotPrefixes = []string{
 // brackets) instead of by the inline parser.
 func isDoNot(subject string) bool {
 	s := strings.TrimLeft(subject, "*_~`[ \t")
-	for _, p := range doNotPrefixes {
-		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(doNotPrefixes, func(p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) })
 }
-
-// plainInline is text with its inline markup removed (see plainTitle).
-func plainInline(text string) string { return plainTitle(text) }
 
 // stateWords name a section that records the state of things: its
 // checkboxes say what was done or found, they are not work.

@@ -1,6 +1,9 @@
 package planparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // override is a `<!-- planls: ... -->` comment in a section.
 type override uint8
@@ -538,14 +541,7 @@ func (r *reader) headingItem(s *sec) {
 	})
 }
 
-func (r *reader) hasKind(s *sec, f func(*event) bool) bool {
-	for _, ev := range s.events {
-		if f(ev) {
-			return true
-		}
-	}
-	return false
-}
+func (r *reader) hasKind(s *sec, f func(*event) bool) bool { return slices.ContainsFunc(s.events, f) }
 
 func (r *reader) hasList(s *sec) bool {
 	return r.hasKind(s, func(ev *event) bool { return ev.kind == evList && len(ev.entries) > 0 })

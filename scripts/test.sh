@@ -21,7 +21,7 @@ if [ -z "${SKIP_INSTALL:-}" ]; then
   scripts/install-test-deps.sh || { echo "install failed"; exit 1; }
 fi
 
-go build -o bin/planls ./cmd/planls || { echo "build failed"; exit 1; }
+CGO_ENABLED=0 go build -o bin/planls ./cmd/planls || { echo "build failed"; exit 1; }
 export PLANLS_BIN=$REPO/bin/planls
 
 passed=0 failed=0 failures=()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,40 @@ func BenchmarkJournalConflict(b *testing.B) {
 		if s.JournalConflict() != "" {
 			b.Fatal("a conflict in a clean journal")
 		}
+	}
+}
+
+// conflictLineIn reads in pieces what conflictLine reads whole: the same
+// line for every journal, including lines longer than its buffer before,
+// around and holding a marker.
+func TestConflictLineInIsConflictLine(t *testing.T) {
+	entry := `{"revision":1,"base":0}`
+	long := `{"revision":2,"snapshot":"` + strings.Repeat("x", 200<<10) + `"}`
+	eqs := strings.Repeat("=", 100<<10)
+	for _, c := range []struct {
+		name, journal string
+	}{
+		{"empty", ""},
+		{"clean", entry + "\n" + entry + "\n"},
+		{"no final newline", entry + "\n" + entry},
+		{"ours marker", entry + "\n<<<<<<< HEAD\n" + entry + "\n"},
+		{"separator", entry + "\n" + entry + "\n=======\r\n"},
+		{"diff3 base", "|||||||  base\n"},
+		{"theirs at the end, no newline", entry + "\n>>>>>>> other"},
+		{"six = is prose", "======\n" + entry + "\n"},
+		{"long line, clean", entry + "\n" + long + "\n" + entry + "\n"},
+		{"marker after a long line", entry + "\n" + long + "\n" + entry + "\n>>>>>>> b\n"},
+		{"marker before a long line", "<<<<<<< a\n" + long + "\n"},
+		{"a long line of =", entry + "\n" + eqs + "\n"},
+		{"a long line starting <<<<<<<", "<<<<<<< " + long + "\n"},
+	} {
+		want := conflictLine([]byte(c.journal))
+		got, err := conflictLineIn(strings.NewReader(c.journal))
+		if err != nil || got != want {
+			t.Errorf("%s: conflictLineIn = %d, %v; conflictLine = %d", c.name, got, err, want)
+		}
+	}
+	if got := conflictLine([]byte(entry + "\n" + long + "\n" + entry + "\n>>>>>>> b\n")); got != 4 {
+		t.Errorf("conflictLine of a marker on line 4 = %d", got)
 	}
 }

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/lazy"
 )
 
 // maxScan bounds how much of one file a test search reads (bytes): test
@@ -69,7 +69,7 @@ func loadTree(ctx context.Context, root string, r *repo) *tree {
 }
 
 // testFuncRe finds Go test, benchmark, fuzz and example functions.
-var testFuncRe = regexp.MustCompile(`(?m)^func\s+((?:Test|Benchmark|Fuzz|Example)\w*)\s*\(`)
+var testFuncRe = lazy.Regexp(`(?m)^func\s+((?:Test|Benchmark|Fuzz|Example)\w*)\s*\(`)
 
 // testIndex reads every *_test.go file once and indexes its functions.
 func (t *tree) testIndex() map[string][]string {
@@ -95,7 +95,7 @@ func testFuncs(file string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range testFuncRe.FindAllSubmatch(data, -1) {
+	for _, m := range testFuncRe().FindAllSubmatch(data, -1) {
 		out = append(out, string(m[1]))
 	}
 	return out
@@ -121,7 +121,7 @@ func Resolve(root, p string) (abs, rel string, ok bool) {
 	if p == "" {
 		p = "."
 	}
-	if driveRe.MatchString(p) && filepath.VolumeName(p) == "" {
+	if driveRe().MatchString(p) && filepath.VolumeName(p) == "" {
 		return "", "", false // C:\... read on a system without drives
 	}
 	if strings.HasPrefix(p, "~") {
@@ -140,7 +140,7 @@ func Resolve(root, p string) (abs, rel string, ok bool) {
 	return abs, filepath.ToSlash(r), true
 }
 
-var driveRe = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
+var driveRe = lazy.Regexp(`^[A-Za-z]:[\\/]`)
 
 // fileCheck: the file exists and has the line named. A bare name (no
 // directory) not at the root is looked up anywhere in the tree.

@@ -8,6 +8,7 @@ package verify
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -151,10 +152,5 @@ func summarize(res Result) (State, string) {
 
 // Failing reports whether any result failed.
 func Failing(results []Result) bool {
-	for _, r := range results {
-		if r.State == Failed {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(results, func(r Result) bool { return r.State == Failed })
 }

@@ -72,13 +72,9 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			if err := checkFormat(format); err != nil {
 				return err
 			}
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			if st.Plan == nil {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)
@@ -163,7 +159,7 @@ func newCheckReport(v *planView) *checkReport {
 func (r *checkReport) write(cmd *cobra.Command, format string) error {
 	switch format {
 	case "json":
-		if r.verifyOnly() {
+		if r.onlyVerify {
 			return printJSON(cmd, r.verifyJSON())
 		}
 		return printJSON(cmd, r.jsonReport())
@@ -208,12 +204,12 @@ func missingProof(t core.Task) string {
 }
 
 // position is where to point for an item: its list marker, or the start of
-// the file when the item is no longer in it.
-func (o openItem) position() (line, col int, gone bool) {
-	if o.Line == 0 {
+// the file (gone) when the item is no longer in it (line 0).
+func position(line, col int) (int, int, bool) {
+	if line == 0 {
 		return 1, 1, true
 	}
-	return o.Line, o.Col, false
+	return line, col, false
 }
 
 func (r *checkReport) suffix(gone bool) string {

@@ -10,28 +10,61 @@ import (
 	"github.com/planls/planls/core"
 )
 
+// finding is one finding as every format prints it.
+type finding struct {
+	rule, level string // level: SARIF's note, warning or error; none for a verified item
+	text        string // the message, saying where an item that left the file went
+	line, col   int
+	gone        bool // no longer in the plan file: line and col are 1
+}
+
+// findings are the report's findings: open items, drift, then the
+// warnings about proof (open items ticked in the plan file, the editor's
+// checked-not-completed; weak evidence; verification).
+func (r *checkReport) findings() []finding {
+	var out []finding
+	// add places a finding at line:col (line 0: no longer in the file, for
+	// a plan item's message to say where it went).
+	add := func(rule, level, msg string, line, col int, planItem bool) {
+		line, col, gone := position(line, col)
+		if planItem {
+			msg += r.suffix(gone)
+		}
+		out = append(out, finding{rule, level, msg, line, col, gone})
+	}
+	for _, o := range r.items {
+		level := "note"
+		if o.Unproven {
+			level = "warning"
+		}
+		add(o.rule(), level, o.message(), o.Line, o.Col, true)
+	}
+	for _, d := range r.drift {
+		add(ruleDrift, "warning", d.message(), d.Line, d.Col, false)
+	}
+	for _, o := range r.items {
+		if o.Ticked && !r.onlyVerify {
+			add(core.RuleTicked, "warning", core.TickedMessage(o.Task.ID), o.Line, o.Col, true)
+		}
+	}
+	for _, o := range r.weak {
+		add(ruleWeak, "warning", core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), o.Line, o.Col, true)
+	}
+	for _, f := range r.verified {
+		level := map[string]string{ruleFailed: "error", ruleUnverifiable: "note", ruleVerified: "none"}[f.rule()]
+		if level != "none" || r.onlyVerify {
+			add(f.rule(), level, f.message(), f.Line, f.Col, f.plan)
+		}
+	}
+	return out
+}
+
 // writeText prints one `PATH:LINE:COL: message` line per finding, the
 // format editors' and CI's error parsers read.
 func (r *checkReport) writeText(w io.Writer) error {
 	// One list in file order, as a compiler prints its errors: open items
 	// and drift interleave by position; items no longer in the file last.
-	type finding struct {
-		gone      bool
-		line, col int
-		text      string
-	}
-	var all []finding
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		all = append(all, finding{gone, line, col, o.message() + r.suffix(gone)})
-	}
-	for _, d := range r.drift {
-		all = append(all, finding{false, d.Line, d.Col, d.message()})
-	}
-	for _, e := range r.evidenceFindings() {
-		line, col, gone := e.position()
-		all = append(all, finding{gone, line, col, e.message + r.suffix(gone && e.inPlan)})
-	}
+	all := r.findings()
 	slices.SortStableFunc(all, func(a, b finding) int {
 		return cmp.Or(compareBool(a.gone, b.gone), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
 	})
@@ -81,12 +114,15 @@ type jsonDrift struct {
 	Rule    string `json:"rule"` // plan-drift
 }
 
+// jsonPlan is the approved plan in json output.
+type jsonPlan struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	Path  string `json:"path"` // relative to the root, slash-separated
+}
+
 type jsonCheck struct {
-	Plan struct {
-		ID    string `json:"id"`
-		Title string `json:"title"`
-		Path  string `json:"path"`
-	} `json:"plan"`
+	Plan  jsonPlan    `json:"plan"`
 	Open  []jsonItem  `json:"open"`
 	Drift []jsonDrift `json:"drift"`
 	// Weak: completed items with weak evidence (rule weak-evidence).
@@ -95,9 +131,10 @@ type jsonCheck struct {
 	Verify []jsonVerify `json:"verify,omitempty"`
 }
 
+func (r *checkReport) jsonPlan() jsonPlan { return jsonPlan{r.planID, r.planTitle, r.rootRel} }
+
 func (r *checkReport) jsonReport() jsonCheck {
-	var out jsonCheck
-	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
+	out := jsonCheck{Plan: r.jsonPlan()}
 	out.Open = []jsonItem{}
 	for _, o := range r.items {
 		ji := jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
@@ -232,30 +269,15 @@ func (r *checkReport) sarif() sarifLog {
 		ColumnKind: "unicodeCodePoints",
 		Results:    []sarifResult{},
 	}
-	add := func(rule, level, msg string, line, col int) {
+	for _, f := range r.findings() {
 		run.Results = append(run.Results, sarifResult{
-			RuleID: rule, RuleIndex: slices.IndexFunc(rules, func(s sarifRule) bool { return s.ID == rule }),
-			Level: level, Message: sarifText{msg},
+			RuleID: f.rule, RuleIndex: slices.IndexFunc(rules, func(s sarifRule) bool { return s.ID == f.rule }),
+			Level: f.level, Message: sarifText{f.text},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: r.rootRel, URIBaseID: "%SRCROOT%"},
-				Region:           sarifRegion{StartLine: line, StartColumn: col},
+				Region:           sarifRegion{StartLine: f.line, StartColumn: f.col},
 			}}},
 		})
-	}
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		level := "note"
-		if o.Unproven {
-			level = "warning"
-		}
-		add(o.rule(), level, o.message()+r.suffix(gone), line, col)
-	}
-	for _, d := range r.drift {
-		add(ruleDrift, "warning", d.message(), d.Line, d.Col)
-	}
-	for _, e := range r.evidenceFindings() {
-		line, col, gone := e.position()
-		add(e.rule, e.level, e.message+r.suffix(gone && e.inPlan), line, col)
 	}
 	return sarifLog{Version: sarifVersion, Schema: sarifSchema, Runs: []sarifRun{run}}
 }
@@ -263,30 +285,16 @@ func (r *checkReport) sarif() sarifLog {
 // writeGitHub prints GitHub Actions workflow commands: ::notice for open
 // items, ::warning titled with the rule for the other findings.
 func (r *checkReport) writeGitHub(w io.Writer) error {
-	for _, o := range r.items {
-		line, col, gone := o.position()
-		cmd, extra := "notice", ""
-		if o.Unproven {
-			cmd, extra = "warning", ",title="+ruleUnproven
-		}
-		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n",
-			cmd, ghProperty(r.rootRel), line, col, extra, ghData(o.message()+r.suffix(gone))); err != nil {
-			return err
-		}
-	}
-	for _, d := range r.drift {
-		if _, err := fmt.Fprintf(w, "::warning file=%s,line=%d,col=%d,title=%s::%s\n",
-			ghProperty(r.rootRel), d.Line, d.Col, ruleDrift, ghData(d.message())); err != nil {
-			return err
-		}
-	}
-	for _, e := range r.evidenceFindings() {
-		if e.rule == ruleVerified {
+	for _, f := range r.findings() {
+		if f.rule == ruleVerified {
 			continue // not a finding: the text and json say it
 		}
-		line, col, gone := e.position()
-		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,title=%s::%s\n", ghCommand[e.level],
-			ghProperty(r.rootRel), line, col, e.rule, ghData(e.message+r.suffix(gone && e.inPlan))); err != nil {
+		title := ",title=" + f.rule
+		if f.rule == ruleOpenItem {
+			title = ""
+		}
+		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n", ghCommand[f.level],
+			ghProperty(r.rootRel), f.line, f.col, title, ghData(f.text)); err != nil {
 			return err
 		}
 	}

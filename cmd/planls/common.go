@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
 )
 
@@ -53,6 +55,19 @@ func openStore(cmd *cobra.Command) (*store.Store, error) {
 		return nil, err
 	}
 	return store.Open(root, actor), nil
+}
+
+// openState opens the workspace's store and reads its state.
+func openState(cmd *cobra.Command) (*store.Store, *core.State, error) {
+	s, err := openStore(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := s.Read()
+	if err != nil {
+		return nil, nil, fail(err)
+	}
+	return s, st, nil
 }
 
 // displayPath shows a file the way a terminal user can open it: relative
@@ -141,6 +156,9 @@ func versionFrom(info *debug.BuildInfo) string {
 	return v
 }
 
+// printVersion writes the line `planls version` and `planls --version` print.
+func printVersion(w io.Writer) { fmt.Fprintf(w, "planls %s\n", version()) }
+
 // newVersionCmd is `planls version`.
 func newVersionCmd() *cobra.Command {
 	return &cobra.Command{
@@ -148,7 +166,7 @@ func newVersionCmd() *cobra.Command {
 		Short: "Print the planls version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "planls %s\n", version())
+			printVersion(cmd.OutOrStdout())
 			return nil
 		},
 	}

@@ -70,30 +70,15 @@ func newDemoCmd() *cobra.Command {
 }
 
 // demoSignals keeps the demo alive to remove its temp workspace: with
-// SIGPIPE notified, a write to a closed stdout (`planls demo | head`) fails
+// SIGPIPE ignored, a write to a closed stdout (`planls demo | head`) fails
 // with EPIPE instead of killing the process, and an interrupt or SIGTERM
 // cancels the returned context (ending the session) instead of exiting at
 // once. stop undoes both.
 func demoSignals(parent context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGPIPE, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case s := <-sigs:
-				if s != syscall.SIGPIPE {
-					cancel()
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel()
+		stop()
+		signal.Reset(syscall.SIGPIPE)
 	}
 }

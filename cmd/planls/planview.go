@@ -94,6 +94,15 @@ func closedWithoutProof(t core.Task) bool {
 	return false
 }
 
+// tasksByID is st's tasks by id.
+func tasksByID(st *core.State) map[int]core.Task {
+	byID := make(map[int]core.Task, len(st.Tasks))
+	for _, t := range st.Tasks {
+		byID[t.ID] = t
+	}
+	return byID
+}
+
 // planItems are the plan items keep selects, in the order of the plan file,
 // those no longer in it last (by id).
 func (v *planView) planItems(keep func(core.Task) bool) []openItem {

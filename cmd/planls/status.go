@@ -22,13 +22,9 @@ in_progress) and drift: bullets of the plan file that changed, appeared or disap
 Reads only; creates nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			warnings, _ := s.Check()
 			out := cmd.OutOrStdout()
@@ -69,10 +65,7 @@ func printDrift(out io.Writer, v *planView) {
 		fmt.Fprintf(out, "Drift: %s is missing\n", name)
 		return
 	}
-	byID := map[int]core.Task{}
-	for _, t := range v.st.Tasks {
-		byID[t.ID] = t
-	}
+	byID := tasksByID(v.st)
 	var lines []string
 	for _, d := range v.driftItems() {
 		if d.Text {

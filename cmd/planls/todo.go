@@ -44,18 +44,15 @@ the tool runs.`,
 			if !cmd.Flags().Changed("params") {
 				return usagef("todo needs an action (create, update, list, get, delete, clear, complete, delete_all, restore, start, defer, reopen) or --params")
 			}
-			var src []byte
+			src := []byte(raw)
 			if raw == "-" {
-				b, err := io.ReadAll(cmd.InOrStdin())
-				if err != nil {
+				var err error
+				if src, err = io.ReadAll(cmd.InOrStdin()); err != nil {
 					return failf("read params from stdin: %v", err)
 				}
-				src = b
 				if len(bytes.TrimSpace(src)) == 0 {
 					return usagef("--params -: stdin was empty")
 				}
-			} else {
-				src = []byte(raw)
 			}
 			if !json.Valid(src) {
 				return usagef("--params is not valid JSON")

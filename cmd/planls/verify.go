@@ -57,13 +57,9 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 				}
 				ids = append(ids, id)
 			}
-			s, err := openStore(cmd)
+			s, st, err := openState(cmd)
 			if err != nil {
 				return err
-			}
-			st, err := s.Read()
-			if err != nil {
-				return fail(err)
 			}
 			if st.Plan == nil && len(ids) == 0 {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)
@@ -106,10 +102,7 @@ func tasksToVerify(st *core.State, ids []int) ([]core.Task, error) {
 		}
 		return out, nil
 	}
-	byID := map[int]core.Task{}
-	for _, t := range st.Tasks {
-		byID[t.ID] = t
-	}
+	byID := tasksByID(st)
 	var out []core.Task
 	for _, id := range ids {
 		t, ok := byID[id]
@@ -187,10 +180,7 @@ func (r *checkReport) setVerify(v *planView, st *core.State, results []verify.Re
 	for _, o := range v.planItems(func(t core.Task) bool { return t.Status == core.Completed }) {
 		where[o.Task.ID] = [2]int{o.Line, o.Col}
 	}
-	byID := map[int]core.Task{}
-	for _, t := range st.Tasks {
-		byID[t.ID] = t
-	}
+	byID := tasksByID(st)
 	for _, res := range results {
 		r.counts[res.State]++
 		if !all && res.State != verify.Failed {
@@ -220,50 +210,6 @@ func newVerifyReport(v *planView) *checkReport {
 	r := newCheckReport(v)
 	r.items, r.drift, r.weak, r.onlyVerify = nil, nil, nil, true
 	return r
-}
-
-// evidenceFinding is a weak-evidence warning or a verification outcome in
-// the shape every format prints.
-type evidenceFinding struct {
-	rule, level string // level: SARIF's note, warning, error (none for verified)
-	message     string
-	line, col   int
-	inPlan      bool // a plan item (Line 0 then means it left the file)
-}
-
-func (e evidenceFinding) position() (line, col int, gone bool) {
-	if e.line == 0 {
-		return 1, 1, true
-	}
-	return e.line, e.col, false
-}
-
-// evidenceFindings are the report's warnings about proof: open items
-// ticked in the plan file (the editor's checked-not-completed), weak
-// evidence, then its verification findings.
-func (r *checkReport) evidenceFindings() []evidenceFinding {
-	var out []evidenceFinding
-	if !r.onlyVerify {
-		for _, o := range r.items {
-			if o.Ticked {
-				out = append(out, evidenceFinding{rule: core.RuleTicked, level: "warning", inPlan: true,
-					message: core.TickedMessage(o.Task.ID), line: o.Line, col: o.Col})
-			}
-		}
-	}
-	for _, o := range r.weak {
-		out = append(out, evidenceFinding{rule: ruleWeak, level: "warning", inPlan: true,
-			message: core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), line: o.Line, col: o.Col})
-	}
-	for _, f := range r.verified {
-		level := map[string]string{ruleFailed: "error", ruleUnverifiable: "note", ruleVerified: "none"}[f.rule()]
-		if level == "none" && !r.onlyVerify {
-			continue
-		}
-		out = append(out, evidenceFinding{rule: f.rule(), level: level, message: f.message(),
-			line: f.Line, col: f.Col, inPlan: f.plan})
-	}
-	return out
 }
 
 // ghCommand is the workflow command of each level.
@@ -324,11 +270,7 @@ func (r *checkReport) jsonVerifyItems() []jsonVerify {
 
 // jsonVerifyReport is planls verify --format json.
 type jsonVerifyReport struct {
-	Plan struct {
-		ID    string `json:"id"`
-		Title string `json:"title"`
-		Path  string `json:"path"`
-	} `json:"plan"`
+	Plan    jsonPlan     `json:"plan"`
 	Items   []jsonVerify `json:"items"`
 	Summary struct {
 		Verified     int `json:"verified"`
@@ -338,17 +280,13 @@ type jsonVerifyReport struct {
 }
 
 func (r *checkReport) verifyJSON() jsonVerifyReport {
-	var out jsonVerifyReport
-	out.Plan.ID, out.Plan.Title, out.Plan.Path = r.planID, r.planTitle, r.rootRel
+	out := jsonVerifyReport{Plan: r.jsonPlan()}
 	out.Items = r.jsonVerifyItems()
 	out.Summary.Verified = r.counts[verify.Verified]
 	out.Summary.Unverifiable = r.counts[verify.Unverifiable]
 	out.Summary.Failed = r.counts[verify.Failed]
 	return out
 }
-
-// verifyOnly reports whether this is planls verify's report.
-func (r *checkReport) verifyOnly() bool { return r.onlyVerify }
 
 // printWeak is status's line per completed plan item with weak evidence.
 func printWeak(out io.Writer, v *planView) {

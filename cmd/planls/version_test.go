@@ -82,7 +82,7 @@ func TestVersionWithoutVCS(t *testing.T) {
 	}
 	bin := filepath.Join(t.TempDir(), "planls")
 	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false")
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +20,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/planls/planls/core"
 )
 
 // Options configure Demo.
@@ -166,6 +169,14 @@ func (c *demoClient) printDiags(ds []protocol.Diagnostic) {
 	}
 }
 
+// firstOf is the first diagnostic with code (the zero one when none has it).
+func firstOf(ds []protocol.Diagnostic, code string) protocol.Diagnostic {
+	if i := slices.IndexFunc(ds, func(d protocol.Diagnostic) bool { return d.Code == code }); i >= 0 {
+		return ds[i]
+	}
+	return protocol.Diagnostic{}
+}
+
 func countOf(ds []protocol.Diagnostic, code string) int {
 	n := 0
 	for _, d := range ds {
@@ -219,12 +230,7 @@ func (c *demoClient) script(dir, plan string, o Options) error {
 	}
 	fmt.Fprintln(w, "Before approval:")
 	c.printDiags(ds)
-	var title protocol.Diagnostic
-	for _, d := range ds {
-		if d.Code == "plan-not-approved" {
-			title = d
-		}
-	}
+	title := firstOf(ds, "plan-not-approved")
 	acts, err := c.actions(u, title.Range, []protocol.Diagnostic{title})
 	if err != nil {
 		return err
@@ -248,15 +254,9 @@ func (c *demoClient) script(dir, plan string, o Options) error {
 		c.printDiags(ds)
 		return errors.New("demo: the approved plan has no open items (no top-level bullets under a work heading?)")
 	}
-	fmt.Fprintf(w, "\nAfter approval: %s\n", openItems(open))
+	fmt.Fprintf(w, "\nAfter approval: %s\n", core.CountNoun(open, "open plan item"))
 	c.printDiags(ds)
-	var first protocol.Diagnostic
-	for _, d := range ds {
-		if d.Code == "open-item" {
-			first = d
-			break
-		}
-	}
+	first := firstOf(ds, "open-item")
 	acts, err = c.actions(u, first.Range, []protocol.Diagnostic{first})
 	if err != nil {
 		return err
@@ -291,7 +291,7 @@ func (c *demoClient) script(dir, plan string, o Options) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nAfter: %s\n", openItems(open-1))
+	fmt.Fprintf(w, "\nAfter: %s\n", core.CountNoun(open-1, "open plan item"))
 	c.printDiags(ds)
 	if err := c.call("shutdown", nil, nil); err != nil {
 		return err
@@ -394,11 +394,3 @@ type pipes struct {
 func (p pipes) Read(b []byte) (int, error)  { return p.in.Read(b) }
 func (p pipes) Write(b []byte) (int, error) { return p.out.Write(b) }
 func (p pipes) Close() error                { return errors.Join(p.in.Close(), p.out.Close()) }
-
-// openItems is "1 open plan item", "2 open plan items".
-func openItems(n int) string {
-	if n == 1 {
-		return "1 open plan item"
-	}
-	return fmt.Sprintf("%d open plan items", n)
-}
