@@ -3,9 +3,7 @@ package store
 import (
 	"context"
 	"os"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/planls/planls/internal/floor"
 )
@@ -13,13 +11,7 @@ import (
 // BenchmarkDurableCommitFloor is floor.Commit of a 50-task state's bytes:
 // what BenchmarkCommit would cost with no planls logic at all.
 func BenchmarkDurableCommitFloor(b *testing.B) {
-	s := Open(b.TempDir(), "bench")
-	seed(b, s, 50)
-	data, err := os.ReadFile(s.StatePath())
-	if err != nil {
-		b.Fatal(err)
-	}
-	dir := b.TempDir()
+	_, data, dir := floorSetup(b, 50)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := floor.Commit(dir, data, floor.JournalLine); err != nil {
@@ -32,33 +24,28 @@ func BenchmarkDurableCommitFloor(b *testing.B) {
 // (one task's status bumped, a one-task state) b.N times: what the store
 // adds to the disk's floor, apart from any protocol. Medians of each.
 func BenchmarkCommitVsFloor(b *testing.B) {
-	s := Open(b.TempDir(), "bench")
-	seed(b, s, 1)
-	data, err := os.ReadFile(s.StatePath())
+	s, data, dir := floorSetup(b, 1)
+	b.ResetTimer()
+	t, err := floor.Interleave(b.N, dir, data, func(int) error {
+		_, err := s.update(context.Background(), "call", params(`{}`), fakeBump(1))
+		return err
+	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	dir := b.TempDir()
-	floors := make([]time.Duration, 0, b.N)
-	commits := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if err := floor.Commit(dir, data, floor.JournalLine); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		if _, err := s.update(context.Background(), "call", params(`{}`), fakeBump(1)); err != nil {
-			b.Fatal(err)
-		}
-		commits = append(commits, time.Since(t1))
-		floors = append(floors, t1.Sub(t0))
+	b.ReportMetric(float64(t.Floor.Microseconds()), "floor-us")
+	b.ReportMetric(float64(t.Op.Microseconds()), "commit-us")
+	b.ReportMetric(t.Ratio(), "x-floor")
+}
+
+// floorSetup is a store of n tasks, its state file's bytes and an empty
+// directory for floor.Commit.
+func floorSetup(b *testing.B, n int) (s *Store, state []byte, dir string) {
+	s = Open(b.TempDir(), "bench")
+	seed(b, s, n)
+	state, err := os.ReadFile(s.StatePath())
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.StopTimer()
-	slices.Sort(floors)
-	slices.Sort(commits)
-	f, c := floors[len(floors)/2], commits[len(commits)/2]
-	b.ReportMetric(float64(f.Microseconds()), "floor-us")
-	b.ReportMetric(float64(c.Microseconds()), "commit-us")
-	b.ReportMetric(float64(c)/float64(f), "x-floor")
+	return s, state, b.TempDir()
 }
