@@ -197,7 +197,8 @@ func (s *server) send(method string, params any) {
 
 // callClient sends a server→client request bounded by timeout and by ctx
 // (the group's context ends it at shutdown); jsonrpc2's Conn.Call would
-// otherwise wait forever on a dead connection.
+// otherwise wait forever on a dead connection. Its callers run on group
+// goroutines and never hold mu across it.
 func (s *server) callClient(ctx context.Context, timeout time.Duration, method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
