@@ -17,29 +17,24 @@ import (
 // out) is what dedupes, and the same bytes are sent. Caller holds mu; the
 // outbox writes them, the latest list of a URI replacing one still queued.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
+	sent := make(map[string]uint64, len(diags))
 	for uri, list := range diags {
 		body, err := json.Marshal(s.capped(f, uri, list))
 		if err != nil {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue
 		}
-		h := maphash.Bytes(hashSeed, body)
-		if prev, seen := s.published[uri]; seen && prev == h {
-			continue
+		sent[uri] = maphash.Bytes(hashSeed, body)
+		if prev, seen := f.published[uri]; !seen || prev != sent[uri] {
+			s.sendDiagnostics(uri, body)
 		}
-		s.published[uri] = h
-		s.sendDiagnostics(uri, body)
 	}
 	for uri := range f.published {
-		if _, ok := diags[uri]; !ok {
-			delete(s.published, uri)
+		if _, ok := sent[uri]; !ok {
 			s.sendDiagnostics(uri, json.RawMessage("[]"))
 		}
 	}
-	f.published = map[string]bool{}
-	for uri := range diags {
-		f.published[uri] = true
-	}
+	f.published = sent
 }
 
 // publishParams is PublishDiagnosticsParams with the list already encoded.
