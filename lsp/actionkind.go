@@ -19,15 +19,6 @@ const (
 // advertisedKinds are the codeActionProvider.codeActionKinds.
 var advertisedKinds = []protocol.CodeActionKind{kindQuickFix, kindRewrite, kindApprove}
 
-// itemActionKind is the kind of an item's actions given the diagnostics
-// they are attached to.
-func itemActionKind(ds []protocol.Diagnostic) protocol.CodeActionKind {
-	if len(ds) > 0 {
-		return kindQuickFix
-	}
-	return kindRewrite
-}
-
 // kindCovers reports whether kind is asked for by filter: a kind covers
 // its sub-kinds ("source" covers "source.approve"; LSP 3.17
 // CodeActionContext.only). An empty filter asks for every kind.

@@ -38,7 +38,7 @@ func (s *server) watchClientProcess(pid int) {
 				continue
 			}
 			s.log.Warn("client process is gone; exiting", "pid", pid)
-			s.endSession(false, true)
+			s.endSession(ErrClientGone)
 			return
 		}
 	})

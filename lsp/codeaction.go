@@ -21,19 +21,26 @@ type planArg struct {
 	URI string `json:"uri"`
 }
 
-// itemActions lists the commands that apply to a task in its status:
-// (title, command) pairs in display order.
-func itemActions(t *core.Task) [][2]string {
-	c := func(title, cmd string) [2]string { return [2]string{fmt.Sprintf(title, t.ID), cmd} }
+// itemCommands lists the commands that apply to task t of the plan at uri
+// in its status, in display order (code actions and lenses alike).
+func itemCommands(t *core.Task, uri string) []protocol.Command {
+	c := func(title, cmd string) protocol.Command {
+		return protocol.Command{Title: fmt.Sprintf(title, t.ID), Command: cmd, Arguments: []any{itemArg{ID: t.ID, URI: uri}}}
+	}
 	switch t.Status {
 	case core.Pending:
-		return [][2]string{c("Complete #%d…", "planls.complete"), c("Defer #%d…", "planls.defer"), c("Start #%d", "planls.start")}
+		return []protocol.Command{c("Complete #%d…", "planls.complete"), c("Defer #%d…", "planls.defer"), c("Start #%d", "planls.start")}
 	case core.InProgress:
-		return [][2]string{c("Complete #%d…", "planls.complete"), c("Defer #%d…", "planls.defer"), c("Reopen #%d", "planls.reopen")}
+		return []protocol.Command{c("Complete #%d…", "planls.complete"), c("Defer #%d…", "planls.defer"), c("Reopen #%d", "planls.reopen")}
 	case core.Deferred:
-		return [][2]string{c("Reopen #%d", "planls.reopen"), c("Start #%d", "planls.start")}
+		return []protocol.Command{c("Reopen #%d", "planls.reopen"), c("Start #%d", "planls.start")}
 	}
 	return nil
+}
+
+// approveCommand is planls.approve of the plan at uri, titled title.
+func approveCommand(title, uri string) *protocol.Command {
+	return &protocol.Command{Title: title, Command: "planls.approve", Arguments: []any{planArg{URI: uri}}}
 }
 
 // codeAction offers quick fixes for the items on the requested lines and the
@@ -107,13 +114,13 @@ func (s *server) codeAction(r *request) (res any, err error) {
 			continue
 		}
 		ds := onLine(line)
-		kind := itemActionKind(ds)
-		for _, a := range itemActions(vi.task) {
-			actions = append(actions, protocol.CodeAction{
-				Title: a[0], Kind: kind, Diagnostics: ds,
-				Command: &protocol.Command{Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}},
-			})
-			if a[1] == "planls.complete" {
+		kind := kindRewrite
+		if len(ds) > 0 {
+			kind = kindQuickFix
+		}
+		for _, c := range itemCommands(vi.task, v.uri) {
+			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
+			if c.Command == "planls.complete" {
 				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready)...)
 			}
 		}
@@ -136,8 +143,7 @@ func (s *server) codeAction(r *request) (res any, err error) {
 			}
 		}
 		actions = append(actions, protocol.CodeAction{
-			Title: title, Kind: kindApprove, Diagnostics: ds, IsPreferred: !v.approved,
-			Command: &protocol.Command{Title: title, Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}},
+			Title: title, Kind: kindApprove, Diagnostics: ds, IsPreferred: !v.approved, Command: approveCommand(title, v.uri),
 		})
 	}
 	return actions, nil

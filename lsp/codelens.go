@@ -23,8 +23,7 @@ func (s *server) codeLens(r *request) (any, error) {
 		return previewLenses(v), nil
 	}
 	if v.needsReapproval {
-		out = append(out, protocol.CodeLens{Range: v.titleRange(), Command: &protocol.Command{
-			Title: "Re-approve plan", Command: "planls.approve", Arguments: []any{planArg{URI: v.uri}}}})
+		out = append(out, protocol.CodeLens{Range: v.titleRange(), Command: approveCommand("Re-approve plan", v.uri)})
 	}
 	for i := range v.items {
 		vi := &v.items[i]
@@ -34,9 +33,8 @@ func (s *server) codeLens(r *request) (any, error) {
 		// The status is an inlay hint (inlayhint.go), not a lens that runs
 		// nothing: every lens here is a command.
 		rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
-		for _, a := range itemActions(vi.task) {
-			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
-				Title: a[0], Command: a[1], Arguments: []any{itemArg{ID: vi.task.ID, URI: v.uri}}}})
+		for _, c := range itemCommands(vi.task, v.uri) {
+			out = append(out, protocol.CodeLens{Range: rng, Command: &c})
 		}
 	}
 	return out, nil

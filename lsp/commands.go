@@ -315,11 +315,6 @@ func (s *server) commit(ctx context.Context, f *folder, op func(context.Context)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%v", err)
 	}
-	s.after(f, res)
-	return res.Envelope, nil
-}
-
-func (s *server) after(f *folder, res core.Result) {
 	for _, n := range res.Notices {
 		typ := protocol.MessageTypeInfo
 		if n.Level == "warning" {
@@ -331,6 +326,7 @@ func (s *server) after(f *folder, res core.Result) {
 	defer s.mu.Unlock()
 	f.stateOK = false
 	s.refresh(f, false)
+	return res.Envelope, nil
 }
 
 func findTask(st *core.State, id int) *core.Task {

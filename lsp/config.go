@@ -12,29 +12,22 @@ import (
 // the "planls" object of the editor's settings (VS Code's planls.* keys).
 const configSection = "planls"
 
-// configPulls numbers workspace/configuration requests. Guarded by
-// server.mu.
-type configPulls struct {
-	ready bool   // initialized was handled: the client may be asked
-	seq   uint64 // number of the latest request sent (1-based)
-}
-
 // pullSettings asks the client, in one workspace/configuration request
 // (LSP 3.6), for the "planls" section scoped to each of folders, when the
 // client advertises workspace.configuration and initialized was handled.
 // The answer is applied later by applyPull; the request waits on the client,
 // so it runs on its own goroutine. Caller holds mu.
 func (s *server) pullSettings(folders []*folder) {
-	if !s.caps.configuration || !s.pulls.ready || len(folders) == 0 || s.state == shutDown {
+	if !s.caps.configuration || !s.pullReady || len(folders) == 0 || s.state == shutDown {
 		return
 	}
-	s.pulls.seq++
+	s.pullSeq++
 	asked := slices.Clone(folders)
 	items := make([]protocol.ConfigurationItem, len(asked))
 	for i, f := range asked {
 		items[i] = protocol.ConfigurationItem{ScopeURI: protocol.URI(f.uri), Section: configSection}
 	}
-	seq := s.pulls.seq
+	seq := s.pullSeq
 	s.grp.goFn(func(ctx context.Context) { s.sendPull(ctx, seq, asked, items) })
 }
 

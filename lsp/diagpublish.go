@@ -12,11 +12,12 @@ import (
 
 // publish queues the diagnostics of each URI whose meaning differs from
 // what it last got, capped to maxPublished, and clears, with an empty list,
-// URIs this folder no longer reports on (B30). A list is encoded once: the
-// hash of its JSON (every field a client sees, the document version left
-// out) is what dedupes. Caller holds mu; the outbox writes them, the
-// latest list of a URI replacing one still queued.
+// URIs this folder no longer reports on (B30). The hash of a list's JSON
+// (every field a client sees, the document version left out) is what
+// dedupes. Caller holds mu; the outbox writes them, the latest list of a
+// URI replacing one still queued.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
+	sent := make(map[string]uint64, len(diags))
 	for uri, list := range diags {
 		list = s.capped(f, uri, list)
 		body, err := json.Marshal(list)
@@ -24,23 +25,17 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue
 		}
-		h := maphash.Bytes(hashSeed, body)
-		if prev, seen := s.published[uri]; seen && prev == h {
-			continue
+		sent[uri] = maphash.Bytes(hashSeed, body)
+		if prev, seen := f.published[uri]; !seen || prev != sent[uri] {
+			s.sendDiagnostics(uri, list)
 		}
-		s.published[uri] = h
-		s.sendDiagnostics(uri, list)
 	}
 	for uri := range f.published {
-		if _, ok := diags[uri]; !ok {
-			delete(s.published, uri)
+		if _, ok := sent[uri]; !ok {
 			s.sendDiagnostics(uri, []protocol.Diagnostic{})
 		}
 	}
-	f.published = map[string]bool{}
-	for uri := range diags {
-		f.published[uri] = true
-	}
+	f.published = sent
 }
 
 // sendDiagnostics queues one textDocument/publishDiagnostics of list

@@ -94,10 +94,14 @@ type dispatcher struct {
 	// handled, when set, sees each message's method once its handler has
 	// run and its reply is queued (options.onHandled; tests sync on it).
 	handled func(method string)
+	// ending is Run's result should the input end now, from the shutdown
+	// request and exit notification read so far (endRead).
+	ending   error
+	exitRead bool
 }
 
 func newDispatcher(log *slog.Logger, out *outbox, handle func(*request) (any, error)) *dispatcher {
-	d := &dispatcher{log: log, out: out, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}}
+	d := &dispatcher{log: log, out: out, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}, ending: ErrClientClosed}
 	d.cond = sync.NewCond(&d.mu)
 	return d
 }
@@ -111,15 +115,17 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 	}
 	r := &request{ctx: ctx, method: req.Method(), params: req.Params(), reply: reply, out: d.out, done: func() {}}
 	if r.method == "textDocument/didChange" {
-		r.change, r.changeErr = decodeDidChange(r.params)
+		r.change = new(didChangeParams)
+		if r.changeErr = decode(r.params, r.change); r.changeErr != nil {
+			r.change = nil // a bad object is InvalidParams
+		}
 	}
+	d.mu.Lock()
 	if call, ok := req.(*jsonrpc2.Call); ok {
+		var cancel context.CancelFunc
 		r.isCall, r.id = true, call.ID()
-		cctx, cancel := context.WithCancel(ctx)
-		r.ctx = cctx
-		d.mu.Lock()
+		r.ctx, cancel = context.WithCancel(ctx)
 		d.cancels[r.id] = cancel
-		d.mu.Unlock()
 		r.done = func() {
 			d.mu.Lock()
 			delete(d.cancels, r.id)
@@ -127,11 +133,28 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 			cancel()
 		}
 	}
-	d.mu.Lock()
+	switch {
+	case d.exitRead:
+	case r.method == "shutdown":
+		d.ending = ErrClosedAfterShutdown
+	case r.method == "exit" && d.ending == ErrClosedAfterShutdown:
+		d.ending, d.exitRead = nil, true
+	case r.method == "exit":
+		d.ending, d.exitRead = ErrExitWithoutShutdown, true
+	}
 	d.queue = append(d.queue, r)
 	d.cond.Signal()
 	d.mu.Unlock()
 	return nil
+}
+
+// endRead is Run's result for input that ends after the messages read so
+// far: nil after shutdown then exit, ErrExitWithoutShutdown after an exit
+// first, ErrClosedAfterShutdown after a shutdown only, else ErrClientClosed.
+func (d *dispatcher) endRead() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ending
 }
 
 // cancel decodes the id of $/cancelRequest into a jsonrpc2.ID (numbers and

@@ -18,12 +18,9 @@ const codeWeak = core.WeakEvidenceCode
 
 // weakMemo remembers core.WeakEvidence per evidence string: diagnostics
 // are rebuilt on every keystroke, and core's BenchmarkWeakEvidence measures
-// 4–9 µs a string (2-core machine, idle to busy), so a plan with 10k
-// completed items would spend 40–90 ms a keystroke re-parsing unchanged
-// evidence, more than the whole didChange-to-publish time of a 10k-item
-// plan (27–33 ms). With
-// the memo it is a map lookup. Bounded: cleared when it outgrows
-// weakMemoMax entries.
+// 4–9 µs a string (2-core machine, idle to busy): 4–9 ms a keystroke in a
+// plan of 1,000 completed items, about the whole 10 ms budget at that size.
+// With the memo it is a map lookup. Cleared past weakMemoMax entries.
 var weakMemo struct {
 	sync.Mutex
 	m map[string]bool
@@ -82,12 +79,14 @@ type itemVerify struct {
 // command runs) against root and fills in their verify state and evidence
 // references. It runs without the server lock: git is a subprocess.
 func addVerification(ctx context.Context, root string, res *planResult) {
+	var items []*planItem
 	var tasks []core.Task
 	for gi := range res.Groups {
 		for ii := range res.Groups[gi].Items {
 			it := &res.Groups[gi].Items[ii]
 			it.EvidenceRefs = []evidenceRef{}
 			if it.Status == string(core.Completed) && it.ID != 0 {
+				items = append(items, it)
 				tasks = append(tasks, core.Task{ID: it.ID, Subject: it.Subject, Status: core.Completed, Evidence: it.Evidence})
 			}
 		}
@@ -97,20 +96,10 @@ func addVerification(ctx context.Context, root string, res *planResult) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	byID := map[int]verify.Result{}
-	for _, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
-		byID[r.TaskID] = r
-	}
-	for gi := range res.Groups {
-		for ii := range res.Groups[gi].Items {
-			it := &res.Groups[gi].Items[ii]
-			r, ok := byID[it.ID]
-			if !ok || it.Status != string(core.Completed) {
-				continue
-			}
-			it.Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
-			it.EvidenceRefs = refsOf(root, r.Checks)
-		}
+	// One result per task, in order (verify.Tasks).
+	for i, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
+		items[i].Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
+		items[i].EvidenceRefs = refsOf(root, r.Checks)
 	}
 }
 
@@ -173,7 +162,7 @@ func evidenceHover(ctx context.Context, root, evidence string, mk markup) string
 					where = "on branch " + c.Branch
 				}
 			}
-			fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(short(c.ID)), mk.esc(c.Subject), c.Date.Format("2006-01-02"), where)
+			fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(c.ID[:min(12, len(c.ID))]), mk.esc(c.Subject), c.Date.Format("2006-01-02"), where)
 		case core.RefFile, core.RefTest:
 			label := r.Path
 			if r.Kind == core.RefTest {
@@ -196,30 +185,16 @@ func evidenceHover(ctx context.Context, root, evidence string, mk markup) string
 			if r.Line > 0 {
 				target += fmt.Sprintf("#L%d", r.Line)
 			}
-			if mk.plain {
-				fmt.Fprintf(&b, "%s %s (%s)", r.Kind, strings.Trim(r.Text, "`"), abs)
-				break
-			}
-			fmt.Fprintf(&b, "%s [%s](%s)", r.Kind, mk.esc(strings.Trim(r.Text, "`")), target)
+			text := strings.Trim(r.Text, "`")
+			fmt.Fprintf(&b, "%s %s", r.Kind, mk.pick(text+" ("+abs+")", "["+mk.esc(text)+"]("+target+")"))
 		case core.RefCommand:
 			fmt.Fprintf(&b, "command %s", mk.code(r.Command))
 			if r.Result != "" {
 				b.WriteString(": " + mk.esc(r.Result))
 			}
 		case core.RefURL:
-			if mk.plain {
-				b.WriteString(r.URL)
-			} else {
-				fmt.Fprintf(&b, "<%s>", r.URL)
-			}
+			b.WriteString(mk.pick(r.URL, "<"+r.URL+">"))
 		}
 	}
 	return b.String()
-}
-
-func short(id string) string {
-	if len(id) > 12 {
-		return id[:12]
-	}
-	return id
 }

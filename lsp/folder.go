@@ -19,11 +19,10 @@ import (
 // folder is one workspace folder: its own store and state (multi-root).
 // Every field is guarded by server.mu.
 type folder struct {
-	root     string // absolute OS path
-	key      string // pathKey of root
-	uri      string // the client's URI for root
-	implicit bool   // made for a file opened outside every folder
-	store    *store.Store
+	root  string // absolute OS path
+	key   string // pathKey of root
+	uri   string // the client's URI for root
+	store *store.Store
 
 	state    *core.State // last good state (Empty when the file is missing)
 	stateErr error       // the state file cannot be used (after retries)
@@ -36,15 +35,14 @@ type folder struct {
 
 	revision     int64 // +1 per observed change of plan or state
 	debounce     *time.Timer
-	pending      bool      // a debounced reload is scheduled
-	pendingSince time.Time // first event of the pending burst
+	pendingSince time.Time // first event of the burst a debounced reload waits out (zero: none)
 	retry        *time.Timer
 	typing       *time.Timer // a large plan's analysis after a pause (didChange)
 	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
 	settleUntil  time.Time   // end of that window (zero: none)
 	view         *view
 	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
-	published    map[string]bool                  // URIs this folder last published to
+	published    map[string]uint64                // URI → hash of the diagnostics it last sent there (publish)
 	lensSum      shownSum                         // refreshSums of the view the client last saw
 	hintSum      shownSum
 
@@ -55,9 +53,8 @@ type folder struct {
 func newFolder(root, uri string) *folder {
 	return &folder{
 		root: root, key: keyOf(root), uri: uri,
-		store:     store.Open(root, "lsp"),
-		state:     core.Empty(),
-		published: map[string]bool{},
+		store: store.Open(root, "lsp"),
+		state: core.Empty(),
 	}
 }
 
@@ -98,43 +95,34 @@ func (s *server) readDisk(f *folder) bool {
 
 func (s *server) readState(f *folder) bool {
 	raw, err := os.ReadFile(f.statePath())
-	if errors.Is(err, fs.ErrNotExist) {
-		// A missing file is the empty state, unless the journal holds changes:
-		// then the store reports it (a deleted state.json must not pass for
-		// an empty plan).
-		_, rerr := f.store.Read()
-		if rerr != nil {
-			f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
-			return setStateErr(f, rerr)
-		}
-		had := f.stateOK && f.stateSum == [32]byte{} && f.stateErr == nil
-		f.stateOK, f.stateSum, f.badReads = true, [32]byte{}, 0
-		if had {
-			return false
-		}
-		f.state, f.stateErr = core.Empty(), nil
-		return true
+	// A missing file (zero sum) is the empty state, unless the journal holds
+	// changes: then the store reports it (a deleted state.json must not pass
+	// for an empty plan), at once, with no retries.
+	missing := errors.Is(err, fs.ErrNotExist)
+	var sum [32]byte
+	if !missing {
+		sum = sha256.Sum256(raw)
 	}
-	sum := sha256.Sum256(raw)
 	if err == nil && f.stateOK && sum == f.stateSum {
 		return false // unchanged bytes, including our own writes already applied
 	}
 	st, rerr := f.store.Read()
-	if err != nil {
+	if err != nil && !missing {
 		rerr = err
 	}
-	if rerr != nil {
-		if f.badReads < s.opts.retries && f.stateErr == nil {
-			f.badReads++
-			s.scheduleRetry(f)
-			return false
-		}
-		f.badReads = 0
-		f.stateOK, f.stateSum = true, sum
-		return setStateErr(f, rerr)
+	if rerr != nil && !missing && f.badReads < s.opts.retries && f.stateErr == nil {
+		f.badReads++
+		s.scheduleRetry(f)
+		return false
 	}
-	f.badReads = 0
-	f.stateOK, f.stateSum = true, sum
+	stillMissing := missing && f.stateOK && f.stateSum == sum && f.stateErr == nil
+	f.badReads, f.stateOK, f.stateSum = 0, true, sum
+	switch {
+	case rerr != nil:
+		return setStateErr(f, rerr)
+	case stillMissing:
+		return false
+	}
 	f.state, f.stateErr = st, nil
 	return true
 }
@@ -215,12 +203,11 @@ const stormCap = 2 * time.Second
 // events (a checkout, a truncate-then-write) becomes one reload that reads
 // plan and state as a pair (B05). Caller holds mu.
 func (s *server) scheduleDebounced(f *folder) {
-	if f.debounce == nil || !f.pending {
+	if f.pendingSince.IsZero() {
 		f.pendingSince = time.Now()
 	}
-	f.pending = true
 	s.rearm(&f.debounce, s.opts.debounce, func() {
-		f.pending = false
+		f.pendingSince = time.Time{}
 		s.refresh(f, false)
 	})
 }
@@ -229,7 +216,7 @@ func (s *server) scheduleDebounced(f *folder) {
 // folder keep changing (the rest of a checkout), up to stormCap after the
 // first event. Caller holds mu.
 func (s *server) extendDebounced(f *folder) {
-	if f.pending && time.Since(f.pendingSince) < stormCap {
+	if !f.pendingSince.IsZero() && time.Since(f.pendingSince) < stormCap {
 		s.scheduleDebounced(f)
 	}
 }

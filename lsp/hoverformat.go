@@ -13,34 +13,21 @@ import (
 // text, backticks included, stays as written.
 type markup struct{ plain bool }
 
-func (m markup) bold(s string) string {
+// pick is plain for a plain-text client, else md.
+func (m markup) pick(plain, md string) string {
 	if m.plain {
-		return s
+		return plain
 	}
-	return "**" + s + "**"
+	return md
 }
 
-func (m markup) code(s string) string {
-	if m.plain {
-		return s
-	}
-	return "`" + strings.ReplaceAll(s, "`", "'") + "`"
-}
+func (m markup) bold(s string) string { return m.pick(s, "**"+s+"**") }
+func (m markup) code(s string) string { return m.pick(s, "`"+strings.ReplaceAll(s, "`", "'")+"`") }
+func (m markup) para() string         { return m.pick("\n", "\n\n") } // between paragraphs
 
 // esc keeps text from being read as markdown syntax.
 func (m markup) esc(s string) string {
-	if m.plain {
-		return s
-	}
-	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "<", `\<`, "`", "\\`").Replace(s)
-}
-
-// para separates paragraphs.
-func (m markup) para() string {
-	if m.plain {
-		return "\n"
-	}
-	return "\n\n"
+	return m.pick(s, strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "<", `\<`, "`", "\\`").Replace(s))
 }
 
 // content is the hover's MarkupContent of text written with m.

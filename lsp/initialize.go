@@ -34,7 +34,6 @@ type clientCaps struct {
 	// textDocument.codeAction.codeActionLiteralSupport, so codeAction
 	// answers Command[] (LSP 3.17 §codeAction).
 	commandsOnly bool
-	inlayHints   bool // the client declares textDocument.inlayHint (3.17)
 }
 
 // initializeParams is LSP InitializeParams, the fields planls reads. It is
@@ -75,7 +74,6 @@ type initializeParams struct {
 			CodeAction struct {
 				Literal json.RawMessage `json:"codeActionLiteralSupport"`
 			} `json:"codeAction"`
-			InlayHint json.RawMessage `json:"inlayHint"`
 		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
@@ -102,7 +100,6 @@ func (s *server) decodeInitialize(raw json.RawMessage) (initializeParams, client
 		relativePatterns: ws.DidChangeWatchedFiles.RelativePatternSupport,
 		flatSymbols:      !td.DocumentSymbol.Hierarchical,
 		commandsOnly:     !declared(td.CodeAction.Literal),
-		inlayHints:       declared(td.InlayHint),
 	}
 	if formats := td.Hover.ContentFormat; len(formats) > 0 {
 		md, plain := slices.Index(formats, "markdown"), slices.Index(formats, "plaintext")
@@ -203,7 +200,7 @@ func (s *server) initializedNote(r *request) (any, error) {
 	for _, f := range s.folders {
 		s.refresh(f, true)
 	}
-	s.pulls.ready = true
+	s.pullReady = true
 	s.pullSettings(s.folders)
 	return nil, nil
 }
@@ -250,7 +247,6 @@ func (s *server) folderFor(p string, create bool) *folder {
 	}
 	root := implicitRoot(filepath.Dir(p))
 	f := newFolder(root, uriOf(root))
-	f.implicit = true
 	s.folders = append(s.folders, f)
 	s.pullSettings([]*folder{f})
 	s.rewatch()

@@ -65,12 +65,7 @@ func (m *mapper) lineEnd(l int) int {
 // position converts a byte offset (clamped to [0, len]) to a position. An
 // offset inside a "\r\n" pair maps to the end of its line.
 func (m *mapper) position(off int) protocol.Position {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(m.text) {
-		off = len(m.text)
-	}
+	off = min(max(off, 0), len(m.text))
 	l := sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > off }) - 1
 	start := m.lines[l]
 	if end := m.lineEnd(l); off > end {

@@ -5,7 +5,6 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
 
@@ -107,9 +106,6 @@ func planOf(f *folder, v *view) planResult {
 			rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
 			it.Range = &rng
 		}
-		if !v.approved {
-			it.Drift = "new"
-		}
 		if t := vi.task; t != nil {
 			it.ID, it.Status, it.Evidence, it.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
 			if vi.item == nil {
@@ -124,7 +120,7 @@ func planOf(f *folder, v *view) planResult {
 			it.BlockedBy = append(it.BlockedBy, t.BlockedBy...)
 			it.Blocked = isOpen(t) && len(v.openBlockers(t)) > 0
 			res.Total++
-			if t.Status == core.Pending || t.Status == core.InProgress {
+			if isOpen(t) {
 				res.Open++
 			}
 		} else if !v.approved {

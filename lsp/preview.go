@@ -22,9 +22,8 @@ func previewLenses(v *view) []protocol.CodeLens {
 			items++
 		}
 	}
-	out := []protocol.CodeLens{{Range: v.titleRange(), Command: &protocol.Command{
-		Title: fmt.Sprintf("Approve plan (%s)", core.CountNoun(items, "plan item")), Command: "planls.approve",
-		Arguments: []any{planArg{URI: v.uri}}}}}
+	out := []protocol.CodeLens{{Range: v.titleRange(),
+		Command: approveCommand(fmt.Sprintf("Approve plan (%s)", core.CountNoun(items, "plan item")), v.uri)}}
 	label := func(start, end int, text string) {
 		out = append(out, protocol.CodeLens{Range: v.m.rng(start, end), Command: &protocol.Command{Title: text}})
 	}

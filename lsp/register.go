@@ -2,8 +2,8 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -13,10 +13,10 @@ import (
 // serialises (re-)registrations, which wait on the client, so that an
 // unregister never overtakes the register it undoes.
 type watchReg struct {
-	mu  sync.Mutex
-	id  string // the live registration ("" when none)
-	key string // the JSON of the watchers it registered
-	seq int    // numbers ids: a new registration never reuses an old id
+	mu       sync.Mutex
+	id       string        // the live registration ("" when none)
+	watchers []fileWatcher // what it registered
+	seq      int           // numbers ids: a new registration never reuses an old id
 	// refused: the client refused a registration, so fsnotify watches
 	// everything (guarded by server.mu, not mu).
 	refused bool
@@ -39,9 +39,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 	s.mu.Lock()
 	watchers := s.clientWatchers() // watchglob.go
 	s.mu.Unlock()
-	keyJSON, _ := json.Marshal(watchers) // strings only: never fails
-	key := string(keyJSON)
-	if s.reg.id != "" && key == s.reg.key {
+	if s.reg.id != "" && slices.Equal(watchers, s.reg.watchers) {
 		return
 	}
 	if s.reg.id != "" {
@@ -49,7 +47,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 		if err := s.callClient(ctx, s.opts.callTimeout, "client/unregisterCapability", params, nil); err != nil {
 			s.log.Warn("client refused to drop the old file watchers", "id", s.reg.id, "err", err)
 		}
-		s.reg.id, s.reg.key = "", ""
+		s.reg.id, s.reg.watchers = "", nil
 	}
 	s.reg.seq++
 	id := "planls-watch"
@@ -73,7 +71,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 		s.startFSWatch()
 		return
 	}
-	s.reg.id, s.reg.key = id, key
+	s.reg.id, s.reg.watchers = id, watchers
 	s.clientFS = true
 	s.startFSWatch() // down to the state directories (watch.go)
 }

@@ -91,17 +91,13 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	if opts.onStart != nil {
 		opts.onStart(s)
 	}
-	var ends endMessages
 	d := newDispatcher(log, out, s.handle)
 	s.laterChange = d.queuedChange
 	d.handled = opts.onHandled
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); d.run() }()
-	jc.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		ends.note(req.Method())
-		return d.onMessage(ctx, reply, req)
-	})
+	jc.Go(ctx, d.onMessage)
 	select {
 	case <-jc.Done():
 	case <-ctx.Done():
@@ -127,48 +123,11 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 			// A client that writes shutdown and exit and closes its end at
 			// once can see its input end before the queue reaches them; what
 			// it sent decides the outcome, as if they had run.
-			exitRead, shutdownFirst, shutdownRead := ends.get()
-			switch {
-			case exitRead && shutdownFirst:
-				return nil
-			case exitRead:
-				return ErrExitWithoutShutdown
-			case shutdownRead || s.shutdownSeen():
-				return ErrClosedAfterShutdown
-			}
-			return ErrClientClosed
+			return d.endRead()
 		}
 		return err
 	}
 	return ctx.Err()
-}
-
-// endMessages records the shutdown request and exit notification as the
-// read loop receives them (the session's own state says what ran).
-type endMessages struct {
-	mu            sync.Mutex
-	shutdown      bool // a shutdown request was read
-	exit          bool // an exit notification was read
-	shutdownFirst bool // ... after a shutdown request
-}
-
-func (e *endMessages) note(method string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	switch method {
-	case "shutdown":
-		e.shutdown = true
-	case "exit":
-		if !e.exit {
-			e.exit, e.shutdownFirst = true, e.shutdown
-		}
-	}
-}
-
-func (e *endMessages) get() (exit, shutdownFirst, shutdown bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.exit, e.shutdownFirst, e.shutdown
 }
 
 // closeConn closes the connection and waits briefly for its read loop. Closing

@@ -50,10 +50,10 @@ type server struct {
 	folders   []*folder
 	docs      map[string]*document // by path key
 	watcher   *fsWatcher
-	clientFS  bool              // the client watches files for us (dynamic registration)
-	published map[string]uint64 // URI → meaningHash of the diagnostics last sent
+	clientFS  bool // the client watches files for us (dynamic registration)
 	lenses    refresher
-	pulls     configPulls
+	pullReady bool   // initialized was handled: the client may be asked for settings (config.go)
+	pullSeq   uint64 // number of the latest workspace/configuration request (1-based)
 
 	reg watchReg // not guarded by mu: it has its own
 }
@@ -69,36 +69,24 @@ type document struct {
 func newServer(ctx context.Context, conn jsonrpc2.Conn, wire *stream, out *outbox, log *slog.Logger, opts options) *server {
 	return &server{
 		conn: conn, wire: wire, out: out, grp: newGroup(ctx), log: log, opts: opts,
-		exited:    make(chan struct{}),
-		settings:  defaultSettings(),
-		docs:      map[string]*document{},
-		published: map[string]uint64{},
-		lenses:    refresher{method: "workspace/codeLens/refresh"},
-		hints:     refresher{method: "workspace/inlayHint/refresh"},
+		exited:   make(chan struct{}),
+		settings: defaultSettings(),
+		docs:     map[string]*document{},
+		lenses:   refresher{method: "workspace/codeLens/refresh"},
+		hints:    refresher{method: "workspace/inlayHint/refresh"},
 	}
 }
 
-// endSession closes exited, once: at the first exit notification (clean
-// when shutdown had succeeded before it) or when the client's process died
-// (clientpid.go).
-func (s *server) endSession(clean, clientGone bool) {
+// endSession closes exited, once, with err as Run's result: at the first
+// exit notification (nil when shutdown had succeeded before it, else
+// ErrExitWithoutShutdown) or when the client's process died (ErrClientGone).
+func (s *server) endSession(err error) {
 	s.exitOnce.Do(func() {
 		s.mu.Lock()
-		switch {
-		case clientGone:
-			s.exitErr = ErrClientGone
-		case !clean:
-			s.exitErr = ErrExitWithoutShutdown
-		}
+		s.exitErr = err
 		s.mu.Unlock()
 		close(s.exited)
 	})
-}
-
-func (s *server) shutdownSeen() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state == shutDown
 }
 
 // close stops the session's background work (watchers, timers, pulls,
@@ -122,8 +110,11 @@ func (s *server) handle(r *request) (any, error) {
 	st := s.state
 	s.mu.Unlock()
 	switch {
+	case r.method == "exit" && st == shutDown:
+		s.endSession(nil)
+		return nil, nil
 	case r.method == "exit":
-		s.endSession(st == shutDown, false)
+		s.endSession(ErrExitWithoutShutdown)
 		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {
@@ -223,7 +214,8 @@ type notification struct {
 
 // callClient sends a server→client request bounded by timeout and by ctx
 // (the group's context ends it at shutdown); jsonrpc2's Conn.Call would
-// otherwise wait forever on a dead connection.
+// otherwise wait forever on a dead connection. Its callers run on group
+// goroutines and never hold mu across it.
 func (s *server) callClient(ctx context.Context, timeout time.Duration, method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()

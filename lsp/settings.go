@@ -87,32 +87,30 @@ func parsePatch(raw json.RawMessage, log *slog.Logger) settingsPatch {
 		return parsePatch(inner, log)
 	}
 	for k, v := range outer {
+		good := true
 		switch k {
 		case "planFiles":
 			var globs []string
-			if err := json.Unmarshal(v, &globs); err == nil && len(globs) > 0 && insideRoot(globs) {
+			if good = json.Unmarshal(v, &globs) == nil && len(globs) > 0 && insideRoot(globs); good {
 				out.planFiles = globs
-			} else {
-				log.Warn("planFiles ignored", "value", string(v))
 			}
 		case "severity":
 			var sev string
-			if err := json.Unmarshal(v, &sev); err == nil && severityOf(sev) != 0 {
+			if good = json.Unmarshal(v, &sev) == nil && severityOf(sev) != 0; good {
 				out.severity = sev
-			} else {
-				log.Warn("severity ignored", "value", string(v))
 			}
 		case "fadeClosed":
 			var b bool
-			if err := json.Unmarshal(v, &b); err == nil {
+			if good = json.Unmarshal(v, &b) == nil; good {
 				out.fadeClosed = &b
-			} else {
-				log.Warn("fadeClosed ignored", "value", string(v))
 			}
 		default:
 			if !clientOnlyKeys[k] {
 				log.Info("unknown setting ignored", "key", k)
 			}
+		}
+		if !good {
+			log.Warn(k+" ignored", "value", string(v))
 		}
 	}
 	return out
@@ -134,18 +132,11 @@ func insideRoot(globs []string) bool {
 	return true
 }
 
+// severityOf is the severity a setting names, 0 for an unknown name.
 func severityOf(s string) protocol.DiagnosticSeverity {
-	switch s {
-	case "error":
-		return protocol.DiagnosticSeverityError
-	case "warning":
-		return protocol.DiagnosticSeverityWarning
-	case "information":
-		return protocol.DiagnosticSeverityInformation
-	case "hint":
-		return protocol.DiagnosticSeverityHint
-	}
-	return 0
+	return map[string]protocol.DiagnosticSeverity{"error": protocol.DiagnosticSeverityError,
+		"warning": protocol.DiagnosticSeverityWarning, "information": protocol.DiagnosticSeverityInformation,
+		"hint": protocol.DiagnosticSeverityHint}[s]
 }
 
 // didChangeConfiguration applies pushed settings (a null or empty payload

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -17,12 +18,11 @@ func (s *server) documentSymbol(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	out := []protocol.DocumentSymbol{}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f := s.planFolderOf(p.TextDocument.URI)
 	if f == nil {
-		return out, nil
+		return []protocol.DocumentSymbol{}, nil
 	}
 	return s.shapeSymbols(planSymbol(f.view), p.TextDocument.URI), nil
 }
@@ -99,7 +99,8 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 		if len(g.children) == 0 {
 			continue
 		}
-		body := trimTrailingSpace(v.text, g.body)
+		body := g.body // without trailing blank lines
+		body.end = body.start + len(bytes.TrimRight(v.text[body.start:body.end], " \t\r\n"))
 		// The body must still hold its items after trimming blank lines.
 		for _, c := range g.children {
 			body.end = max(body.end, v.m.offset(c.Range.End))
@@ -113,13 +114,6 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 	}
 	root.Children = append(loose, root.Children...)
 	return root
-}
-
-func trimTrailingSpace(text []byte, sp span) span {
-	for sp.end > sp.start && strings.ContainsRune(" \t\r\n", rune(text[sp.end-1])) {
-		sp.end--
-	}
-	return sp
 }
 
 func itemName(vi *viewItem) string {

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"time"
@@ -26,7 +25,9 @@ func (s *server) didOpen(r *request) (any, error) {
 	defer s.mu.Unlock()
 	d := &document{uri: u, key: keyOf(path), version: p.TextDocument.Version, text: []byte(p.TextDocument.Text)}
 	s.docs[d.key] = d
-	delete(s.published, u) // a reopened buffer gets its diagnostics again
+	for _, f := range s.folders {
+		delete(f.published, u) // a reopened buffer gets its diagnostics again
+	}
 	// Only a plan-like file outside every folder gets a folder of its own:
 	// opening some other markdown file must not start watching its directory.
 	f := s.folderFor(path, s.looksLikePlan(path))
@@ -53,15 +54,6 @@ type contentChange struct {
 	Text  string          `json:"text"`
 }
 
-// decodeDidChange decodes didChange params; a bad object is InvalidParams.
-func decodeDidChange(raw json.RawMessage) (*didChangeParams, error) {
-	var p didChangeParams
-	if err := decode(raw, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
 // applyChanges returns text with each change applied in order (LSP: each
 // change's range is in the text the previous ones produced), positions
 // mapped in enc. A range past the end is clamped to it and a reversed one
@@ -78,10 +70,7 @@ func applyChanges(text []byte, changes []contentChange, enc encoding) []byte {
 		if end < start {
 			start, end = end, start
 		}
-		next := make([]byte, 0, len(text)-(end-start)+len(c.Text))
-		next = append(next, text[:start]...)
-		next = append(next, c.Text...)
-		text = append(next, text[end:]...)
+		text = slices.Concat(text[:start], []byte(c.Text), text[end:])
 	}
 	return text
 }
@@ -141,31 +130,22 @@ const (
 	typingDelay = 30 * time.Millisecond
 )
 
-func (s *server) didSave(r *request) (any, error) {
-	var p protocol.DidSaveTextDocumentParams
+func (s *server) didSave(r *request) (any, error)  { return s.refreshFileOf(r, false) }
+func (s *server) didClose(r *request) (any, error) { return s.refreshFileOf(r, true) }
+
+// refreshFileOf refreshes the folder of the file r's textDocument names
+// (ignoring non-file URIs): after a save when the disk changed, after a
+// close always, its buffer forgotten first.
+func (s *server) refreshFileOf(r *request, closed bool) (any, error) {
+	var p struct {
+		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+	}
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
-	s.refreshFileOf(p.TextDocument.URI, false, false)
-	return nil, nil
-}
-
-func (s *server) didClose(r *request) (any, error) {
-	var p protocol.DidCloseTextDocumentParams
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
-	s.refreshFileOf(p.TextDocument.URI, true, true)
-	return nil, nil
-}
-
-// refreshFileOf refreshes the folder of the file uri names (ignoring
-// non-file URIs), first forgetting its buffer when closed; force as in
-// refresh. It takes mu.
-func (s *server) refreshFileOf(uri protocol.DocumentURI, closed, force bool) {
-	path, err := fileOf(string(uri))
+	path, err := fileOf(string(p.TextDocument.URI))
 	if err != nil {
-		return
+		return nil, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -173,8 +153,9 @@ func (s *server) refreshFileOf(uri protocol.DocumentURI, closed, force bool) {
 		delete(s.docs, keyOf(path))
 	}
 	if f := s.folderFor(path, false); f != nil {
-		s.refresh(f, force)
+		s.refresh(f, closed)
 	}
+	return nil, nil
 }
 
 // didChangeWatchedFiles is the client's file watching (registered in

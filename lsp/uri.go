@@ -92,10 +92,7 @@ func within(rootKey, pKey string) bool {
 	if rootKey == pKey {
 		return true
 	}
-	sep := "/"
-	if isWindows {
-		sep = `\`
-	}
+	sep := string(filepath.Separator)
 	return strings.HasPrefix(pKey, strings.TrimSuffix(rootKey, sep)+sep)
 }
 

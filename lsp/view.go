@@ -12,13 +12,11 @@ import (
 // view is an immutable analysis of one folder's plan file against its state:
 // what every handler reads. It is rebuilt on each change of buffer or disk.
 type view struct {
-	uri     string // the plan's URI (the client's spelling when open)
-	path    string // "" when the folder has no plan file
-	open    bool
-	version int32
-	text    []byte
-	m       *mapper
-	plan    *planparse.Plan
+	uri  string // the plan's URI (the client's spelling when open)
+	path string // "" when the folder has no plan file
+	text []byte
+	m    *mapper
+	plan *planparse.Plan
 
 	state           *core.State
 	stateErr        error
@@ -51,24 +49,21 @@ func (s *server) buildView(f *folder) *view {
 	}
 	v.uri, v.text = f.fileURI(f.planPath), f.planDisk
 	if d := s.docs[keyOf(f.planPath)]; d != nil {
-		v.uri, v.text, v.open, v.version = d.uri, d.text, true, d.version
+		v.uri, v.text = d.uri, d.text
 	}
 	v.m = newMapper(v.text, s.enc)
 	v.plan = planparse.Parse(v.text)
-	v.approved = f.state.Plan != nil
-	if !v.approved {
-		v.items = make([]viewItem, 0, len(v.plan.Items))
-		for i := range v.plan.Items {
-			v.items = append(v.items, viewItem{item: &v.plan.Items[i], drift: "new"})
-		}
-		return v
-	}
-	v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
-	matches, missing := core.MatchPlan(f.state, v.plan)
+	// Without an approved plan every item is a draft ("new").
 	byItem := make([]*core.ItemMatch, len(v.plan.Items))
-	for i := range matches {
-		if m := &matches[i]; m.Item >= 0 && m.Item < len(byItem) {
-			byItem[m.Item] = m
+	var missing []int
+	if v.approved = f.state.Plan != nil; v.approved {
+		v.needsReapproval = !core.PlanMatches(v.text, f.state.Plan.ID)
+		var matches []core.ItemMatch
+		matches, missing = core.MatchPlan(f.state, v.plan)
+		for i := range matches {
+			if m := &matches[i]; m.Item >= 0 && m.Item < len(byItem) {
+				byItem[m.Item] = m
+			}
 		}
 	}
 	v.items = make([]viewItem, 0, len(v.plan.Items)+len(missing))

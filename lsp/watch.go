@@ -156,12 +156,9 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 		if !within(f.key, k) {
 			continue
 		}
-		base := filepath.Base(name)
 		isStateDir := keyOf(filepath.Join(f.root, ".planls")) == k
-		relevant := isStateDir ||
-			(base == "state.json" && keyOf(filepath.Dir(name)) == keyOf(filepath.Join(f.root, ".planls"))) ||
-			(f.planPath != "" && keyOf(f.planPath) == k) ||
-			s.planCandidate(f, name)
+		relevant := isStateDir || keyOf(f.statePath()) == k ||
+			(f.planPath != "" && keyOf(f.planPath) == k) || s.planCandidate(f, name)
 		if isStateDir || ev.Op&fsnotify.Create != 0 {
 			rearm = true
 		}

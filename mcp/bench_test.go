@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -39,16 +40,45 @@ func BenchmarkToolsCallUpdateInProcess(b *testing.B) {
 }
 
 func BenchmarkToolsCallUpdateStdio(b *testing.B) {
-	root := newProject(b)
-	cmd := exec.Command(planlsBin(b), "mcp", "--root", root)
+	cs, _, _ := startBenchServer(b)
+	benchUpdates(b, cs)
+}
+
+// BenchmarkToolsCallGetStdio is a get over stdio to the real binary: the
+// round trip without a write, with the server's CPU time per call and its
+// resident memory at the end (what GCPercent trades).
+func BenchmarkToolsCallGetStdio(b *testing.B) {
+	cs, cmd, _ := startBenchServer(b)
+	ctx := context.Background()
+	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(`{"action":"create","subject":"bench"}`)}); err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"action":"get","id":1}`)
+	cpu0 := procCPU(b, cmd.Process.Pid)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: args}); err != nil || res.IsError {
+			b.Fatalf("get: %v %+v", err, res)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(ms((procCPU(b, cmd.Process.Pid)-cpu0)/time.Duration(b.N)), "server-cpu-ms")
+	b.ReportMetric(float64(procRSS(b, cmd.Process.Pid))/(1<<20), "server-rss-MB")
+}
+
+// startBenchServer starts `planls mcp` on a new project (root) and connects
+// the SDK's client to it over stdio; the session ends with the benchmark.
+func startBenchServer(b *testing.B) (cs *sdk.ClientSession, cmd *exec.Cmd, root string) {
+	root = newProject(b)
+	cmd = exec.Command(planlsBin(b), "mcp", "--root", root)
 	cmd.Env = cleanEnv()
 	client := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "0"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer cs.Close()
-	benchUpdates(b, cs)
+	b.Cleanup(func() { cs.Close() })
+	return cs, cmd, root
 }
 
 // BenchmarkListLargeState is one paged list of a 3,000-task state.

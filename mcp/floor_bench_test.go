@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,16 +26,8 @@ import (
 // disk latency) are reported too. Target (issue 15): update-ms ≤ 1.5 ×
 // floor-ms.
 func BenchmarkUpdateVsFloor(b *testing.B) {
-	root := newProject(b)
-	cmd := exec.Command(planlsBin(b), "mcp", "--root", root)
-	cmd.Env = cleanEnv()
-	client := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "0"}, nil)
+	cs, cmd, root := startBenchServer(b)
 	ctx := context.Background()
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
 	if _, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: json.RawMessage(`{"action":"create","subject":"bench"}`)}); err != nil {
 		b.Fatal(err)
 	}
@@ -50,30 +40,24 @@ func BenchmarkUpdateVsFloor(b *testing.B) {
 		json.RawMessage(`{"action":"update","id":1,"status":"in_progress"}`),
 		json.RawMessage(`{"action":"update","id":1,"status":"pending"}`),
 	}
-	floors := make([]time.Duration, 0, b.N)
-	updates := make([]time.Duration, 0, b.N)
 	cpu0 := procCPU(b, cmd.Process.Pid)
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if err := floor.Commit(dir, state, floor.JournalLine); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
+	t, err := floor.Interleave(b.N, dir, state, func(i int) error {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: toolName, Arguments: args[i%2]})
-		if err != nil || res.IsError {
-			b.Fatalf("update: %v %+v", err, res)
+		if err == nil && res.IsError {
+			err = fmt.Errorf("update: %+v", res.Content)
 		}
-		updates = append(updates, time.Since(t1))
-		floors = append(floors, t1.Sub(t0))
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
 	}
 	b.StopTimer()
 	cpu := (procCPU(b, cmd.Process.Pid) - cpu0) / time.Duration(b.N)
-	f, u := median(floors), median(updates)
-	b.ReportMetric(ms(f), "floor-ms")
-	b.ReportMetric(ms(u), "update-ms")
-	b.ReportMetric(float64(u)/float64(f), "x-floor")
-	b.ReportMetric(float64(updates[0])/float64(floors[0]), "x-floor-min")
+	b.ReportMetric(ms(t.Floor), "floor-ms")
+	b.ReportMetric(ms(t.Op), "update-ms")
+	b.ReportMetric(t.Ratio(), "x-floor")
+	b.ReportMetric(t.MinRatio(), "x-floor-min")
 	b.ReportMetric(ms(cpu), "server-cpu-ms")
 }
 
@@ -91,9 +75,19 @@ func procCPU(b *testing.B, pid int) time.Duration {
 	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
-func median(ds []time.Duration) time.Duration {
-	slices.Sort(ds)
-	return ds[len(ds)/2]
+// procRSS is a process's resident memory in bytes (Linux /proc).
+func procRSS(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Skipf("no /proc: %v", err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if kb, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(kb), " kB"))
+			return n << 10
+		}
+	}
+	return 0
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

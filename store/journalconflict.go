@@ -31,7 +31,8 @@ func (s *Store) JournalConflict() string {
 }
 
 // journalConflictError refuses a write while JournalConflict says so; nil
-// otherwise. The lock must be held, so no rebuild is halfway.
+// otherwise. The lock must be held, so no rebuild is halfway. A Store whose
+// last append left the journal as it is skips it (journalBefore).
 func (s *Store) journalConflictError() error {
 	msg := s.JournalConflict()
 	if msg == "" {

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// BenchmarkJournalConflict is the look every write and status takes at a
-// journal of 10,000 entries (about 3 MB).
+// BenchmarkJournalConflict is the look status, and a write that did not
+// append the journal's last line itself, take at a journal of 10,000
+// entries (about 3 MB).
 func BenchmarkJournalConflict(b *testing.B) {
 	s := Open(b.TempDir(), "bench")
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {

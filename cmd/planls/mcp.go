@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -32,6 +33,9 @@ error naming where it looked; no state is ever created outside a project.`,
 			out := os.Stdout
 			os.Stdout = os.Stderr
 			defer func() { os.Stdout = out }()
+			if os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(mcp.GCPercent)
+			}
 			opts.Version = version()
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -6,6 +6,8 @@ package floor
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"time"
 )
 
 // Commit writes state to dir/state.json durably and appends journalLine to
@@ -54,3 +56,43 @@ func writeSync(f *os.File, data []byte) error {
 
 // JournalLine is a journal line of the size a one-field update writes.
 var JournalLine = []byte(`{"revision":1,"time":"2026-01-02T03:04:05Z","actor":"bench","kind":"call","params":{"action":"update","id":1,"status":"in_progress"},"result":"Updated #1 (pending → in_progress)","diff":[{"op":"replace","path":"/tasks/0/status","value":"in_progress"}]}` + "\n")
+
+// Times are the medians and minimums of n interleaved runs of Commit and of
+// an operation measured against it.
+type Times struct {
+	Floor, Op       time.Duration // medians
+	FloorMin, OpMin time.Duration
+}
+
+// Ratio is Op ÷ Floor, the medians' ratio.
+func (t Times) Ratio() float64 { return float64(t.Op) / float64(t.Floor) }
+
+// MinRatio is OpMin ÷ FloorMin: the best case of each, what a quiet
+// machine gives.
+func (t Times) MinRatio() float64 { return float64(t.OpMin) / float64(t.FloorMin) }
+
+// Interleave runs Commit(dir, state, JournalLine) and then op, n times in
+// turn, so a busy machine's drift reaches both alike. The first error, of
+// either, ends it.
+func Interleave(n int, dir string, state []byte, op func(i int) error) (Times, error) {
+	floors := make([]time.Duration, 0, n)
+	ops := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		t0 := time.Now()
+		if err := Commit(dir, state, JournalLine); err != nil {
+			return Times{}, err
+		}
+		t1 := time.Now()
+		if err := op(i); err != nil {
+			return Times{}, err
+		}
+		ops = append(ops, time.Since(t1))
+		floors = append(floors, t1.Sub(t0))
+	}
+	if n == 0 {
+		return Times{}, nil
+	}
+	slices.Sort(floors)
+	slices.Sort(ops)
+	return Times{Floor: floors[n/2], Op: ops[n/2], FloorMin: floors[0], OpMin: ops[0]}, nil
+}
