@@ -267,3 +267,36 @@ func openApproved(t *testing.T, src string, open int) (e *env, root, u string, d
 	diags = e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == open })
 	return e, root, u, diags
 }
+
+// A publish's meaning (what dedupes) is the same at every version, also
+// where the version's digits grow, and differs with the list; what is sent
+// decodes to the list at the buffer's version.
+func TestPublishMessageMeaning(t *testing.T) {
+	list := []protocol.Diagnostic{{Message: `quote " and <tag>`, Source: "planls", Code: codeOpen}}
+	var meanings []uint64
+	for _, v := range []int32{0, 9, 10, 12345} {
+		s := &server{docs: map[string]*document{"k": {uri: "file:///p/PLAN.md", version: v}}}
+		msg, meaning, err := s.publishMessage("file:///p/PLAN.md", list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Method string                            `json:"method"`
+			Params protocol.PublishDiagnosticsParams `json:"params"`
+		}
+		if err := json.Unmarshal(msg, &got); err != nil || got.Method != "textDocument/publishDiagnostics" ||
+			got.Params.Version != uint32(v) || len(got.Params.Diagnostics) != 1 || got.Params.Diagnostics[0].Message != list[0].Message {
+			t.Errorf("version %d: sent %s (%v)", v, msg, err)
+		}
+		meanings = append(meanings, meaning)
+	}
+	for _, m := range meanings[1:] {
+		if m != meanings[0] {
+			t.Errorf("meanings %v differ", meanings)
+		}
+	}
+	s := &server{docs: map[string]*document{}}
+	if _, other, _ := s.publishMessage("file:///p/PLAN.md", []protocol.Diagnostic{{Message: "another"}}); other == meanings[0] {
+		t.Error("another list has the same meaning")
+	}
+}

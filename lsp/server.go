@@ -197,11 +197,17 @@ func (s *server) notify(method string, params any) {
 // 2.1 of the 8.3 ms a keystroke cost (BenchmarkInProcessKeystroke profile).
 func (s *server) send(method string, params any) {
 	data, err := json.Marshal(notification{Version: "2.0", Method: method, Params: params})
-	if err == nil {
-		_, err = s.wire.writeRaw(data)
-	}
 	if err != nil {
 		s.log.Debug("notify failed", "method", method, "err", err)
+		return
+	}
+	s.write(data)
+}
+
+// write writes one encoded message; a failure is logged.
+func (s *server) write(data []byte) {
+	if _, err := s.wire.writeRaw(data); err != nil {
+		s.log.Debug("write failed", "err", err)
 	}
 }
 
