@@ -61,7 +61,6 @@ type entry struct {
 // extract is what one goldmark tree gives: its events and the first title
 // candidate among its paragraphs (rule 3's last resort).
 type extract struct {
-	items      int // entries in all events
 	events     []event
 	title      string
 	titleRange Range
@@ -131,7 +130,6 @@ func (x *extractor) walk(kids []pnode) {
 			}
 			ev := x.list(items, spans)
 			ev.ordered = n.IsOrdered()
-			x.out.items += len(ev.entries)
 			x.out.events = append(x.out.events, ev)
 		case *ast.Paragraph:
 			x.out.events = append(x.out.events, x.paragraph(n))

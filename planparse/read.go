@@ -84,7 +84,14 @@ type reader struct {
 }
 
 func read(src []byte, x *extract, todos []entry) *Plan {
-	r := &reader{src: src, plan: &Plan{}}
+	// Every item comes from a todo, a list entry, a table row, or one per
+	// paragraph or heading: sized once, the slice is not grown and copied
+	// (half the bytes Parse allocated for items).
+	n := len(todos) + len(x.events)
+	for i := range x.events {
+		n += len(x.events[i].entries) + len(x.events[i].rows)
+	}
+	r := &reader{src: src, plan: &Plan{Items: make([]Item, 0, n)}}
 	r.sections(x)
 	r.classes()
 	var ctx, check bool
