@@ -263,15 +263,14 @@ func noProof(t *core.Task) string {
 
 // textDrift reports an edit of the approved text that no item shows
 // (issue 10: every edit to approved text is plan-drift): the text changed
-// as a reader sees it, and every item is the same as approved.
+// as a reader sees it, and every item is the same as approved. The items
+// are asked first: while an item is being edited, hashing the whole text
+// again is not needed.
 func textDrift(v *view) bool {
-	if !v.needsReapproval || !core.TextChanged(v.text, v.state.Plan) {
-		return false
-	}
 	for i := range v.items {
 		if v.items[i].drift != "same" {
 			return false
 		}
 	}
-	return true
+	return v.needsReapproval && core.TextChanged(v.text, v.state.Plan)
 }
