@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
 // repairHint ends every message about a damaged state file: the file is never
@@ -23,7 +24,7 @@ func decodeState(path string, data []byte) (*core.State, error) {
 	serr := func(off int, msg string) *StateError {
 		e := &StateError{Path: path, Msg: msg}
 		if off >= 0 {
-			e.Line, e.Col = lineCol(data, off)
+			e.Line, e.Col = planparse.NewLines(data).LineCol(off)
 		}
 		return e
 	}
@@ -88,7 +89,7 @@ func jsonError(path string, data []byte, bom, n int, err error) error {
 		off := int(syn.Offset)
 		if off >= n || strings.Contains(syn.Error(), "unexpected end of JSON input") {
 			// Point just after the last byte of content, not at a final newline.
-			e.Line, e.Col = lineCol(data, len(bytes.TrimRight(data, " \t\r\n")))
+			e.Line, e.Col = planparse.NewLines(data).LineCol(len(bytes.TrimRight(data, " \t\r\n")))
 			e.Msg = "truncated file: the JSON ends before it is complete, probably cut short by a crash; " + repairHint
 			return e
 		}
@@ -96,10 +97,10 @@ func jsonError(path string, data []byte, bom, n int, err error) error {
 		if off > 0 {
 			off--
 		}
-		e.Line, e.Col = lineCol(data, bom+off)
+		e.Line, e.Col = planparse.NewLines(data).LineCol(bom + off)
 		e.Msg = "invalid JSON: " + syn.Error()
 	case errors.As(err, &typ):
-		e.Line, e.Col = lineCol(data, bom+valueStart(data[bom:], int(typ.Offset)))
+		e.Line, e.Col = planparse.NewLines(data).LineCol(bom + valueStart(data[bom:], int(typ.Offset)))
 		field := typ.Field
 		if field == "" {
 			field = "value"
@@ -109,16 +110,6 @@ func jsonError(path string, data []byte, bom, n int, err error) error {
 		e.Msg = "invalid value: " + err.Error()
 	}
 	return e
-}
-
-// lineCol returns the 1-based line and 1-based byte column of offset off
-// (clamped to the data) in data; lines end at "\n".
-func lineCol(data []byte, off int) (line, col int) {
-	off = max(0, min(off, len(data)))
-	before := data[:off]
-	line = 1 + bytes.Count(before, []byte("\n"))
-	col = off - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
 }
 
 // wideEncoding names a UTF-16 or UTF-32 encoding recognised by its BOM or by

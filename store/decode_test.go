@@ -107,18 +107,6 @@ func TestDecodeEncodings(t *testing.T) {
 	}
 }
 
-// TestLineCol pins the 1-based line and byte column arithmetic.
-func TestLineCol(t *testing.T) {
-	data := []byte("ab\ncdé\n\nx")
-	for _, tc := range []struct{ off, line, col int }{
-		{0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3}, {7, 2, 5}, {8, 3, 1}, {9, 4, 1}, {99, 4, 2}, {-5, 1, 1},
-	} {
-		if l, c := lineCol(data, tc.off); l != tc.line || c != tc.col {
-			t.Errorf("lineCol(%d) = %d:%d, want %d:%d", tc.off, l, c, tc.line, tc.col)
-		}
-	}
-}
-
 // TestReadMissingCreatesNothing: a missing state is the empty state, and
 // reading never creates .planls/.
 func TestReadMissingCreatesNothing(t *testing.T) {
