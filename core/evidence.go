@@ -404,6 +404,10 @@ func bareCommands(s string, taken []bool) []EvidenceRef {
 	return out
 }
 
+// DriveRe returns the regexp of a Windows drive at the start of a path (C:\ or c:/),
+// compiled on first use.
+var DriveRe = lazy.Regexp(`^[A-Za-z]:[\\/]`)
+
 var (
 	urlRe = lazy.Regexp(`https?://[^\s<>"'` + "`" + `]+`)
 	// tokenRe is an ASCII word that may be a path, a commit or a test name.
@@ -411,7 +415,6 @@ var (
 	hexRe   = lazy.Regexp(`^[0-9a-fA-F]{7,40}$`)
 	testRe  = lazy.Regexp(`^(?:Test|Benchmark|Fuzz|Example)(?:[A-Z0-9_][A-Za-z0-9_]*)?(?:/[^\s/]+)*$`)
 	lineRe  = lazy.Regexp(`(?::(\d+)(?:[:-](\d+))?|#L(\d+)(?:-L?(\d+))?)$`)
-	driveRe = lazy.Regexp(`^[A-Za-z]:[\\/]`)
 	extRe   = lazy.Regexp(`\.([A-Za-z][A-Za-z0-9]{0,9})$`)
 )
 
@@ -509,7 +512,7 @@ func classifyPath(w string, loose bool) (EvidenceRef, bool) {
 	}
 	ref.Path = p
 	hasSep := strings.ContainsAny(p, `/\`)
-	rooted := driveRe().MatchString(p) || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") ||
+	rooted := DriveRe().MatchString(p) || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") ||
 		strings.HasPrefix(p, `.\`) || strings.HasPrefix(p, `..\`) || strings.HasPrefix(p, "~/") ||
 		(strings.HasPrefix(p, "/") && len(p) > 1)
 	ext := extRe().FindStringSubmatch(p)
@@ -555,7 +558,7 @@ func looksLikeSpacedPath(inner string) bool {
 	}
 	p := lineRe().ReplaceAllString(inner, "")
 	base := p[strings.LastIndexAny(p, `/\`)+1:]
-	return extRe().MatchString(base) || driveRe().MatchString(inner)
+	return extRe().MatchString(base) || DriveRe().MatchString(inner)
 }
 
 // fileExts are extensions that make a bare name (no directory) a file.

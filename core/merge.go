@@ -142,7 +142,7 @@ func (m *merger) collisions(base, ours, theirs *State) map[int]int {
 	for _, id := range clash {
 		renum[id] = top
 		m.note(top, "two different tasks were created as #%d, one on each branch: %q keeps #%d, the other branch's %q is now #%d (every blockedBy on it rewritten)",
-			id, clean(o[id].Subject), id, clean(th[id].Subject), top)
+			id, NoControls(o[id].Subject), id, NoControls(th[id].Subject), top)
 		top++
 	}
 	return renum
@@ -222,8 +222,9 @@ func mergeMutations(ours, theirs []MutationKey) []MutationKey {
 	return out
 }
 
-// clean replaces control characters so a subject cannot break a note line.
-func clean(s string) string {
+// NoControls returns s with each control character (C0, DEL, C1) replaced
+// by a space, so a subject quoted in a note cannot break its line.
+func NoControls(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || (r >= 0x7F && r <= 0x9F) {
 			return ' '

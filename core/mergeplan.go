@@ -65,7 +65,7 @@ func (m *merger) undoApproval(base, win, lose *State, winSide, loseSide string, 
 			r.Evidence, r.Reason = joinProof(wt.Evidence, r.Evidence), joinProof(wt.Reason, r.Reason)
 			r.PlanOrder = wt.PlanOrder
 			r.Version++
-			m.note(r.ID, "#%d %q stays a plan item: the plan approved on %s removed it, the one kept (%s's) has it", r.ID, clean(r.Subject), loseSide, winSide)
+			m.note(r.ID, "#%d %q stays a plan item: the plan approved on %s removed it, the one kept (%s's) has it", r.ID, NoControls(r.Subject), loseSide, winSide)
 		case wt == nil && bt == nil && lt != nil && r.Status != Deleted:
 			if id, ok := liveKey[taskKey(r)]; ok {
 				if j, ok := at[id]; ok && isOpen(out.Tasks[j].Status) && !isOpen(r.Status) {
@@ -74,9 +74,9 @@ func (m *merger) undoApproval(base, win, lose *State, winSide, loseSide string, 
 					k.Version++
 				}
 				moved[r.ID] = id
-				m.note(r.ID, "#%d %q from the plan approved on %s is #%d on %s: merged into #%d", r.ID, clean(r.Subject), loseSide, id, winSide, id)
+				m.note(r.ID, "#%d %q from the plan approved on %s is #%d on %s: merged into #%d", r.ID, NoControls(r.Subject), loseSide, id, winSide, id)
 			} else {
-				m.note(r.ID, "#%d %q came with the plan approved on %s, which was not kept: removed (its status %s and any proof stay in the tombstone)", r.ID, clean(r.Subject), loseSide, r.Status)
+				m.note(r.ID, "#%d %q came with the plan approved on %s, which was not kept: removed (its status %s and any proof stay in the tombstone)", r.ID, NoControls(r.Subject), loseSide, r.Status)
 			}
 			r.Status, r.DeletedFrom = Deleted, ""
 			r.Version++
@@ -132,5 +132,5 @@ func planLabel(p *PlanRef) string {
 	if len(id) > 12 {
 		id = id[:12]
 	}
-	return fmt.Sprintf("%q (%s)", clean(p.Title), id)
+	return fmt.Sprintf("%q (%s)", NoControls(p.Title), id)
 }

@@ -28,10 +28,10 @@ func (m *merger) mergeOne(b, o, t *Task) (Task, bool) {
 	case o != nil && t != nil:
 		return m.mergeTask(b, o, t), true
 	case o != nil && !sameTask(o, b):
-		m.note(o.ID, "#%d %q was removed on theirs but changed on ours: kept ours", o.ID, clean(o.Subject))
+		m.note(o.ID, "#%d %q was removed on theirs but changed on ours: kept ours", o.ID, NoControls(o.Subject))
 		return *o, true
 	case t != nil && !sameTask(t, b):
-		m.note(t.ID, "#%d %q was removed on ours but changed on theirs: kept theirs", t.ID, clean(t.Subject))
+		m.note(t.ID, "#%d %q was removed on ours but changed on theirs: kept theirs", t.ID, NoControls(t.Subject))
 		return *t, true
 	}
 	return Task{}, false
@@ -159,7 +159,7 @@ func (m *merger) mergeClosure(r *Task, b, o, t *Task) {
 		if c.Status == Deleted {
 			c.DeletedFrom = tombstoneFrom(win, lose)
 		}
-		subj := clean(r.Subject)
+		subj := NoControls(r.Subject)
 		switch {
 		case win.Status == lose.Status && win.Status == Completed:
 			m.note(r.ID, "#%d %q was completed on both branches with different evidence; both kept: %s", r.ID, subj, c.Evidence)

@@ -59,7 +59,7 @@ func approvalNotes(old, next *core.State) []string {
 			open = append(open, fmt.Sprintf("#%d", r.ID))
 		}
 		if kept != "" {
-			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (removed, reworded or moved to another heading)", r.ID, clean(r.Subject), kept))
+			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (removed, reworded or moved to another heading)", r.ID, core.NoControls(r.Subject), kept))
 		}
 	}
 	if len(open) > 0 && livePlanItems(next) == 0 {
@@ -91,7 +91,7 @@ func approvalNotes(old, next *core.State) []string {
 // restoredNote is approvalNotes' line for a plan item t that a
 // re-approval brought back from its tombstone.
 func restoredNote(t *core.Task) string {
-	return fmt.Sprintf("note: #%d %q is back in the approved plan (%s): the plan has its approved text again", t.ID, clean(t.Subject), restoredState(t.Status))
+	return fmt.Sprintf("note: #%d %q is back in the approved plan (%s): the plan has its approved text again", t.ID, core.NoControls(t.Subject), restoredState(t.Status))
 }
 
 // restoredState says what a restored plan item came back with.
@@ -103,15 +103,4 @@ func restoredState(s core.Status) string {
 		return "deferred; its reason restored"
 	}
 	return string(s)
-}
-
-// clean replaces control characters with spaces so a subject cannot drive
-// the terminal or break a line of the result text.
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 || (r >= 0x7F && r <= 0x9F) {
-			return ' '
-		}
-		return r
-	}, s)
 }

@@ -121,7 +121,7 @@ func Resolve(root, p string) (abs, rel string, ok bool) {
 	if p == "" {
 		p = "."
 	}
-	if driveRe().MatchString(p) && filepath.VolumeName(p) == "" {
+	if core.DriveRe().MatchString(p) && filepath.VolumeName(p) == "" {
 		return "", "", false // C:\... read on a system without drives
 	}
 	if strings.HasPrefix(p, "~") {
@@ -139,8 +139,6 @@ func Resolve(root, p string) (abs, rel string, ok bool) {
 	}
 	return abs, filepath.ToSlash(r), true
 }
-
-var driveRe = lazy.Regexp(`^[A-Za-z]:[\\/]`)
 
 // fileCheck: the file exists and has the line named. A bare name (no
 // directory) not at the root is looked up anywhere in the tree.
