@@ -287,12 +287,7 @@ func commandArgs(clause string) bool {
 	if subcommands[f[1]] {
 		return true
 	}
-	for _, w := range f[1:] {
-		if strings.HasPrefix(w, "-") || strings.Contains(w, "/") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(f[1:], func(w string) bool { return strings.HasPrefix(w, "-") || strings.Contains(w, "/") })
 }
 
 // trimSentenceEnd drops trailing spaces and a sentence's final '.' or '!'
@@ -602,12 +597,8 @@ func commitWordBefore(before string) bool {
 		before = before[len(before)-32:]
 	}
 	b := strings.ToLower(strings.TrimRight(before, " \t:#"))
-	for _, w := range []string{"commit", "commits", "sha", "rev", "revision", "hash", "提交", "コミット"} {
-		if strings.HasSuffix(b, w) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"commit", "commits", "sha", "rev", "revision", "hash", "提交", "コミット"},
+		func(w string) bool { return strings.HasSuffix(b, w) })
 }
 
 // cjkRune reports whether c is CJK (or full-width punctuation), text that

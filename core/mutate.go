@@ -65,13 +65,13 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 		DueAt:     due,
 	}
 	if p.Description != nil && *p.Description != "" {
-		t.Description = strPtr(*p.Description)
+		t.Description = new(*p.Description)
 	}
 	if p.ActiveForm != nil && *p.ActiveForm != "" {
-		t.ActiveForm = strPtr(*p.ActiveForm)
+		t.ActiveForm = new(*p.ActiveForm)
 	}
 	if p.Owner != nil && *p.Owner != "" {
-		t.Owner = strPtr(*p.Owner)
+		t.Owner = new(*p.Owner)
 	}
 	if p.HasMetadata {
 		t.Metadata = mergeMetadata(nil, p.Metadata)

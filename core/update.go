@@ -134,13 +134,13 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 		t.Subject = *p.Subject
 	}
 	if p.Description != nil {
-		t.Description = strPtr(*p.Description)
+		t.Description = new(*p.Description)
 	}
 	if p.ActiveForm != nil {
-		t.ActiveForm = strPtr(*p.ActiveForm)
+		t.ActiveForm = new(*p.ActiveForm)
 	}
 	if p.Owner != nil {
-		t.Owner = strPtr(*p.Owner)
+		t.Owner = new(*p.Owner)
 	}
 	t.Status = to
 	if completing {

@@ -87,9 +87,6 @@ func (o Options) now() time.Time {
 	return o.Now.UTC()
 }
 
-// strPtr returns a pointer to a copy of s.
-func strPtr(s string) *string { return &s }
-
 func strPtrEqual(a, b *string) bool {
 	if a == nil || b == nil {
 		return a == b

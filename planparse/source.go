@@ -57,14 +57,7 @@ func (l *lines) text(i int) []byte { return l.src[l.start[i]:l.end[i]] }
 // blank reports whether line i holds only spaces and tabs.
 func (l *lines) blank(i int) bool { return isBlank(l.text(i)) }
 
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' {
-			return false
-		}
-	}
-	return true
-}
+func isBlank(b []byte) bool { return len(bytes.Trim(b, " \t")) == 0 }
 
 // prepare builds the private copy goldmark parses. It has exactly the length
 // of src[base:], so offsets need no shifting: CRLF becomes " \n" (the CR turns
