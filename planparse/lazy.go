@@ -2,7 +2,7 @@ package planparse
 
 import (
 	"bytes"
-	"sort"
+	"slices"
 
 	"github.com/yuin/goldmark/ast"
 )
@@ -105,15 +105,9 @@ func atColumn0(txt []byte) bool {
 
 // mergeBreaks returns the sorted union of a and b.
 func mergeBreaks(a, b []int) []int {
-	m := append(append([]int(nil), a...), b...)
-	sort.Ints(m)
-	out := m[:0]
-	for i, v := range m {
-		if i == 0 || v != m[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
+	m := slices.Concat(a, b)
+	slices.Sort(m)
+	return slices.Compact(m)
 }
 
 // isMarkerLine reports whether line starts with a list marker: '-', '*', '+'

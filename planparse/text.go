@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,13 +66,7 @@ func checkbox(b []byte) (Checkbox, int) {
 
 // indent counts the leading spaces and tabs of b; a tab counts as one, as in
 // rpiv's dedent.
-func indent(b []byte) int {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	return i
-}
+func indent(b []byte) int { return len(b) - len(bytes.TrimLeft(b, " \t")) }
 
 // planText joins lines [from, to] of ln as rule 4 says: leading and trailing
 // blank lines removed, every line dedented by the smallest indent of the
