@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -31,14 +31,7 @@ var onlyFor = map[string][]string{
 	"owner_timezone":     {"create", "update", "complete", "list"},
 }
 
-var onlyForKeys = func() []string {
-	keys := make([]string, 0, len(onlyFor))
-	for k := range onlyFor {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}()
+var onlyForKeys = slices.Sorted(maps.Keys(onlyFor))
 
 // precheck runs the checks every call or op gets before its action's own
 // rules: a known action, fields that apply to it, the project, the scope.
@@ -73,11 +66,8 @@ func (r *runner) precheck(p *params) error {
 }
 
 func englishList(xs []string) string {
-	switch len(xs) {
-	case 1:
+	if len(xs) == 1 {
 		return xs[0]
-	case 2:
-		return xs[0] + " and " + xs[1]
 	}
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }

@@ -40,12 +40,8 @@ type journalTree struct {
 // isConflictMarker reports a line git writes around a conflict.
 func isConflictMarker(line []byte) bool {
 	line = bytes.TrimRight(line, "\r\n")
-	for _, m := range []string{"<<<<<<<", "|||||||", ">>>>>>>"} {
-		if bytes.HasPrefix(line, []byte(m)) {
-			return true
-		}
-	}
-	return len(line) >= 7 && len(bytes.Trim(line, "=")) == 0
+	return bytes.HasPrefix(line, []byte("<<<<<<<")) || bytes.HasPrefix(line, []byte("|||||||")) ||
+		bytes.HasPrefix(line, []byte(">>>>>>>")) || len(line) >= 7 && len(bytes.Trim(line, "=")) == 0
 }
 
 // readTree reads a journal: every line that parses as an entry, whatever
