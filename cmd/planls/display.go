@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
@@ -15,16 +13,4 @@ func subjectOf(t core.Task) string { return term(planparse.Display(t.Subject, t.
 // control characters and DEL become spaces, so text from a state or plan
 // file cannot move the cursor, recolour or retitle the terminal, or break
 // the one-line-per-item layout. Display only; the state keeps the bytes.
-func term(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7F && r <= 0x9F) }
+func term(s string) string { return core.NoControls(s) }
