@@ -54,9 +54,10 @@ func keyOf(scope []string, subject, planText string) itemKey {
 
 func taskKey(t *Task) itemKey { return keyOf(t.PlanScope, t.Subject, t.PlanText) }
 
-// usableItems are the plan's items that can become plan items: an item with a
-// blank subject is not one (planls-rules.md rule 4, `empty-item`).
-func usableItems(plan *planparse.Plan) []int {
+// UsableItems are the indexes into plan.Items of the items that can become
+// plan items, in order: an item with a blank subject is not one
+// (planls-rules.md rule 4, `empty-item`). A nil plan has none.
+func UsableItems(plan *planparse.Plan) []int {
 	var idx []int
 	if plan == nil {
 		return idx
@@ -96,7 +97,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		return fail(orig, view, action, rawParams, fmt.Errorf("read-only: this server has only the memory:read scope; approve needs memory:write"))
 	}
 	if view.Plan != nil && view.Plan.ID == id {
-		_, total := planCounts(view)
+		_, total := PlanCounts(view)
 		text := fmt.Sprintf("Plan \"%s\" is already approved: %s", sanitize(view.Plan.Title), CountNoun(total, "plan item"))
 		if path == "" || path == view.Plan.Path {
 			return success(orig, view, action, rawParams, text, false)
@@ -110,7 +111,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		return success(&moved, &moved, action, rawParams, text+"; its file is now "+path, true)
 	}
 	now := opts.now()
-	items := usableItems(plan)
+	items := UsableItems(plan)
 
 	at := pairApproval(view, plan, items)
 

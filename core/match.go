@@ -43,7 +43,7 @@ type ItemMatch struct {
 // matcher it replaced saved 0.03 and 0.2 ms of that for 250 more lines.
 func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
 	view := sortedView(in)
-	items := usableItems(plan)
+	items := UsableItems(plan)
 	at := slices.Repeat([]int{-1}, len(items))
 	live, _ := planTasks(view)
 	pairByKey(view, live, itemKeys(plan, items), at) // live is in plan order now

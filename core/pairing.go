@@ -39,7 +39,7 @@ type Carry struct {
 // approval will do. st is not changed; a nil st or plan is empty.
 func PreviewApproval(st *State, plan *planparse.Plan) []Carry {
 	view := sortedView(st)
-	items := usableItems(plan)
+	items := UsableItems(plan)
 	at := pairApproval(view, plan, items)
 	out := make([]Carry, len(items))
 	for j, i := range items {

@@ -13,7 +13,7 @@ func Reminder(in *State) string {
 	if in == nil {
 		return ""
 	}
-	open, total := planCounts(in)
+	open, total := PlanCounts(in)
 	if open == 0 {
 		return ""
 	}

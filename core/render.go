@@ -65,15 +65,16 @@ func planHeader(st *State) string {
 	if st.Plan == nil {
 		return ""
 	}
-	open, total := planCounts(st)
+	open, total := PlanCounts(st)
 	if total == 0 {
 		return ""
 	}
 	return fmt.Sprintf("Plan: %s -- %d/%d plan items open", sanitize(st.Plan.Title), open, total)
 }
 
-// planCounts counts live plan items: open = pending or in_progress.
-func planCounts(st *State) (open, total int) {
+// PlanCounts counts st's live plan items (tombstones left out): total, and
+// open, those pending or in_progress.
+func PlanCounts(st *State) (open, total int) {
 	for i := range st.Tasks {
 		t := &st.Tasks[i]
 		if t.Source != "plan" || t.Status == Deleted {

@@ -53,10 +53,10 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		return s.refuse(params, fmt.Sprintf("plan file %s is not text (%s): save it as UTF-8 and approve again", rel, msg))
 	}
 	plan := planparse.Parse(src)
-	items := countItems(plan)
+	items := len(core.UsableItems(plan))
 	return s.update(ctx, "approve", params, func(st *core.State) core.Result {
-		if items == 0 && !aopts.Force && livePlanItems(st) > 0 && !opts.ReadOnly {
-			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, core.CountNoun(livePlanItems(st), "plan item")))
+		if _, live := core.PlanCounts(st); items == 0 && !aopts.Force && live > 0 && !opts.ReadOnly {
+			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, core.CountNoun(live, "plan item")))
 		}
 		if items == 0 && !aopts.Force && !opts.ReadOnly && !core.PlanMatches(src, planIDOf(st)) {
 			// Approved, such a plan leaves `check` and the stop hook with
@@ -126,29 +126,6 @@ func refusal(st *core.State, params json.RawMessage, msg string) core.Result {
 			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan},
 		},
 	}
-}
-
-// countItems is the number of items core.Approve tracks: those with a
-// subject.
-func countItems(plan *planparse.Plan) int {
-	n := 0
-	for _, it := range plan.Items {
-		if strings.TrimSpace(it.Subject) != "" {
-			n++
-		}
-	}
-	return n
-}
-
-// livePlanItems is the number of plan items that are not tombstones.
-func livePlanItems(st *core.State) int {
-	n := 0
-	for _, t := range st.Tasks {
-		if t.Source == "plan" && t.Status != core.Deleted {
-			n++
-		}
-	}
-	return n
 }
 
 // nothingToApprove is the refusal of a plan in which planls finds no work.

@@ -62,7 +62,7 @@ func approvalNotes(old, next *core.State) []string {
 			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (removed, reworded or moved to another heading)", r.ID, core.NoControls(r.Subject), kept))
 		}
 	}
-	if len(open) > 0 && livePlanItems(next) == 0 {
+	if _, live := core.PlanCounts(next); len(open) > 0 && live == 0 {
 		verb := "were"
 		if len(open) == 1 {
 			verb = "was"

@@ -38,12 +38,7 @@ Reads only; creates nothing.`,
 			if err != nil {
 				return fail(err)
 			}
-			total := 0
-			for _, t := range st.Tasks {
-				if t.Source == "plan" && t.Status != core.Deleted {
-					total++
-				}
-			}
+			_, total := core.PlanCounts(st)
 			open := v.openItems()
 			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(st.Plan.Title), len(open), total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
