@@ -113,8 +113,7 @@ func (s *server) folderOfURI(u string) (*folder, error) {
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "uri %q: %v", u, err)
 	}
-	f := s.folderFor(path, true)
-	return f, nil
+	return s.folderFor(path, true), nil
 }
 
 // cmdStatus sets the status of item a.ID, asking the user for the evidence

@@ -139,30 +139,26 @@ func (s *server) handle(r *request) (any, error) {
 
 // handlers maps methods to their handler. Params are decoded by each handler
 // with decode, so a bad params object is InvalidParams, never a panic.
-var handlers map[string]func(*server, *request) (any, error)
-
-func init() {
-	handlers = map[string]func(*server, *request) (any, error){
-		"initialize":                          (*server).initialize,
-		"initialized":                         (*server).initializedNote,
-		"shutdown":                            (*server).shutdownReq,
-		"textDocument/didOpen":                (*server).didOpen,
-		"textDocument/didChange":              (*server).didChange,
-		"textDocument/didSave":                (*server).didSave,
-		"textDocument/didClose":               (*server).didClose,
-		"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
-		"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
-		"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
-		"textDocument/codeAction":             (*server).codeAction,
-		"textDocument/hover":                  (*server).hover,
-		"textDocument/documentSymbol":         (*server).documentSymbol,
-		"textDocument/codeLens":               (*server).codeLens,
-		"workspace/symbol":                    (*server).workspaceSymbol,
-		"workspace/executeCommand":            (*server).executeCommand,
-		"planls/plan":                         (*server).planRequest,
-		"textDocument/inlayHint":              (*server).inlayHint,
-		"$/setTrace":                          (*server).setTrace,
-	}
+var handlers = map[string]func(*server, *request) (any, error){
+	"initialize":                          (*server).initialize,
+	"initialized":                         (*server).initializedNote,
+	"shutdown":                            (*server).shutdownReq,
+	"textDocument/didOpen":                (*server).didOpen,
+	"textDocument/didChange":              (*server).didChange,
+	"textDocument/didSave":                (*server).didSave,
+	"textDocument/didClose":               (*server).didClose,
+	"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
+	"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
+	"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
+	"textDocument/codeAction":             (*server).codeAction,
+	"textDocument/hover":                  (*server).hover,
+	"textDocument/documentSymbol":         (*server).documentSymbol,
+	"textDocument/codeLens":               (*server).codeLens,
+	"workspace/symbol":                    (*server).workspaceSymbol,
+	"workspace/executeCommand":            (*server).executeCommand,
+	"planls/plan":                         (*server).planRequest,
+	"textDocument/inlayHint":              (*server).inlayHint,
+	"$/setTrace":                          (*server).setTrace,
 }
 
 // decode unmarshals params into v; empty params leave v zero.

@@ -67,15 +67,15 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 	if version == "" {
 		version = "dev"
 	}
-	sdkLog := slog.New(warnOnly{log.Handler()})
 	so := &sdk.ServerOptions{
-		Logger:       sdkLog,
+		Logger:       slog.New(warnOnly{log.Handler()}),
 		Instructions: "planls keeps this project's approved plan honest. Call the todo tool with {\"action\":\"list\"} before starting work.",
 		// Only tools: no logging capability, so nothing but replies and the
 		// tool list reaches the client.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+		// A client whose roots changed gets its root resolved again.
+		RootsListChangedHandler: h.rootsChanged,
 	}
-	h.trackRoots(so)
 	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, so)
 	destructive := !opts.ReadOnly
 	desc := toolDescription
