@@ -58,7 +58,6 @@ type server struct {
 	reg watchReg // not guarded by mu: it has its own
 }
 
-// document is an open text document.
 type document struct {
 	uri     string // exactly as the client sent it (B28)
 	key     string // keyOf its path
@@ -200,14 +199,12 @@ func (s *server) send(method string, params any) {
 	s.write(data)
 }
 
-// write writes one encoded message; a failure is logged.
 func (s *server) write(data []byte) {
 	if _, err := s.wire.writeRaw(data); err != nil {
 		s.log.Debug("write failed", "err", err)
 	}
 }
 
-// notification is a JSON-RPC 2.0 notification as it goes on the wire.
 type notification struct {
 	Version string `json:"jsonrpc"`
 	Method  string `json:"method"`

@@ -9,6 +9,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -63,10 +64,6 @@ const GCPercent = 200
 // an agent's stderr.
 func newServer(opts Options, log *slog.Logger) *sdk.Server {
 	h := &handler{opts: opts, log: log, roots: map[*sdk.ServerSession]string{}}
-	version := opts.Version
-	if version == "" {
-		version = "dev"
-	}
 	so := &sdk.ServerOptions{
 		Logger:       slog.New(warnOnly{log.Handler()}),
 		Instructions: "planls keeps this project's approved plan honest. Call the todo tool with {\"action\":\"list\"} before starting work.",
@@ -76,7 +73,7 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 		// A client whose roots changed gets its root resolved again.
 		RootsListChangedHandler: h.rootsChanged,
 	}
-	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, so)
+	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: cmp.Or(opts.Version, "dev")}, so)
 	destructive := !opts.ReadOnly
 	desc := toolDescription
 	if opts.ReadOnly {
