@@ -70,9 +70,8 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 		// Only tools: no logging capability, so nothing but replies and the
 		// tool list reaches the client.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
-		// A client whose roots changed gets its root resolved again.
-		RootsListChangedHandler: h.rootsChanged,
 	}
+	h.trackRoots(so)
 	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: cmp.Or(opts.Version, "dev")}, so)
 	destructive := !opts.ReadOnly
 	desc := toolDescription
