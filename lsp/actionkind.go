@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"slices"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -23,29 +24,16 @@ var advertisedKinds = []protocol.CodeActionKind{kindQuickFix, kindRewrite, kindA
 // its sub-kinds ("source" covers "source.approve"; LSP 3.17
 // CodeActionContext.only). An empty filter asks for every kind.
 func kindCovers(filter []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
-	if len(filter) == 0 {
-		return true
-	}
-	for _, f := range filter {
-		if f == "" || f == kind || strings.HasPrefix(string(kind), string(f)+".") {
-			return true
-		}
-	}
-	return false
+	return len(filter) == 0 || slices.ContainsFunc(filter, func(f protocol.CodeActionKind) bool {
+		return f == "" || f == kind || strings.HasPrefix(string(kind), string(f)+".")
+	})
 }
 
 // wantsSourceOnly reports whether only asks for source actions and nothing
 // else: they apply to the whole document, not to the range.
 func wantsSourceOnly(only []protocol.CodeActionKind) bool {
-	if len(only) == 0 {
-		return false
-	}
-	for _, k := range only {
-		if k != protocol.Source && !strings.HasPrefix(string(k), string(protocol.Source)+".") {
-			return false
-		}
-	}
-	return true
+	source := []protocol.CodeActionKind{protocol.Source}
+	return len(only) > 0 && !slices.ContainsFunc(only, func(k protocol.CodeActionKind) bool { return !kindCovers(source, k) })
 }
 
 // shapeActions keeps the actions whose kind only asks for and, for a

@@ -38,7 +38,6 @@ func itemCommands(t *core.Task, uri string) []protocol.Command {
 	return nil
 }
 
-// approveCommand is planls.approve of the plan at uri, titled title.
 func approveCommand(title, uri string) *protocol.Command {
 	return &protocol.Command{Title: title, Command: "planls.approve", Arguments: []any{planArg{URI: uri}}}
 }

@@ -1,8 +1,6 @@
 package lsp
 
-import (
-	"go.lsp.dev/protocol"
-)
+import "go.lsp.dev/protocol"
 
 // codeLens shows, above each tracked item, its one-click actions (the
 // same commands as the code actions).

@@ -69,7 +69,8 @@ func (s *server) executeCommand(r *request) (any, error) {
 		if len(a.Params) == 0 || string(a.Params) == "null" {
 			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `planls.todo needs {"params": {<todo tool params>}}`)
 		}
-		return s.detach(r, func(ctx context.Context) (any, error) { return s.callStore(ctx, f, a.Params) })
+		call := func(ctx context.Context) (core.Result, error) { return f.store.Call(ctx, a.Params, core.Options{}) }
+		return s.detach(r, func(ctx context.Context) (any, error) { return s.commit(ctx, f, call) })
 	}
 	sc, ok := statusCmds[p.Command]
 	if !ok {
@@ -113,8 +114,7 @@ func (s *server) folderOfURI(u string) (*folder, error) {
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "uri %q: %v", u, err)
 	}
-	f := s.folderFor(path, true)
-	return f, nil
+	return s.folderFor(path, true), nil
 }
 
 // cmdStatus sets the status of item a.ID, asking the user for the evidence
@@ -287,12 +287,6 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 		}
 		return res, nil
 	})
-}
-
-// callStore runs one todo tool call (JSON params, planls.todo) for folder
-// f; see commit.
-func (s *server) callStore(ctx context.Context, f *folder, params json.RawMessage) (any, error) {
-	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) { return f.store.Call(ctx, params, core.Options{}) })
 }
 
 // update runs core.Update(op) on folder f's state; see commit.

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -65,11 +66,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 			fmt.Sprintf("state file .planls/state.json cannot be used: %s", stateMsg(v.stateErr)))
 	}
 	for _, p := range v.plan.Problems {
-		code := p.Code
-		if code == "" {
-			code = codeEmpty
-		}
-		add(v.m.rng(p.Range.Start, p.Range.End), protocol.DiagnosticSeverityWarning, code, 0, p.Message)
+		add(v.m.rng(p.Range.Start, p.Range.End), protocol.DiagnosticSeverityWarning, cmp.Or(p.Code, codeEmpty), 0, p.Message)
 	}
 	if !v.approved {
 		add(title, protocol.DiagnosticSeverityInformation, codeNotApp, 0,
@@ -237,8 +234,7 @@ func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
 	off := 0
 	var se *store.StateError
 	if errors.As(err, &se) && se.Line > 0 && se.Line-1 < len(m.lines) {
-		off = m.lines[se.Line-1] + max(se.Col-1, 0)
-		off = min(off, m.lineEnd(se.Line-1))
+		off = min(m.lines[se.Line-1]+max(se.Col-1, 0), m.lineEnd(se.Line-1))
 	}
 	end := m.lineEnd(m.lineOf(off))
 	return protocol.Diagnostic{

@@ -118,21 +118,15 @@ func (s *server) readState(f *folder) bool {
 	stillMissing := missing && f.stateOK && f.stateSum == sum && f.stateErr == nil
 	f.badReads, f.stateOK, f.stateSum = 0, true, sum
 	switch {
-	case rerr != nil:
-		return setStateErr(f, rerr)
+	case rerr != nil: // a change the user sees only when the message is another
+		changed := f.stateErr == nil || f.stateErr.Error() != rerr.Error()
+		f.stateErr = rerr
+		return changed
 	case stillMissing:
 		return false
 	}
 	f.state, f.stateErr = st, nil
 	return true
-}
-
-// setStateErr records err as f's state error and reports whether the user
-// sees a change (another message).
-func setStateErr(f *folder, err error) bool {
-	changed := f.stateErr == nil || f.stateErr.Error() != err.Error()
-	f.stateErr = err
-	return changed
 }
 
 // resolvePlan picks the plan file: the approved plan's path when it exists,

@@ -81,7 +81,6 @@ func (g *group) stop() {
 	g.cancel()
 }
 
-// wait stops the group and waits for its goroutines to end.
 func (g *group) wait() {
 	g.stop()
 	g.wg.Wait()

@@ -45,11 +45,9 @@ func hoverText(v *view, vi *viewItem, mk markup) string {
 	t := vi.task
 	if t == nil {
 		if v.approved {
-			fmt.Fprintf(&b, "%s: not in the approved plan (re-approve to track it)", mk.bold(vi.item.Subject))
-		} else {
-			fmt.Fprintf(&b, "%s: draft (the plan is not approved)", mk.bold(vi.item.Subject))
+			return mk.bold(vi.item.Subject) + ": not in the approved plan (re-approve to track it)"
 		}
-		return b.String()
+		return mk.bold(vi.item.Subject) + ": draft (the plan is not approved)"
 	}
 	fmt.Fprintf(&b, "%s%sstatus: %s", mk.bold(fmt.Sprintf("#%d %s", t.ID, t.Subject)), mk.para(), mk.code(string(t.Status)))
 	if vi.drift == "changed" {

@@ -13,7 +13,6 @@ import (
 // text, backticks included, stays as written.
 type markup struct{ plain bool }
 
-// pick is plain for a plain-text client, else md.
 func (m markup) pick(plain, md string) string {
 	if m.plain {
 		return plain
@@ -30,10 +29,6 @@ func (m markup) esc(s string) string {
 	return m.pick(s, strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`, "*", `\*`, "_", `\_`, "<", `\<`, "`", "\\`").Replace(s))
 }
 
-// content is the hover's MarkupContent of text written with m.
 func (m markup) content(text string) protocol.MarkupContent {
-	if m.plain {
-		return protocol.MarkupContent{Kind: protocol.PlainText, Value: text}
-	}
-	return protocol.MarkupContent{Kind: protocol.Markdown, Value: text}
+	return protocol.MarkupContent{Kind: protocol.MarkupKind(m.pick(string(protocol.PlainText), string(protocol.Markdown))), Value: text}
 }

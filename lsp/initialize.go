@@ -15,14 +15,12 @@ import (
 // process id), derived from initializeParams. A missing or malformed field
 // takes the conservative value (the 3.0 shape).
 type clientCaps struct {
-	showMessage   bool // window.showMessage is declared (readyevidence.go)
-	dynamicWatch  bool // workspace.didChangeWatchedFiles.dynamicRegistration
-	configuration bool // the client answers workspace/configuration (3.6)
-	lensRefresh   bool // workspace.codeLens.refreshSupport (3.16)
-	inlayRefresh  bool // workspace.inlayHint.refreshSupport (3.17)
-	// relativePatterns:
-	// workspace.didChangeWatchedFiles.relativePatternSupport (3.17).
-	relativePatterns bool
+	showMessage      bool // window.showMessage is declared (readyevidence.go)
+	dynamicWatch     bool // workspace.didChangeWatchedFiles.dynamicRegistration
+	configuration    bool // the client answers workspace/configuration (3.6)
+	lensRefresh      bool // workspace.codeLens.refreshSupport (3.16)
+	inlayRefresh     bool // workspace.inlayHint.refreshSupport (3.17)
+	relativePatterns bool // workspace.didChangeWatchedFiles.relativePatternSupport (3.17)
 	// hoverPlain: textDocument.hover.contentFormat lists formats and
 	// "markdown" is not among them (or comes after "plaintext").
 	hoverPlain bool
@@ -156,7 +154,7 @@ func (s *server) initialize(r *request) (any, error) {
 		}
 	}
 	s.state = initialized
-	res := initializeResult{
+	return initializeResult{
 		Capabilities: serverCapabilities{
 			PositionEncoding:  s.enc.String(),
 			InlayHintProvider: true,
@@ -181,8 +179,7 @@ func (s *server) initialize(r *request) (any, error) {
 			},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "planls", Version: Version},
-	}
-	return res, nil
+	}, nil
 }
 
 // initializedNote starts watching: fsnotify at once, and through the client

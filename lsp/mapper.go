@@ -74,7 +74,6 @@ func (m *mapper) position(off int) protocol.Position {
 	return protocol.Position{Line: uint32(l), Character: uint32(m.units(m.text[start:off]))}
 }
 
-// rng converts a byte range to an LSP range.
 func (m *mapper) rng(start, end int) protocol.Range {
 	return protocol.Range{Start: m.position(start), End: m.position(end)}
 }
@@ -116,7 +115,6 @@ func (m *mapper) width(r rune, size int) int {
 	return 1
 }
 
-// units counts b in the negotiated unit.
 func (m *mapper) units(b []byte) int {
 	if m.enc == utf8Enc {
 		return len(b)

@@ -55,12 +55,9 @@ func (s *server) planRequest(r *request) (any, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	var f *folder
-	var err error
+	f, err := s.folderOfURI(p.URI)
 	if p.URI == "" && len(s.folders) > 1 {
-		f = s.folders[0]
-	} else {
-		f, err = s.folderOfURI(p.URI)
+		f, err = s.folders[0], nil
 	}
 	var res planResult
 	if err == nil {

@@ -95,8 +95,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	s.laterChange = d.queuedChange
 	d.handled = opts.onHandled
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); d.run() }()
+	wg.Go(d.run)
 	jc.Go(ctx, d.onMessage)
 	select {
 	case <-jc.Done():

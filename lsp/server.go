@@ -58,7 +58,6 @@ type server struct {
 	reg watchReg // not guarded by mu: it has its own
 }
 
-// document is an open text document.
 type document struct {
 	uri     string // exactly as the client sent it (B28)
 	key     string // keyOf its path
@@ -139,30 +138,26 @@ func (s *server) handle(r *request) (any, error) {
 
 // handlers maps methods to their handler. Params are decoded by each handler
 // with decode, so a bad params object is InvalidParams, never a panic.
-var handlers map[string]func(*server, *request) (any, error)
-
-func init() {
-	handlers = map[string]func(*server, *request) (any, error){
-		"initialize":                          (*server).initialize,
-		"initialized":                         (*server).initializedNote,
-		"shutdown":                            (*server).shutdownReq,
-		"textDocument/didOpen":                (*server).didOpen,
-		"textDocument/didChange":              (*server).didChange,
-		"textDocument/didSave":                (*server).didSave,
-		"textDocument/didClose":               (*server).didClose,
-		"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
-		"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
-		"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
-		"textDocument/codeAction":             (*server).codeAction,
-		"textDocument/hover":                  (*server).hover,
-		"textDocument/documentSymbol":         (*server).documentSymbol,
-		"textDocument/codeLens":               (*server).codeLens,
-		"workspace/symbol":                    (*server).workspaceSymbol,
-		"workspace/executeCommand":            (*server).executeCommand,
-		"planls/plan":                         (*server).planRequest,
-		"textDocument/inlayHint":              (*server).inlayHint,
-		"$/setTrace":                          (*server).setTrace,
-	}
+var handlers = map[string]func(*server, *request) (any, error){
+	"initialize":                          (*server).initialize,
+	"initialized":                         (*server).initializedNote,
+	"shutdown":                            (*server).shutdownReq,
+	"textDocument/didOpen":                (*server).didOpen,
+	"textDocument/didChange":              (*server).didChange,
+	"textDocument/didSave":                (*server).didSave,
+	"textDocument/didClose":               (*server).didClose,
+	"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
+	"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
+	"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
+	"textDocument/codeAction":             (*server).codeAction,
+	"textDocument/hover":                  (*server).hover,
+	"textDocument/documentSymbol":         (*server).documentSymbol,
+	"textDocument/codeLens":               (*server).codeLens,
+	"workspace/symbol":                    (*server).workspaceSymbol,
+	"workspace/executeCommand":            (*server).executeCommand,
+	"planls/plan":                         (*server).planRequest,
+	"textDocument/inlayHint":              (*server).inlayHint,
+	"$/setTrace":                          (*server).setTrace,
 }
 
 // decode unmarshals params into v; empty params leave v zero.
@@ -204,14 +199,12 @@ func (s *server) send(method string, params any) {
 	s.write(data)
 }
 
-// write writes one encoded message; a failure is logged.
 func (s *server) write(data []byte) {
 	if _, err := s.wire.writeRaw(data); err != nil {
 		s.log.Debug("write failed", "err", err)
 	}
 }
 
-// notification is a JSON-RPC 2.0 notification as it goes on the wire.
 type notification struct {
 	Version string `json:"jsonrpc"`
 	Method  string `json:"method"`

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"encoding/json"
 	"log/slog"
 	"path"
@@ -36,20 +37,16 @@ type settingsPatch struct {
 	fadeClosed *bool    // nil: unset
 }
 
-// over returns base with p's keys replacing base's.
 func (p settingsPatch) over(base settings) settings {
 	all := settingsPatch{base.PlanFiles, base.Severity, &base.FadeClosed}.merge(p)
 	return settings{PlanFiles: all.planFiles, Severity: all.severity, FadeClosed: *all.fadeClosed}
 }
 
-// merge returns p with the keys q sets replaced by q's values.
 func (p settingsPatch) merge(q settingsPatch) settingsPatch {
 	if q.planFiles != nil {
 		p.planFiles = q.planFiles
 	}
-	if q.severity != "" {
-		p.severity = q.severity
-	}
+	p.severity = cmp.Or(q.severity, p.severity)
 	if q.fadeClosed != nil {
 		p.fadeClosed = q.fadeClosed
 	}

@@ -27,7 +27,6 @@ func (s *server) documentSymbol(r *request) (any, error) {
 	return s.shapeSymbols(planSymbol(f.view), p.TextDocument.URI), nil
 }
 
-// span is a byte range used while building symbols.
 type span struct{ start, end int }
 
 func (a span) clampTo(b span) span {
@@ -76,12 +75,9 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 			gi++
 		}
 		var parent *group
-		if gi < len(groups) && start >= groups[gi].body.start {
-			parent = groups[gi]
-		}
 		bound := whole
-		if parent != nil {
-			bound = parent.body
+		if gi < len(groups) && start >= groups[gi].body.start {
+			parent, bound = groups[gi], groups[gi].body
 		}
 		blk := span{vi.item.Block.Start, vi.item.Block.End}.clampTo(bound)
 		sel := span{vi.item.Line.Start, vi.item.Line.End}.clampTo(blk)

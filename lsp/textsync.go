@@ -30,8 +30,7 @@ func (s *server) didOpen(r *request) (any, error) {
 	}
 	// Only a plan-like file outside every folder gets a folder of its own:
 	// opening some other markdown file must not start watching its directory.
-	f := s.folderFor(path, s.looksLikePlan(path))
-	if f != nil {
+	if f := s.folderFor(path, s.looksLikePlan(path)); f != nil {
 		s.refresh(f, true)
 	}
 	return nil, nil
@@ -214,25 +213,18 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 // looksLikePlan reports whether a file's name matches the last element of
 // a planFiles glob, pushed or pulled for any folder. Caller holds mu.
 func (s *server) looksLikePlan(path string) bool {
-	for _, g := range s.planFilesUnion() {
-		if ok, _ := filepath.Match(filepath.Base(filepath.FromSlash(g)), filepath.Base(path)); ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.planFilesUnion(), func(g string) bool {
+		ok, _ := filepath.Match(filepath.Base(filepath.FromSlash(g)), filepath.Base(path))
+		return ok
+	})
 }
 
 // planCandidate reports whether path matches a planFiles glob in force for
 // f (folderSettings). Caller holds mu.
 func (s *server) planCandidate(f *folder, path string) bool {
 	rel, err := filepath.Rel(f.root, path)
-	if err != nil {
-		return false
-	}
-	for _, g := range s.folderSettings(f).PlanFiles {
-		if ok, _ := filepath.Match(filepath.FromSlash(g), rel); ok {
-			return true
-		}
-	}
-	return false
+	return err == nil && slices.ContainsFunc(s.folderSettings(f).PlanFiles, func(g string) bool {
+		ok, _ := filepath.Match(filepath.FromSlash(g), rel)
+		return ok
+	})
 }

@@ -8,8 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// validTrace reports whether v is a TraceValue (LSP 3.17 §"$/setTrace":
-// "off", "messages" or "verbose").
+// validTrace reports whether v is a TraceValue (LSP 3.17 §"$/setTrace").
 func validTrace(v string) bool {
 	return v == "off" || v == "messages" || v == "verbose"
 }

@@ -75,25 +75,18 @@ func pathKey(p string, windows bool) string {
 	return path.Clean(p)
 }
 
-// isWindows reports whether the server runs on Windows.
 const isWindows = runtime.GOOS == "windows"
 
-// fileOf is uriToPath for the running OS.
 func fileOf(u string) (string, error) { return uriToPath(u, isWindows) }
 
-// uriOf is pathToURI for the running OS.
 func uriOf(p string) string { return pathToURI(filepath.Clean(p), isWindows) }
 
-// keyOf is pathKey for the running OS.
 func keyOf(p string) string { return pathKey(filepath.Clean(p), isWindows) }
 
 // within reports whether path p is root or inside it (both keys).
 func within(rootKey, pKey string) bool {
-	if rootKey == pKey {
-		return true
-	}
 	sep := string(filepath.Separator)
-	return strings.HasPrefix(pKey, strings.TrimSuffix(rootKey, sep)+sep)
+	return rootKey == pKey || strings.HasPrefix(pKey, strings.TrimSuffix(rootKey, sep)+sep)
 }
 
 // fileURI is the URI of p, a file inside f, spelled the way the client

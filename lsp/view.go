@@ -152,10 +152,8 @@ func (v *view) itemByID(id int) *viewItem {
 	return nil
 }
 
-// task returns the task of id in the view's state, or nil.
 func (v *view) task(id int) *core.Task { return v.tasks[id] }
 
-// open reports whether a task is pending or in progress.
 func isOpen(t *core.Task) bool {
 	return t != nil && (t.Status == core.Pending || t.Status == core.InProgress)
 }

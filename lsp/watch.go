@@ -144,13 +144,11 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 	name := filepath.Clean(ev.Name)
 	k := keyOf(name)
 	rearm := false
-	if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 {
-		// A watched directory that goes away takes its watch with it; forget
-		// it so it is watched again when it comes back (a checkout, rm -rf .planls).
-		if fw.dirs[name] {
-			delete(fw.dirs, name)
-			rearm = true
-		}
+	// A watched directory that goes away takes its watch with it; forget
+	// it so it is watched again when it comes back (a checkout, rm -rf .planls).
+	if ev.Op&(fsnotify.Remove|fsnotify.Rename) != 0 && fw.dirs[name] {
+		delete(fw.dirs, name)
+		rearm = true
 	}
 	for _, f := range s.folders {
 		if !within(f.key, k) {

@@ -35,28 +35,25 @@ func structured(res core.Result) details {
 	if d.Tasks == nil {
 		d.Tasks = []core.Task{}
 	}
-	if d.Action == "list" && d.Error == "" {
+	var rows []core.Task
+	switch {
+	case d.Action == "list" && d.Error == "":
 		// A list page carries its rows, shaped like its text (listpage.go).
-		d.TasksInState = len(d.Tasks)
-		d.Tasks = pageRows(res)
-		d.TasksTrimmed = true
+		rows = pageRows(res)
+	case len(d.Tasks) <= trimAbove:
 		return d
-	}
-	if len(d.Tasks) <= trimAbove {
-		return d
-	}
-	keep := make(map[int]bool, len(res.Affected)+len(res.Shown))
-	for _, id := range slices.Concat(res.Affected, res.Shown) {
-		keep[id] = true
-	}
-	rows := make([]core.Task, 0, min(len(keep), maxDetailRows))
-	for _, t := range d.Tasks {
-		if keep[t.ID] && len(rows) < maxDetailRows {
-			rows = append(rows, t)
+	default:
+		keep := make(map[int]bool, len(res.Affected)+len(res.Shown))
+		for _, id := range slices.Concat(res.Affected, res.Shown) {
+			keep[id] = true
+		}
+		rows = make([]core.Task, 0, min(len(keep), maxDetailRows))
+		for _, t := range d.Tasks {
+			if keep[t.ID] && len(rows) < maxDetailRows {
+				rows = append(rows, t)
+			}
 		}
 	}
-	d.TasksInState = len(d.Tasks)
-	d.Tasks = rows
-	d.TasksTrimmed = true
+	d.TasksInState, d.Tasks, d.TasksTrimmed = len(d.Tasks), rows, true
 	return d
 }

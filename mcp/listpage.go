@@ -50,10 +50,7 @@ func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Resu
 
 // wireSize is the bytes of a result as the client receives it.
 func wireSize(res core.Result) int {
-	b, err := json.Marshal(toolResult(res, nil))
-	if err != nil {
-		return 0
-	}
+	b, _ := json.Marshal(toolResult(res, nil)) // nil on error: 0
 	return len(b)
 }
 

@@ -48,22 +48,14 @@ func (e *rootError) Error() string {
 // fixedRoot applies the two sources that need no client: the --root flag,
 // then $PLANLS_ROOT. decided is false when neither is set.
 func fixedRoot(flagRoot string) (root string, decided bool, err error) {
-	cwd := workDir()
-	if flagRoot != "" {
-		root, err := store.FindRoot(flagRoot, cwd)
-		if err != nil {
-			return "", true, &rootError{looked: []string{err.Error()}} // names --root and the value
-		}
-		return root, true, nil
+	if flagRoot == "" && os.Getenv("PLANLS_ROOT") == "" {
+		return "", false, nil
 	}
-	if env := os.Getenv("PLANLS_ROOT"); env != "" {
-		root, err := store.FindRoot("", cwd)
-		if err != nil {
-			return "", true, &rootError{looked: []string{err.Error()}} // names $PLANLS_ROOT and the value
-		}
-		return root, true, nil
+	root, err = store.FindRoot(flagRoot, workDir())
+	if err != nil {
+		return "", true, &rootError{looked: []string{err.Error()}} // names --root or $PLANLS_ROOT and the value
 	}
-	return "", false, nil
+	return root, true, nil
 }
 
 // rootFromClient picks the project from the client's roots (file:// URIs
@@ -134,8 +126,6 @@ func askRoots(ctx context.Context, ss *sdk.ServerSession) ([]*sdk.Root, string) 
 	return res.Roots, ""
 }
 
-// usesInputRequests reports whether the session's protocol forbids
-// server-initiated requests (SEP-2322), as the SDK decides it.
 // offersRoots reports whether the client declared the roots capability in
 // initialize (MCP "Roots": servers ask only clients that offer it).
 func offersRoots(ss *sdk.ServerSession) bool {
@@ -143,6 +133,8 @@ func offersRoots(ss *sdk.ServerSession) bool {
 	return p != nil && p.Capabilities != nil && p.Capabilities.RootsV2 != nil
 }
 
+// usesInputRequests reports whether the session's protocol forbids
+// server-initiated requests (SEP-2322), as the SDK decides it.
 func usesInputRequests(ss *sdk.ServerSession) bool {
 	p := ss.InitializeParams()
 	return p == nil || p.ProtocolVersion >= protocolMRTR

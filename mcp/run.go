@@ -9,6 +9,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"io"
@@ -63,20 +64,15 @@ const GCPercent = 200
 // an agent's stderr.
 func newServer(opts Options, log *slog.Logger) *sdk.Server {
 	h := &handler{opts: opts, log: log, roots: map[*sdk.ServerSession]string{}}
-	version := opts.Version
-	if version == "" {
-		version = "dev"
-	}
-	sdkLog := slog.New(warnOnly{log.Handler()})
 	so := &sdk.ServerOptions{
-		Logger:       sdkLog,
+		Logger:       slog.New(warnOnly{log.Handler()}),
 		Instructions: "planls keeps this project's approved plan honest. Call the todo tool with {\"action\":\"list\"} before starting work.",
 		// Only tools: no logging capability, so nothing but replies and the
 		// tool list reaches the client.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	}
 	h.trackRoots(so)
-	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: version}, so)
+	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: cmp.Or(opts.Version, "dev")}, so)
 	destructive := !opts.ReadOnly
 	desc := toolDescription
 	if opts.ReadOnly {

@@ -90,11 +90,10 @@ func fieldSchemas() map[string]any {
 // agent can act on better than a schema validator's.
 func inputSchema() json.RawMessage {
 	props := fieldSchemas()
-	op := map[string]any{"type": "object", "properties": fieldSchemas()}
 	props["ops"] = map[string]any{
 		"type":        "array",
 		"minItems":    1,
-		"items":       op,
+		"items":       map[string]any{"type": "object", "properties": fieldSchemas()},
 		"description": "atomic batch instead of action: each element is one call's action and fields; the first invalid op rejects the whole batch",
 	}
 	b, err := json.Marshal(map[string]any{"type": "object", "properties": props})
