@@ -84,6 +84,8 @@ the tool runs.`,
 // for an update to one status.
 type todoAction struct {
 	use, short string
+	long       string // the help's long text; "" = short
+	example    string
 	action     string      // the tool's action
 	status     core.Status // sugar: the status the update sets
 	pos        positional  // what the arguments are
@@ -124,12 +126,20 @@ var todoActions = []todoAction{
 	{use: "restore [id...]", action: "restore", short: "Bring back what delete_all (or delete) tombstoned", pos: argsIDs, fields: slices.Concat([]string{"ids"}, common)},
 	{use: "start <id>", action: "update", status: core.InProgress, short: "Set a task in_progress", pos: argsID, fields: slices.Concat(sugarFlds, common)},
 	{use: "defer <id>", action: "update", status: core.Deferred, short: "Defer a task with --reason (the user is told why)", pos: argsID, fields: slices.Concat(sugarFlds, []string{"reason"}, common)},
-	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a deferred or in-progress task back to pending (a completed task stays completed)", pos: argsID, fields: slices.Concat(sugarFlds, common)},
+	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a task back to pending; a completed one needs --reason (the journal keeps who, when, why and its evidence)", pos: argsID, fields: slices.Concat(sugarFlds, []string{"reason"}, common),
+		long: `Set a task back to pending. A deferred or in-progress task needs nothing more (its deferral
+reason is dropped, as the todo tool does). A completed task is reopened only with --reason, why its
+evidence does not hold: a person's correction, which the todo tool itself (MCP, --params, pi)
+refuses to agents, since there completed is final. The journal (.planls/journal.jsonl) records
+who reopened it (git user.name <user.email>, else the login name), when, why, and the evidence it
+had.`,
+		example: `  planls todo reopen 4
+  planls todo reopen 3 --reason "the test passed only on my machine; CI fails"`},
 }
 
 // command builds the cobra command of a.
 func (a todoAction) command() *cobra.Command {
-	c := &cobra.Command{Use: a.use, Short: a.short}
+	c := &cobra.Command{Use: a.use, Short: a.short, Long: a.long, Example: a.example}
 	switch a.pos {
 	case argsNone:
 		c.Args = cobra.NoArgs
@@ -139,10 +149,16 @@ func (a todoAction) command() *cobra.Command {
 		c.Args = cobra.ArbitraryArgs
 	}
 	addFields(c, a.fields...)
+	if f := c.Flags().Lookup("reason"); f != nil && a.status == core.Pending {
+		f.Usage = "why the task is not done (needed to reopen a completed task; the journal keeps it)"
+	}
 	c.RunE = func(cmd *cobra.Command, argv []string) error {
 		p, err := a.params(cmd, argv)
 		if err != nil {
 			return err
+		}
+		if a.status == core.Pending && cmd.Flags().Changed("reason") {
+			return runReopen(cmd, p)
 		}
 		return runTodoParams(cmd, p)
 	}
@@ -242,6 +258,10 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 	for _, n := range res.Notices {
 		// A person already reads the deferral in the text's seed line.
 		if !asJSON && redundantNotice(res.Envelope.Text(), n) {
+			continue
+		}
+		if n.Code == core.CompletedFinalCode && !asJSON {
+			// The agent's advice; a person reopens it with the flag.
 			continue
 		}
 		if n.Code == core.WeakEvidenceCode && n.Plain != "" && !asJSON {
