@@ -118,7 +118,12 @@ var todoActions = []todoAction{
 	{use: "list", action: "list", short: "List tasks (tombstones hidden unless --include-deleted)", fields: slices.Concat(listing, common)},
 	{use: "get <id>", action: "get", short: "Show one task with its blockedBy and blocks edges", pos: argsID, fields: slices.Concat([]string{"id"}, common)},
 	{use: "delete <id>", action: "delete", short: "Tombstone a task (plan items can't be deleted)", pos: argsID, fields: slices.Concat([]string{"id"}, common)},
-	{use: "clear", action: "clear", short: "Drop every agent-created task (plan items stay)", fields: common},
+	{use: "clear", action: "clear", short: "Drop every agent-created task (needs --confirm-clear; plan items stay; undo with restore)", fields: common,
+		long: `Drop every task that is not a plan item, tombstones included; plan items stay. The ids start
+again at 1 when nothing is left, as the todo tool's clear does. What it drops is kept in the state:
+planls todo restore (without ids) brings it back, under new ids where theirs were taken since.
+From a shell it needs --confirm-clear, like delete_all; the todo tool itself (MCP, --params) keeps
+the seed's clear, which asks nothing.`},
 	{use: "complete <id>", action: "complete", short: "Complete a task with --evidence", pos: argsID,
 		fields: slices.Concat([]string{"id", "evidence", "note", "expected-version", "client-mutation-id"}, common)},
 	{use: "delete_all", action: "delete_all", short: "Soft-delete every task that is not a plan item (needs --confirm-delete-all; undo with restore)",
@@ -149,6 +154,9 @@ func (a todoAction) command() *cobra.Command {
 		c.Args = cobra.ArbitraryArgs
 	}
 	addFields(c, a.fields...)
+	if a.action == "clear" {
+		c.Flags().Bool("confirm-clear", false, "drop the tasks (without it, clear says what it would drop and changes nothing)")
+	}
 	if f := c.Flags().Lookup("reason"); f != nil && a.status == core.Pending {
 		f.Usage = "why the task is not done (needed to reopen a completed task; the journal keeps it)"
 	}
@@ -159,6 +167,11 @@ func (a todoAction) command() *cobra.Command {
 		}
 		if a.status == core.Pending && cmd.Flags().Changed("reason") {
 			return runReopen(cmd, p)
+		}
+		if a.action == "clear" {
+			if err := confirmClear(cmd); err != nil {
+				return err
+			}
 		}
 		return runTodoParams(cmd, p)
 	}
@@ -288,4 +301,30 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 		printHints(errw, resultHints(cmd, res)...)
 	}
 	return nil
+}
+
+// confirmClear refuses `planls todo clear` without --confirm-clear while it
+// would drop anything, saying what: like delete_all, a person confirms a
+// bulk removal (the tool's clear, which agents call, keeps the seed's
+// behaviour and asks nothing).
+func confirmClear(cmd *cobra.Command) error {
+	if ok, _ := cmd.Flags().GetBool("confirm-clear"); ok {
+		return nil
+	}
+	_, st, err := openState(cmd)
+	if err != nil {
+		return err
+	}
+	var ids []int
+	for _, t := range st.Tasks {
+		if t.Source != "plan" {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "Error: clear drops %s that %s not plan items (%s); run it again with --confirm-clear (planls todo restore brings them back)\n",
+		core.CountNoun(len(ids), "task"), map[bool]string{true: "is", false: "are"}[len(ids) == 1], core.IDRuns(ids))
+	return silentExit(exitRejected)
 }

@@ -303,9 +303,15 @@ H.test('r on a completed item asks why and reopens it; the journal keeps who, wh
   restore()
   restore_notify()
   H.eq({ 'Reason to reopen #4 (why it is not done): ' }, prompts)
-  local lines = vim.fn.readfile(ws .. '/.planls/journal.jsonl')
-  local last = vim.json.decode(lines[#lines])
-  H.eq('reopen', last.kind)
+  -- The journal line follows the state file's rename: wait for it.
+  local last
+  H.wait(TIMEOUT, function()
+    local lines = vim.fn.readfile(ws .. '/.planls/journal.jsonl')
+    last = vim.json.decode(lines[#lines])
+    return last.kind == 'reopen'
+  end, 'the reopen journaled', function()
+    return vim.inspect(last)
+  end)
   H.eq('the counter is never exported', last.params.reason)
   H.eq('curl shows the counter', last.params.evidence)
   H.eq('completed', last.params.from)
