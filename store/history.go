@@ -32,7 +32,7 @@ type HistoryEntry struct {
 // the change, nil when removed; it is shared with the history reader:
 // read, never modify.
 type TaskChange struct {
-	UID      string // the task's stable identity ("" where the journal has none)
+	UID      string // the task's stable identity (core.Task.UID; "" in records written before it)
 	ID       int    // its display id at the time
 	Subject  string
 	From, To core.Status
@@ -95,7 +95,7 @@ func (s *Store) History(ctx context.Context, fn func(HistoryEntry) error) error 
 			if e.Full && before != nil && sameTask(before, t) {
 				continue
 			}
-			ch := TaskChange{ID: t.ID, Subject: t.Subject, To: t.Status, Task: t}
+			ch := TaskChange{UID: t.UID, ID: t.ID, Subject: t.Subject, To: t.Status, Task: t}
 			if before != nil {
 				ch.From = before.Status
 			}
@@ -114,7 +114,7 @@ func (s *Store) History(ctx context.Context, fn func(HistoryEntry) error) error 
 		}
 		for _, id := range removed {
 			if before, ok := cur[id]; ok {
-				h.Changes = append(h.Changes, TaskChange{ID: id, Subject: before.Subject, From: before.Status})
+				h.Changes = append(h.Changes, TaskChange{UID: before.UID, ID: id, Subject: before.Subject, From: before.Status})
 				delete(cur, id)
 			}
 		}

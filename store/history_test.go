@@ -60,6 +60,9 @@ func TestHistory(t *testing.T) {
 	if ev[1].Kind != "call" || len(c) != 1 || c[0].ID != 1 || c[0].From != core.Pending || c[0].To != core.Completed || c[0].Task.Evidence != "abc1234" || !strings.Contains(string(ev[1].Params), `"evidence":"abc1234"`) {
 		t.Errorf("completion: %+v", ev[1])
 	}
+	if c[0].UID == "" || c[0].UID != ev[0].Changes[0].UID {
+		t.Errorf("the completed task's identity %q is not the one it was approved with (%q)", c[0].UID, ev[0].Changes[0].UID)
+	}
 	var kinds []string
 	for _, ch := range ev[3].Changes {
 		kinds = append(kinds, string(ch.To))
