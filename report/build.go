@@ -32,10 +32,12 @@ type Input struct {
 }
 
 // Placed is a plan item and the 1-based line of its bullet in the plan
-// file now (0 when it is no longer in it). Unproven marks an item closed
-// without its proof (counted open).
+// file now (0 when it is no longer in it). Subject is its subject as people
+// read it ("": Build renders it with planparse.Display). Unproven marks an
+// item closed without its proof (counted open).
 type Placed struct {
 	Task     core.Task
+	Subject  string
 	Line     int
 	Unproven bool
 }
@@ -96,15 +98,21 @@ func Build(in Input) (*Report, error) {
 	}
 	r.Timeline, r.Earlier, r.Chart, r.Approvals = h.timeline, h.earlier, h.chart, h.approvals
 
-	pairs := make([][2]string, len(in.Items))
-	for i, p := range in.Items {
-		pairs[i] = [2]string{p.Task.Subject, p.Task.PlanText}
+	var pairs [][2]string
+	for _, p := range in.Items {
+		if p.Subject == "" {
+			pairs = append(pairs, [2]string{p.Task.Subject, p.Task.PlanText})
+		}
 	}
-	subjects := planparse.Displays(pairs)
+	shown := planparse.Displays(pairs)
 	groups := map[string]int{}
-	for i, p := range in.Items {
+	for _, p := range in.Items {
 		t := p.Task
-		it := Item{ID: t.ID, Subject: core.NoControls(subjects[i]), Group: t.PlanGroup, Status: t.Status,
+		subj := p.Subject
+		if subj == "" {
+			subj, shown = shown[0], shown[1:]
+		}
+		it := Item{ID: t.ID, Subject: core.NoControls(subj), Group: t.PlanGroup, Status: t.Status,
 			Unproven: p.Unproven, Line: p.Line, Reason: t.Reason, Closed: h.closed[t.ID]}
 		if it.Line > 0 {
 			it.Href = in.Links.file(in.Root, r.PlanPath, it.Line, 0)

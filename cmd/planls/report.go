@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -122,16 +123,8 @@ checked as planls verify does, offline: no command is ever run for the report. E
 // and where links go. local links files by file:// URL when there is no
 // forge (right for a page opened here, not for a pull request).
 func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool) (*report.Report, error) {
-	v, err := loadPlanView(s.Root, st)
-	if err != nil {
-		return nil, err
-	}
-	var items []report.Placed
-	for _, o := range v.planItems(func(t core.Task) bool { return t.Status != core.Deleted }) {
-		items = append(items, report.Placed{Task: o.Task, Line: o.Line, Unproven: closedWithoutProof(o.Task)})
-	}
 	// verify and the forge lookups mostly wait on git; the history is read
-	// meanwhile (they share nothing).
+	// and the plan analysed meanwhile (they share nothing).
 	var results []verify.Result
 	var links report.Links
 	var wg sync.WaitGroup
@@ -143,9 +136,10 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		links = reportLinks(s.Root)
 	})
 	var entries []store.HistoryEntry
-	err = s.History(ctx, func(h store.HistoryEntry) error { entries = append(entries, h); return nil })
+	err := s.History(ctx, func(h store.HistoryEntry) error { entries = append(entries, h); return nil })
+	v, verr := loadPlanView(s.Root, st, nil)
 	wg.Wait()
-	if err != nil {
+	if err = cmp.Or(err, verr); err != nil {
 		return nil, err
 	}
 	links.Local = local
@@ -157,21 +151,44 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		}
 		return nil
 	}
+	items, drift := reportFindings(v)
 	return report.Build(report.Input{Root: s.Root, State: st, History: history, Items: items, Verify: results,
-		Drift: reportDrift(v), Links: links, Now: time.Now()})
+		Drift: drift, Links: links, Now: time.Now()})
 }
 
-// reportDrift is the plan file's drift findings as the report shows them:
-// the one place the report asks for them.
-func reportDrift(v *planView) []report.Drift {
-	if !v.exists {
-		return []report.Drift{{Kind: "missing", Message: displayPath(v.abs, v.root) + " is missing"}}
+// reportFindings is the plan items and the drift findings of the analysis,
+// as the report shows them: the one place the report reads the analysis.
+func reportFindings(v *planView) ([]report.Placed, []report.Drift) {
+	unproven := map[int]bool{}
+	var drift []report.Drift
+	if !v.an.Exists {
+		drift = append(drift, report.Drift{Kind: string(core.DriftMissing), Message: displayPath(v.abs, v.root) + " is missing"})
 	}
-	var out []report.Drift
-	for _, d := range v.driftItems() {
-		out = append(out, report.Drift{Kind: d.kind(), TaskID: d.TaskID, Subject: d.Subject, Line: d.Line, Message: d.message()})
+	for _, f := range v.an.Findings {
+		switch f.Rule {
+		case core.RuleNoProof:
+			unproven[f.TaskID] = true
+		case core.RuleDrift:
+			d := report.Drift{Kind: string(f.Drift), TaskID: f.TaskID, Message: f.Message}
+			if f.Drift != core.DriftText {
+				d.Line, _ = v.at(f)
+			}
+			drift = append(drift, d)
+		}
 	}
-	return out
+	var items []report.Placed
+	for _, it := range v.an.Items {
+		t := it.Task
+		if t == nil || t.Source != "plan" || t.Status == core.Deleted {
+			continue
+		}
+		p := report.Placed{Task: *t, Subject: it.Subject, Unproven: unproven[t.ID]}
+		if it.Plan != nil {
+			p.Line, _ = v.lines.LineCol(it.Plan.Line.Start)
+		}
+		items = append(items, p)
+	}
+	return items, drift
 }
 
 // reportLinks finds the forge of the repository holding root: the remote
