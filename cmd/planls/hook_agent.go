@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -120,7 +121,7 @@ func runSessionStart(cmd *cobra.Command) error {
 	if st.Plan == nil {
 		return nil
 	}
-	v, err := loadPlanView(root, st)
+	v, err := loadPlanView(root, st, nil)
 	if err != nil {
 		fmt.Fprintln(cmd.ErrOrStderr(), "planls:", err)
 		return nil
@@ -137,25 +138,24 @@ func runSessionStart(cmd *cobra.Command) error {
 func owedText(v *planView) string {
 	name := displayPath(v.abs, v.root)
 	open := v.openItems()
-	drift := v.driftItems()
+	drift := driftLines(v)
 	if len(open) == 0 && len(drift) == 0 {
 		return ""
 	}
-	_, total := core.PlanCounts(v.st)
 	var b strings.Builder
-	fmt.Fprintf(&b, "planls: the approved plan %q (%s) has %d of %d plan items open.\n", term(v.st.Plan.Title), name, len(open), total)
-	for _, o := range open {
+	fmt.Fprintf(&b, "planls: the approved plan %q (%s) has %d of %d plan items open.\n", term(v.st.Plan.Title), name, len(open), v.an.Total)
+	for _, it := range open {
 		group := ""
-		if o.Task.PlanGroup != "" {
-			group = "[" + term(o.Task.PlanGroup) + "] "
+		if it.Task.PlanGroup != "" {
+			group = "[" + term(it.Task.PlanGroup) + "] "
 		}
-		fmt.Fprintf(&b, "- #%d %s%s (%s)\n", o.Task.ID, group, subjectOf(o.Task), o.Task.Status)
+		fmt.Fprintf(&b, "- #%d %s%s (%s)\n", it.Task.ID, group, term(cmp.Or(it.TaskSubject, it.Subject)), it.Task.Status)
 	}
 	if len(open) > 0 {
 		b.WriteString("They are tracked todos: work on them by id with the todo tool (one in_progress at a time; complete with evidence, or defer with a reason). Do not create new todos for them.\n")
 	}
 	if len(drift) > 0 {
-		b.WriteString(driftReason(name, drift) + "\n")
+		b.WriteString(driftHead(name) + "\n" + strings.Join(drift, "\n") + "\n")
 	}
 	return b.String()
 }
