@@ -160,16 +160,16 @@ test("Claude Code: plan mode → approved plan, the todo tool's seed texts, the 
 	save("claude-code-debug.txt", debugLog().split("\n").filter((l) => /LSP|planls|Hook/.test(l)).join("\n"));
 });
 
-test("Claude Code: SessionStart tells the model what the plan owes, or how to install planls", async (t) => {
+test("Claude Code: SessionStart tells the model what the plan owes, or how to install planls; /planls:status", async (t) => {
 	const model = await startModel("anthropic");
 	const dir = project({ "PLAN.md": PLAN });
 	run(dir, "approve");
 	run(dir, "todo", "start", "2");
 	const home = claudeHome(dir, KEY);
 	t.after(() => model.close());
-	const session = async (path, blocks) => {
+	const session = async (path, blocks, prompt = "What is left?") => {
 		const env = cleanEnv({ HOME: home, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: KEY, ...(path ? { PATH: path } : {}) });
-		const a = spawnAgent(claudeBin, ["-p", "What is left?", "--output-format", "stream-json", "--verbose", "--plugin-dir", join(repo, "agents/claude-code")], { cwd: dir, env });
+		const a = spawnAgent(claudeBin, ["-p", prompt, "--output-format", "stream-json", "--verbose", "--plugin-dir", join(repo, "agents/claude-code")], { cwd: dir, env });
 		const r = await model.turn();
 		r.reply({ text: "Items 1 to 3 are open." });
 		if (blocks) {
@@ -182,6 +182,9 @@ test("Claude Code: SessionStart tells the model what the plan owes, or how to in
 	};
 	const owed = await session(undefined, true);
 	expectMatch(owed, /planls: the approved plan \\"Ship the tokenizer\\" \(PLAN\.md\) has 3 of 3 plan items open\.\\n- #1 \[Changes\] Write the lexer in lex\.go \(pending\)\\n- #2 \[Changes\] Write the parser in parse\.go \(in_progress\)\\n- #3 \[Verification\] go test \.\/\.\.\. passes \(pending\)/);
+	// /planls:status: the command's prompt carries planls status.
+	const status = await session(undefined, true, "/planls:status");
+	expectMatch(status, /<command-name>\/planls:status<\/command-name>.*Plan: Ship the tokenizer -- 3\/3 plan items open\\n  file PLAN\.md, approved [^\\]*\\n  #1 \[pending\] Write the lexer in lex\.go\\n  #2 \[in_progress\] Write the parser in parse\.go/, "the /planls:status request");
 	// Without planls on PATH: one message says how to install it.
 	const missing = await session("/usr/bin:/bin", false);
 	expectMatch(missing, /planls is not installed, so the planls plugin \(plan diagnostics, the todo tool, plan approval, the stop reminder\) is off\. Install it from a clone of planls with: CGO_ENABLED=0 go install \.\/cmd\/planls/);
