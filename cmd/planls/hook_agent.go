@@ -271,7 +271,9 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 			return a, err
 		}
 	}
-	res, err := s.Approve(cmd.Context(), target, core.Options{}, store.ApproveOptions{})
+	// The user accepted this plan: it replaces an approved plan in another
+	// file, whose dropped items the approval's notes name.
+	res, err := s.Approve(cmd.Context(), target, core.Options{}, store.ApproveOptions{Replace: true})
 	if err == nil && res.Envelope.IsError() {
 		err = fmt.Errorf("%s", strings.TrimPrefix(res.Envelope.Text(), "Error: "))
 	}
