@@ -177,7 +177,8 @@ H.test('the first approval from Neovim sets up git merging of .planls/, as planl
   local attrs = ''
   H.wait(TIMEOUT, function()
     attrs = H.read_file(ws .. '/.gitattributes') or ''
-    return attrs:find('.planls/state.json merge=planls', 1, true) ~= nil and attrs:find('.planls/journal.jsonl merge=planls', 1, true) ~= nil
+    return attrs:find('.planls/state.json merge=planls', 1, true) ~= nil
+      and attrs:find('.planls/journal.jsonl merge=planls', 1, true) ~= nil
   end, '.gitattributes routes .planls/ to the driver', function()
     return attrs
   end)
