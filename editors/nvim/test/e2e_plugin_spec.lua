@@ -397,7 +397,8 @@ H.test(':PlanlsReport opens the HTML report in the browser; :PlanlsReport markdo
   H.ok(ok, 'the browser was not opened: ' .. vim.inspect(seen))
   local page = vim.trim(H.read_file(opened))
   H.eq(ws .. '/.planls/report.html', page)
-  H.ok(seen[1].msg:find('^planls: Wrote %.planls/report%.html %(7 plan items, %d+ KB%), opened in the browser$'), seen[1].msg)
+  local wrote = '^planls: Wrote %.planls/report%.html %(7 plan items, %d+ KB%), opened in the browser$'
+  H.ok(seen[1].msg:find(wrote), seen[1].msg)
   local html = H.read_file(page)
   H.ok(html:find('<h1>Add per-client rate limiting to the ingest API</h1>', 1, true), 'no title in the page')
 
