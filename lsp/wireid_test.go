@@ -24,7 +24,7 @@ func TestDecodeMessage(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"m"}`, "note"},
 		{`{"jsonrpc":"2.0","id":4,"result":{"x":1}}`, "response"},
 		{`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"no"}}`, "response"},
-		{`{"jsonrpc":"2.0","id":"s","result":null}`, "dropped"},         // never an id of ours
+		{`{"jsonrpc":"2.0","id":"s","result":null}`, "dropped"},        // never an id of ours
 		{`{"jsonrpc":"2.0","id":4294967296,"result":null}`, "dropped"}, // beyond int32
 		{`{"jsonrpc":"2.0","id":6}`, "-32600 6"},
 		{`{"jsonrpc":"2.0","result":1}`, "-32600 null"},
