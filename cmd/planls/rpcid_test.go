@@ -33,12 +33,13 @@ var conformanceIDs = []string{
 // rpcPeer is one running server of the binary, written to and read from as
 // raw JSON messages.
 type rpcPeer struct {
-	t    *testing.T
-	name string
-	cmd  *exec.Cmd
-	in   io.WriteCloser
-	send func(msg string)
-	msgs chan peerMsg
+	t     *testing.T
+	name  string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	send  func(msg string)
+	msgs  chan peerMsg // responses
+	notes chan peerMsg // notifications (dropped when nobody reads them)
 }
 
 // peerMsg is one message the server wrote: its id as written, and enough of
@@ -47,6 +48,7 @@ type peerMsg struct {
 	raw    string
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
 	Error  *struct {
 		Code    int    `json:"code"`
@@ -69,7 +71,7 @@ func startPeer(t *testing.T, root, name string) *rpcPeer {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &rpcPeer{t: t, name: name, cmd: cmd, in: in, msgs: make(chan peerMsg, 256)}
+	p := &rpcPeer{t: t, name: name, cmd: cmd, in: in, msgs: make(chan peerMsg, 256), notes: make(chan peerMsg, 4096)}
 	var mu sync.Mutex
 	if name == "serve" {
 		p.send = func(msg string) {
@@ -114,7 +116,11 @@ func (p *rpcPeer) deliver(body []byte) {
 		return
 	}
 	if m.Method != "" {
-		return // notifications (diagnostics, logs)
+		select { // diagnostics, logs
+		case p.notes <- m:
+		default:
+		}
+		return
 	}
 	p.msgs <- m
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func commandRunner(cmd *cobra.Command, s *store.Store, tasks []core.Task, timeou
 		return shell.Run, nil
 	}
 	errw := cmd.ErrOrStderr()
-	listCommands(cmd, errw, s, cmds, timeout)
+	listCommands(cmd, errw, s, tasks, cmds, timeout)
 	if trusted {
 		fmt.Fprintf(errw, "Running them: --%s trusts whoever could change %s on this branch.\n", trustFlag, verify.StatePath)
 		return shell.Run, nil
@@ -61,8 +62,8 @@ func commandRunner(cmd *cobra.Command, s *store.Store, tasks []core.Task, timeou
 
 // listCommands writes what verify --run would run: each command with its
 // item and where its text came from.
-func listCommands(cmd *cobra.Command, w io.Writer, s *store.Store, cmds []verify.Command, timeout time.Duration) {
-	byJournal := recordedInJournal(s, cmds)
+func listCommands(cmd *cobra.Command, w io.Writer, s *store.Store, tasks []core.Task, cmds []verify.Command, timeout time.Duration) {
+	byJournal := recordedInJournal(cmd.Context(), s, tasks, cmds)
 	var evidence []string
 	for _, c := range cmds {
 		evidence = append(evidence, c.Evidence)
@@ -97,34 +98,37 @@ type journalRecord struct {
 	Revision int64
 }
 
-// recordedInJournal finds, per task of cmds, the last journal entry after
-// which the task was completed with the evidence it has now, having not
-// been before it. An unreadable journal finds nothing (the listing says so).
-func recordedInJournal(s *store.Store, cmds []verify.Command) map[int]journalRecord {
-	want := map[int]string{}
+// recordedInJournal finds, per task of cmds, the last change in the
+// history (store.History: the journal) after which the task was completed
+// with the evidence it has now, having not been before it. Tasks are
+// matched by identity (UID; by id in records written before UIDs). A
+// history that cannot be read finds nothing (the listing says so).
+func recordedInJournal(ctx context.Context, s *store.Store, tasks []core.Task, cmds []verify.Command) map[int]journalRecord {
+	byID := map[int]core.Task{}
+	for _, t := range tasks {
+		byID[t.ID] = t
+	}
+	want := map[int]core.Task{}
 	for _, c := range cmds {
-		want[c.TaskID] = c.Evidence
+		want[c.TaskID] = byID[c.TaskID]
 	}
-	entries, _, err := store.ReadJournal(s.JournalPath())
-	if err != nil {
-		return nil
-	}
-	type seen struct{ held bool }
-	last := map[int]seen{}
+	held := map[int]bool{}
 	out := map[int]journalRecord{}
-	for _, e := range entries {
-		for _, t := range e.Tasks {
-			ev, ok := want[t.ID]
-			if !ok {
-				continue
+	_ = s.History(ctx, func(e store.HistoryEntry) error {
+		for _, c := range e.Changes {
+			for id, t := range want {
+				if c.UID != "" && c.UID != t.UID || c.UID == "" && c.ID != id {
+					continue
+				}
+				now := c.Task != nil && c.Task.Status == core.Completed && c.Task.Evidence == t.Evidence
+				if now && !held[id] {
+					out[id] = journalRecord{Actor: e.Actor, Time: e.Time, Revision: e.Revision}
+				}
+				held[id] = now
 			}
-			held := t.Status == core.Completed && t.Evidence == ev
-			if held && !last[t.ID].held {
-				out[t.ID] = journalRecord{Actor: e.Actor, Time: e.Time, Revision: e.Revision}
-			}
-			last[t.ID] = seen{held}
 		}
-	}
+		return nil
+	})
 	return out
 }
 
