@@ -25,7 +25,7 @@ func approveFile(t *testing.T, s *Store, body string, aopts ApproveOptions) core
 }
 
 // call runs one real todo call and fails on a rejection.
-func call(t *testing.T, s *Store, p string) {
+func call(t testing.TB, s *Store, p string) {
 	t.Helper()
 	res, err := s.Call(context.Background(), params(p), core.Options{Now: fixedTime})
 	if err != nil || res.Envelope.IsError() {
