@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -10,19 +9,6 @@ import (
 
 	"github.com/planls/planls/core"
 )
-
-// headOf returns the HEAD commit of the folder holding uri ("abc1234
-// subject", or ""): the first evidence a code action offers (readyActions).
-// git runs here, before the caller takes mu, never under it.
-func (s *server) headOf(ctx context.Context, uri protocol.DocumentURI) string {
-	s.mu.Lock()
-	f := s.planFolderOf(uri)
-	s.mu.Unlock()
-	if f == nil {
-		return ""
-	}
-	return s.gitHeadOf(ctx, f.root)
-}
 
 // readyActions are the one-click "Complete #3 with …" actions of task t,
 // one per suggested evidence (suggestionsFrom): the same planls.complete
