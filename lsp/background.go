@@ -26,7 +26,7 @@ import (
 // verification is what one background run found: HEAD then and each
 // completed plan item's verification, for the evidence it had then.
 type verification struct {
-	head     string // HEAD then ("abc1234 subject"; "" outside a repository)
+	head     headCommit // HEAD then (zero outside a repository)
 	evidence map[int]string
 	results  map[int]verify.Result
 	byID     map[int]core.Verdict
@@ -37,7 +37,7 @@ type verification struct {
 // checked with the evidence they have now and, as pending, whether a
 // completed item has none or HEAD has moved since (headKnown false: a
 // change of HEAD was seen and not looked up yet).
-func (v *verification) verdicts(st *core.State, head string, headKnown bool) (map[int]core.Verdict, bool) {
+func (v *verification) verdicts(st *core.State, head headCommit, headKnown bool) (map[int]core.Verdict, bool) {
 	pending := false
 	out := map[int]core.Verdict{}
 	for i := range st.Tasks {
@@ -85,10 +85,10 @@ func (s *server) refresh(f *folder) {
 func (s *server) runRefresh(ctx context.Context, f *folder) {
 	s.mu.Lock()
 	for {
-		root, tasks := f.root, completedItems(f.state)
+		root, plan, tasks := f.root, f.relPath(f.planPath), completedItems(f.state)
 		f.refreshAgain = false
 		s.mu.Unlock()
-		head := s.gitHeadOf(ctx, root)
+		head := s.gitHeadOf(ctx, root, plan)
 		watch := gitWatch(ctx, root)
 		var results []verify.Result
 		if len(tasks) > 0 {
@@ -128,7 +128,7 @@ func completedItems(st *core.State) []core.Task {
 	return out
 }
 
-func newVerification(root, head string, tasks []core.Task, results []verify.Result) *verification {
+func newVerification(root string, head headCommit, tasks []core.Task, results []verify.Result) *verification {
 	v := &verification{head: head, evidence: map[int]string{}, results: map[int]verify.Result{},
 		byID: map[int]core.Verdict{}, refs: map[int][]evidenceRef{}}
 	for _, t := range tasks {

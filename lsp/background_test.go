@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -24,12 +25,12 @@ func TestRequestsNeverWaitOnGit(t *testing.T) {
 	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"src/missing.go"}`)
 	release := make(chan struct{})
 	opts := testOptions()
-	opts.gitHead = func(ctx context.Context, dir string) string {
+	opts.gitHead = func(ctx context.Context, dir, plan string) headCommit {
 		select {
 		case <-release:
-			return "abc1234 Add the limiter"
+			return headCommit{Line: "abc1234 Add the limiter", At: time.Now()}
 		case <-ctx.Done():
-			return ""
+			return headCommit{}
 		}
 	}
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})

@@ -58,7 +58,6 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 	if sn == nil {
 		return shapeActions(v.caps, actions, p.Context.Only), nil
 	}
-	ready := suggestionsFrom(sn.head, sn.an.State, "evidence")
 	if wantsSourceOnly(p.Context.Only) {
 		// A source action applies to the whole file whatever the range.
 		p.Range.Start.Line, p.Range.End.Line = 0, uint32(sn.m.lineOf(len(sn.text)))
@@ -116,8 +115,14 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 		for _, c := range itemCommands(it.Task, sn.uri) {
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 			if c.Command == "planls.complete" {
-				actions = append(actions, readyActions(it.Task, sn.uri, kind, ds, ready)...)
+				actions = append(actions, readyActions(it.Task, sn.uri, kind, ds, suggestionsFrom(sn.head, sn.an.State, it.Task, "evidence"))...)
 			}
+		}
+		if it.Task.Status == core.Completed {
+			// A person's correction (core.Reopen): it asks why, and is not a
+			// lens, since completed items carry none.
+			c := protocol.Command{Title: fmt.Sprintf("Reopen #%d…", it.Task.ID), Command: "planls.reopen", Arguments: []any{itemArg{ID: it.Task.ID, URI: sn.uri}}}
+			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 		}
 		if it.Drift == core.DriftChanged {
 			planWide = true

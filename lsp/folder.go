@@ -54,7 +54,7 @@ type folder struct {
 	// (headKnown false until then, and again once .git says it moved), the
 	// last verification, whether a run is going (and another pass is
 	// wanted), and the git files whose change moves HEAD.
-	head         string
+	head         headCommit
 	headKnown    bool
 	ver          *verification
 	refreshing   bool

@@ -29,9 +29,10 @@ type snapshot struct {
 	stateErr error
 	cfg      settings
 	diags    []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
-	// head is HEAD as "abc1234 subject" ("" when unknown or not a
-	// repository): the first ready evidence of a code action.
-	head string
+	// head is the newest commit that changes more than the plan
+	// (gitHead), as the background refresh last found it (zero when
+	// unknown or none): the ready evidence of a code action.
+	head headCommit
 	// ver is the last verification that landed; pending says it is not
 	// of this snapshot's evidence and HEAD, or HEAD is not known yet (a
 	// background refresh is on its way).

@@ -50,6 +50,10 @@ type Check struct {
 	// File is the file a file or test reference resolved to (relative to
 	// the root, slash-separated), "" when none.
 	File string
+	// Line is the 1-based line of File where a test reference's function
+	// is declared (0 when not found, and for other references: a file
+	// reference's line is Ref.Line).
+	Line int
 }
 
 // Result is the outcome for one item.
