@@ -17,6 +17,12 @@ type ApproveOptions struct {
 	// Force approves a plan with no items even though the approved plan has
 	// plan items (every one of them is then tombstoned).
 	Force bool
+	// Replace approves a plan file other than the approved one even when
+	// that drops some of the approved plan's live items (the refusal
+	// ReplacingPlan gives otherwise), without Force's other effect: the
+	// user chose the new plan itself, as when accepting an agent's plan in
+	// its plan mode. A plan with no items is still refused.
+	Replace bool
 }
 
 // Approve parses the plan file at planPath (absolute, or relative to Root)
@@ -70,7 +76,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			// Another plan file would replace the approved one, and with it
 			// every item the two do not share (field trial: 7 items lost to
 			// a second plan file approved by mistake).
-			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !opts.ReadOnly {
+			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
 				return refusal(st, params, ReplacingPlan(st, rel, gone))
 			}
 			why = fmt.Sprintf("%s was replaced by %s", old, rel)
