@@ -108,10 +108,15 @@ func (s *server) close() {
 	}
 }
 
-// handle routes one message. Unknown requests get MethodNotFound; unknown
+// handle routes one message. Unknown requests get MethodNotFound whether or
+// not the session is initialized (a method is unknown in every state);
+// known ones before initialize get ServerNotInitialized, and every request
+// after shutdown InvalidRequest (LSP §"Lifecycle Messages"). Unknown
 // notifications (including $/ ones) are ignored (LSP §"$ Notifications").
 func (s *server) handle(r *request) (any, error) {
 	st := s.phase()
+	q, query := queries[r.method]
+	h, known := handlers[r.method]
 	switch {
 	case r.method == "exit" && st == shutDown:
 		s.endSession(nil)
@@ -119,26 +124,25 @@ func (s *server) handle(r *request) (any, error) {
 	case r.method == "exit":
 		s.endSession(ErrExitWithoutShutdown)
 		return nil, nil
+	case st == shutDown:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	case !known && !query && r.isCall:
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
+	case !known && !query:
+		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {
 			return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized")
 		}
 		return nil, nil
-	case st == shutDown:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
 	}
 	start := time.Now()
 	var res any
 	var err error
-	if q, ok := queries[r.method]; ok {
+	if query {
 		res, err = q(s.current(), r.params)
-	} else if h, ok := handlers[r.method]; ok {
-		res, err = h(s, r)
 	} else {
-		if r.isCall {
-			return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
-		}
-		return nil, nil
+		res, err = h(s, r)
 	}
 	s.traceHandled(r, start, err)
 	return res, err

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every planls test: installs what the tests need, then the Go suites
-# (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
+# (gofmt, vet, a cross-build and vet for windows/amd64 and darwin/arm64,
+# staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
 # 0.12), the real-client matrix (Neovim, eglot, Vim+ALE), the node LSP
 # client, the MCP inspector, VS Code (code-server + Chromium), pi (agents/pi)
 # the plan report in Chromium, and the real Claude Code and Codex CLI with the
@@ -53,10 +54,22 @@ fuzz_short() {
   go test -run '^$' -fuzz '^FuzzStdioLine$' -fuzztime 20000x ./mcp
 }
 
+# The binary and every package (tests included, through vet) for the other
+# systems users run: nothing here can run them, so they are built and vetted.
+cross_build() {
+  local t
+  for t in windows/amd64 darwin/arm64; do
+    echo "-- $t"
+    GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go build -o /dev/null ./cmd/planls &&
+      GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go vet ./... || return 1
+  done
+}
+
 if has go; then
   suite "repo hygiene" repo_hygiene
   suite gofmt gofmt_clean
   suite "go vet" go vet ./...
+  suite "cross-build and vet (windows/amd64, darwin/arm64)" cross_build
   suite staticcheck staticcheck ./...
   suite "go test -race" go test -race -count=1 -timeout 15m ./...
   suite "fuzz ($FUZZTIME each)" fuzz_short

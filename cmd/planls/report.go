@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
@@ -100,7 +99,7 @@ checked as planls verify does, offline: no command is ever run for the report. E
 			if err != nil {
 				return fail(err)
 			}
-			if err := renameio.WriteFile(abs, buf.Bytes(), 0o644); err != nil {
+			if err := store.WriteFile(abs, buf.Bytes()); err != nil {
 				return fail(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s (%d plan items, %s)\n", displayPath(abs, s.Root), r.Total.All(), byteSize(buf.Len()))
