@@ -94,7 +94,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	rawParams, _ := json.Marshal(map[string]string{"planId": id, "path": path})
 	const action = "approve"
 	if opts.ReadOnly {
-		return fail(orig, view, action, rawParams, fmt.Errorf("read-only: this server has only the memory:read scope; approve needs memory:write"))
+		return fail(orig, view, action, rawParams, fmt.Errorf("read-only: this server only reads (planls mcp --read-only): list and get work, approve does not; ask the user to make the change, or to serve planls without --read-only"))
 	}
 	if view.Plan != nil && view.Plan.ID == id {
 		_, total := PlanCounts(view)

@@ -60,7 +60,7 @@ func (r *runner) precheck(p *params) error {
 		return fmt.Errorf("project_id %q is not this project (%q)", *p.ProjectID, r.opts.ProjectID)
 	}
 	if r.opts.ReadOnly && !isRead(p.Action) {
-		return fmt.Errorf("read-only: this server has only the memory:read scope; %s needs memory:write", p.Action)
+		return fmt.Errorf("read-only: this server only reads (planls mcp --read-only): list and get work, %s does not; ask the user to make the change, or to serve planls without --read-only", p.Action)
 	}
 	return nil
 }

@@ -214,7 +214,7 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		listRow(&b, t, sh)
+		listRow(&b, st, t, sh)
 		ids = append(ids, t.ID)
 	}
 	page := listPage{total: total, ids: ids}

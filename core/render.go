@@ -133,17 +133,25 @@ func (sh rowShape) shows(field string, t *Task) bool {
 	return sh.fields[field]
 }
 
-// listRow renders one task for list (todo-behaviour.md §6 "List row"),
-// followed by the MCP seed's priority and due date when set, then the
-// fields sh shows.
-func listRow(b *strings.Builder, t *Task, sh rowShape) {
+// listRow renders one task of st for list (the seed's list row), followed
+// by the MCP seed's priority and due date when set, then the fields sh
+// shows. The ⛓ names only the blockers still open (pending or in
+// progress): a completed one no longer holds the task, and showing it
+// says the task still waits.
+func listRow(b *strings.Builder, st *State, t *Task, sh rowShape) {
 	fmt.Fprintf(b, "[%s] #%d %s", statusLabel(t), t.ID, sanitize(t.Subject))
 	if t.Status == InProgress && t.ActiveForm != nil && *t.ActiveForm != "" {
 		fmt.Fprintf(b, " (%s)", sanitize(*t.ActiveForm))
 	}
-	if len(t.BlockedBy) > 0 {
+	var waits []int
+	for _, d := range t.BlockedBy {
+		if u := st.task(d); u == nil || u.Status == Pending || u.Status == InProgress {
+			waits = append(waits, d)
+		}
+	}
+	if len(waits) > 0 {
 		b.WriteString(" ⛓ ")
-		b.WriteString(idList(t.BlockedBy, ","))
+		b.WriteString(idList(waits, ","))
 	}
 	if t.Source == "plan" {
 		if t.PlanGroup != "" {

@@ -67,7 +67,8 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			mark = m
 		}
 		line, _ := lines.LineCol(it.Line.Start)
-		fmt.Fprintf(out, "  line %d: %s (%s)\n", line, term(planparse.Display(it.Subject, it.PlanText)), mark)
+		// The mark before the subject: a subject may end in "(new)" itself.
+		fmt.Fprintf(out, "  line %d (%s): %s\n", line, mark, term(planparse.Display(it.Subject, it.PlanText)))
 	}
 	if skipped := plan.Unread(); len(skipped) > 0 {
 		fmt.Fprintf(out, "\nSkipped:\n")

@@ -293,7 +293,7 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 		return silentExit(exitRejected)
 	}
 	if !asJSON {
-		text := res.Envelope.Text()
+		text := forPeople(res.Envelope.Text())
 		if !res.Changed && text == "" && quiet != "" {
 			text = quiet
 		}

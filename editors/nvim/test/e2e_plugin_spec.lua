@@ -284,7 +284,7 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
 end)
 
 H.test('s starts, d defers, r reopens', function()
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'waiting on the config review' })
   local function step(key, glyph, want_open)
     goto_item(3)
@@ -307,6 +307,14 @@ H.test('s starts, d defers, r reopens', function()
   restore()
   restore_notify()
   H.eq({ 'Reason to defer #3: ' }, prompts)
+  -- The person reads the reason, not the agent's "Tell the user ...".
+  local told = {}
+  for _, n in ipairs(seen) do
+    table.insert(told, n.msg)
+  end
+  H.ok(vim.tbl_contains(told, 'planls: Updated #3 (in_progress → deferred), reason: waiting on the config review'),
+    vim.inspect(told))
+  H.ok(not table.concat(told, '\n'):find('Tell the user', 1, true), vim.inspect(told))
   H.wait(TIMEOUT, function()
     local ip = diags('in-progress')
     return #ip == 1 and compat.lsp_diagnostic(ip[1]).data.id == 3 and vim.deep_equal({ 4, 5, 6, 7 }, open_ids())

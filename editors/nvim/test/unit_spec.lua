@@ -539,4 +539,12 @@ H.test(':PlanlsSidebar outside any project says so and opens nothing', function(
   H.eq(vim.log.levels.ERROR, seen[1].level)
 end)
 
+H.test('a deferral is shown with its reason, not the agent\'s "Tell the user ..."', function()
+  H.eq('Updated #3 (pending → deferred), reason: later', actions.for_people(
+    'Updated #3 (pending → deferred). Tell the user this plan item is descoped and why: later'))
+  H.eq('Applied 1 ops\n[0] Updated #3 (in_progress → deferred), reason: x', actions.for_people(
+    'Applied 1 ops\n[0] Updated #3 (in_progress → deferred). Tell the user this plan item is descoped and why: x'))
+  H.eq('Updated #3', actions.for_people('Updated #3'))
+end)
+
 H.finish()
