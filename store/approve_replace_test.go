@@ -41,3 +41,21 @@ func TestApproveReplace(t *testing.T) {
 		t.Fatalf("with Replace: %q", res.Envelope.Text())
 	}
 }
+
+// Source approves text for a file that does not hold it yet, and writes no
+// file itself.
+func TestApproveSource(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	text := []byte("# P\n- one\n- two\n")
+	res, err := s.Approve(context.Background(), "PLAN.md", core.Options{Now: fixedTime}, ApproveOptions{Source: text})
+	if err != nil || !res.Changed || res.Envelope.Text() != "Approved plan \"P\": 2 plan items (0 kept, 2 new, 0 removed)" {
+		t.Fatalf("%v %q", err, res.Envelope.Text())
+	}
+	if _, err := os.Stat(filepath.Join(s.Root, "PLAN.md")); !os.IsNotExist(err) {
+		t.Fatalf("Approve wrote the plan file: %v", err)
+	}
+	st, err := s.Read()
+	if err != nil || st.Plan == nil || st.Plan.Path != "PLAN.md" || !core.PlanMatches(text, st.Plan.ID) {
+		t.Fatalf("state %+v %v", st.Plan, err)
+	}
+}

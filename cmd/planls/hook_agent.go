@@ -238,14 +238,16 @@ const agentPlanDir = ".planls/claude-plans"
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
-// approvePlanText writes text to PLAN.md at root and approves it, under the
-// rules of the pi package's approvals: PLAN.md is never overwritten while
-// it holds text that is not the approved plan (edits not yet approved, or
-// a plan never approved): then text goes to .planls/claude-plans/NAME.md
-// and that file is approved. The same text again is a no-op (the store's
-// approval of unchanged content). When planls refuses the plan, the file is
-// put back as it was, or removed if approving created it. An error is a
-// refusal or an I/O failure, with planls's message.
+// approvePlanText approves text as PLAN.md at root and writes it there,
+// under the rules of the pi package's approvals: PLAN.md is never
+// overwritten while it holds text that is not the approved plan (edits not
+// yet approved, or a plan never approved): then text goes to
+// .planls/claude-plans/NAME.md and that file is approved. The same text
+// again is a no-op (the store's approval of unchanged content). The state
+// is committed first and the file written right after (store's
+// ApproveOptions.Source), so a refusal writes nothing and a watching
+// language server never reads the new plan against the old state. An error
+// is a refusal or an I/O failure, with planls's message.
 func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) (approval, error) {
 	s := store.Open(root, actor)
 	target := filepath.Join(root, defaultPlan)
@@ -264,28 +266,21 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 		}
 	}
 	a.file = displayPath(target, root)
-	before, readErr := os.ReadFile(target)
-	wrote := readErr != nil || !bytes.Equal(before, text)
-	if wrote {
-		if err := replaceFile(target, text); err != nil {
-			return a, err
-		}
-	}
 	// The user accepted this plan: it replaces an approved plan in another
 	// file, whose dropped items the approval's notes name.
-	res, err := s.Approve(cmd.Context(), target, core.Options{}, store.ApproveOptions{Replace: true})
+	res, err := s.Approve(cmd.Context(), target, core.Options{}, store.ApproveOptions{Replace: true, Source: text})
 	if err == nil && res.Envelope.IsError() {
 		err = fmt.Errorf("%s", strings.TrimPrefix(res.Envelope.Text(), "Error: "))
 	}
 	if err != nil {
-		if wrote {
-			if readErr != nil {
-				os.Remove(target)
-			} else if rerr := replaceFile(target, before); rerr != nil {
-				fmt.Fprintln(cmd.ErrOrStderr(), "planls: putting back", a.file+":", rerr)
-			}
-		}
 		return a, err
+	}
+	if before, err := os.ReadFile(target); err != nil || !bytes.Equal(before, text) {
+		if err := replaceFile(target, text); err != nil {
+			// The state names a plan the file does not hold: planls check
+			// reports the drift until the plan is accepted again.
+			return a, err
+		}
 	}
 	a.result = res
 	return a, nil

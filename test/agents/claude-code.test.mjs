@@ -149,6 +149,10 @@ test("Claude Code: plan mode → approved plan, the todo tool's seed texts, the 
 	assert.ok(diags, "a request carried planls's diagnostics for the edit");
 	expectMatch(diags, /\[Line 5:1\] open plan item #2 \(pending\): Write the parser in parse\.go \[open-item\] \(planls\)/);
 	expectMatch(diags, /\[Line 6:1\] not in the approved plan: Document the grammar \(re-approve the plan to track it\) \[plan-drift\] \(planls\)/);
+	// Nothing stale reached the model: the plan was approved before PLAN.md
+	// appeared, so planls never told it the plan was not approved or gone.
+	const delivered = model.requests.flatMap((q) => JSON.stringify(q.body.messages ?? []).match(/<new-diagnostics>.*?<\/new-diagnostics>/g) ?? []);
+	assert.ok(!delivered.some((d) => /plan-not-approved|no longer in/.test(d)), delivered.join("\n"));
 	r.reply({ text: "PLAN.md changed since you approved it: I added \"Document the grammar\". Please review and re-approve." });
 	save("claude-code-transcript.txt", [
 		"== the approval (PostToolUse on ExitPlanMode)", approvedTurn,
