@@ -122,8 +122,8 @@ checked as planls verify does, offline: no command is ever run for the report. E
 // and where links go. local links files by file:// URL when there is no
 // forge (right for a page opened here, not for a pull request).
 func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool) (*report.Report, error) {
-	// verify and the forge lookups mostly wait on git; the history is read
-	// and the plan analysed meanwhile (they share nothing).
+	// verify and the forge lookups mostly wait on git, and the plan is
+	// analysed, while the history is read: they share nothing.
 	var results []verify.Result
 	var links report.Links
 	var wg sync.WaitGroup
@@ -134,9 +134,11 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{})
 		links = reportLinks(s.Root)
 	})
+	var v *planView
+	var verr error
+	wg.Go(func() { v, verr = loadPlanView(s.Root, st, nil) })
 	var entries []store.HistoryEntry
 	err := s.History(ctx, func(h store.HistoryEntry) error { entries = append(entries, h); return nil })
-	v, verr := loadPlanView(s.Root, st, nil)
 	wg.Wait()
 	if err = cmp.Or(err, verr); err != nil {
 		return nil, err
