@@ -31,7 +31,7 @@ func previewLenses(v *view) []protocol.CodeLens {
 	counts := headingCounts(v.plan)
 	unread := map[int]string{}
 	for _, h := range v.plan.Unread() {
-		unread[h.Range.Start] = h.Why
+		unread[h.Range.Start] = h.Reason()
 	}
 	next := 0 // next heading to label, in source order with the items
 	flush := func(upTo int) {

@@ -14,12 +14,17 @@ func Parse(src []byte) *Plan {
 	ln := newLines(src)
 	buf, base := prepare(src)
 	capContainers(buf)
+	unwrapFence(buf)
+	nestFences(buf)
 	t := parseTree(buf, base, nil)
+	if indentedLists(t, buf, ln) {
+		t = parseTree(buf, base, nil)
+	}
 	kids := topLevel(t)
 	if br := lazyBreaks(t, ln); len(br) > 0 {
 		kids = reparse(buf, base, ln, kids, mergeBreaks(nil, br))
 	}
-	return read(src, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
+	return read(src, ln, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
 }
 
 // reparse returns the top-level blocks of buf parsed with a break before

@@ -59,5 +59,5 @@ func parseWhole(src []byte) *Plan {
 		breaks = mergeBreaks(breaks, more)
 		t = parseTree(buf, base, breaks)
 	}
-	return read(src, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
+	return read(src, ln, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
 }
