@@ -1,7 +1,9 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"time"
 )
 
@@ -32,7 +34,7 @@ type Content struct {
 type Details struct {
 	Action string          `json:"action"`
 	Params json.RawMessage `json:"params"`
-	Tasks  []Task          `json:"tasks"`
+	Tasks  DetailTasks     `json:"tasks"`
 	NextID int             `json:"nextId"`
 	Error  string          `json:"error,omitempty"`
 	Plan   *PlanRef        `json:"plan,omitempty"`
@@ -98,4 +100,29 @@ type Result struct {
 	// op's id), in order, each once. Together with Affected it is what a
 	// client needs of details.tasks to read the answer.
 	Shown []int
+}
+
+// DetailTasks is details.tasks: the seed's task shape, so it is written
+// without each task's UID, which is planls's bookkeeping for merges and
+// not part of the tool's result (seed "Return envelope"). HTML characters
+// are left unescaped; an encoder that escapes them (encoding/json's
+// default) still does.
+type DetailTasks []Task
+
+// MarshalJSON writes the tasks as []Task does, without their UIDs.
+func (ts DetailTasks) MarshalJSON() ([]byte, error) {
+	out := []Task(ts)
+	if slices.ContainsFunc(out, func(t Task) bool { return t.UID != "" }) {
+		out = slices.Clone(out)
+		for i := range out {
+			out[i].UID = ""
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -37,7 +37,9 @@ type MergeResult struct {
 // Merge is the three-way merge of the state of a common ancestor (base)
 // with two branches' states (ours: the branch being merged into; theirs:
 // the branch being merged in). The rules are docs/TEAMS.md's, in short:
-// tasks are matched by id and merged field by field; a field changed on
+// tasks are matched by UID (alignIDs: the display ids of the three states
+// may differ for one task, after an earlier merge or rebase step renumbered
+// it) and merged field by field; a field changed on
 // one side only takes that side's value; a status, evidence, reason or note
 // is never dropped (two different proofs are both kept, joined with "; " in
 // sorted order so that a merge and a rebase agree); a tombstone is never
@@ -53,8 +55,7 @@ type MergeResult struct {
 func Merge(base, ours, theirs *State, opts MergeOptions) MergeResult {
 	base, ours, theirs = orEmpty(base), orEmpty(ours), orEmpty(theirs)
 	m := &merger{notes: map[int][]string{}}
-	renum := m.collisions(base, ours, theirs)
-	theirs = remapState(theirs, renum)
+	base, ours, theirs, renum := m.alignIDs(base, ours, theirs)
 
 	b, o, t := tasksByID(base), tasksByID(ours), tasksByID(theirs)
 	ids := unionIDs(base, ours, theirs)
@@ -116,36 +117,122 @@ func unionIDs(states ...*State) []int {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// collisions finds the ids created on both sides for different tasks and
-// gives theirs's a new id each, in ascending order from above every id and
-// nextId of both sides (docs/TEAMS.md "Ids created on both branches").
-func (m *merger) collisions(base, ours, theirs *State) map[int]int {
-	b, o, th := tasksByID(base), tasksByID(ours), tasksByID(theirs)
-	var clash []int
+// alignIDs matches the three states' tasks by UID and puts base and
+// theirs in ours's numbering, so that the id-by-id merge below compares
+// versions of one task. Ours keeps every id. A task of theirs that ours
+// also holds takes ours's id (an earlier merge or rebase step renumbered
+// it there). Any other task of theirs keeps its id unless ours uses it
+// for a different task: then it is renumbered, in ascending order, from
+// above every id and nextId of the three states (docs/TEAMS.md "Ids
+// created on both branches"). Two tasks created on both branches that are
+// one task (the same plan item of the same plan text, or equal but for
+// their UID) are matched as one, under ours's UID. A base task that ours
+// dropped and theirs left as it was is dropped from both, as is a base
+// task neither side holds. A task without a UID (a state built by hand)
+// is matched by its DerivedUID. It returns base and theirs renumbered
+// (copies; the inputs are not changed), ours, and theirs's ids that
+// changed, old → new.
+func (m *merger) alignIDs(base, ours, theirs *State) (*State, *State, *State, map[int]int) {
+	base, ours, theirs = withUIDs(base), withUIDs(ours), withUIDs(theirs)
+	oursAt := make(map[string]int, len(ours.Tasks)) // uid → ours's id
+	used := make(map[int]bool, len(ours.Tasks)+len(theirs.Tasks))
+	for i := range ours.Tasks {
+		oursAt[ours.Tasks[i].UID] = ours.Tasks[i].ID
+		used[ours.Tasks[i].ID] = true
+	}
+	baseOf := make(map[string]*Task, len(base.Tasks))
+	for i := range base.Tasks {
+		baseOf[base.Tasks[i].UID] = &base.Tasks[i]
+	}
+	theirsHas := make(map[string]bool, len(theirs.Tasks))
+	for i := range theirs.Tasks {
+		theirsHas[theirs.Tasks[i].UID] = true
+	}
+	o, th := tasksByID(ours), tasksByID(theirs)
+
+	twin := map[string]string{} // theirs's uid → ours's, for one task created on both
+	drop := map[string]bool{}   // uids left out of base and theirs
+	ids := map[string]int{}     // theirs's uid → its id in the merge
+	renum := map[int]int{}
+	var clash []*Task
+	for i := range theirs.Tasks {
+		t := &theirs.Tasks[i]
+		if id, ok := oursAt[t.UID]; ok {
+			ids[t.UID] = id
+			continue
+		}
+		b := baseOf[t.UID]
+		if b != nil && sameTaskAs(b, t) {
+			drop[t.UID] = true // removed on ours, untouched on theirs
+			continue
+		}
+		if ot := o[t.ID]; ot != nil && b == nil && baseOf[ot.UID] == nil && !theirsHas[ot.UID] &&
+			(sameTaskAs(ot, t) || samePlanItem(ot, t)) {
+			twin[t.UID] = ot.UID
+			ids[t.UID] = t.ID
+			continue
+		}
+		if used[t.ID] {
+			clash = append(clash, t)
+			continue
+		}
+		ids[t.UID] = t.ID
+	}
 	top := max(ours.NextID, theirs.NextID, base.NextID, 1)
 	for _, st := range []*State{base, ours, theirs} {
 		for i := range st.Tasks {
 			top = max(top, st.Tasks[i].ID+1)
 		}
 	}
-	for i := range theirs.Tasks {
-		t := &theirs.Tasks[i]
-		if _, old := b[t.ID]; old {
-			continue
-		}
-		if ot, both := o[t.ID]; both && !sameTask(ot, t) && !samePlanItem(ot, t) {
-			clash = append(clash, t.ID)
-		}
-	}
-	sort.Ints(clash)
-	renum := make(map[int]int, len(clash))
-	for _, id := range clash {
-		renum[id] = top
+	slices.SortFunc(clash, func(a, b *Task) int { return a.ID - b.ID })
+	for _, t := range clash {
+		ids[t.UID] = top
 		m.note(top, "two different tasks were created as #%d, one on each branch: %q keeps #%d, the other branch's %q is now #%d (every blockedBy on it rewritten)",
-			id, NoControls(o[id].Subject), id, NoControls(th[id].Subject), top)
+			t.ID, NoControls(o[t.ID].Subject), t.ID, NoControls(th[t.ID].Subject), top)
 		top++
 	}
-	return renum
+	for i := range theirs.Tasks {
+		t := &theirs.Tasks[i]
+		if n, ok := ids[t.UID]; ok && n != t.ID {
+			renum[t.ID] = n
+		}
+	}
+	theirsIDs := map[int]int{}
+	for i := range theirs.Tasks {
+		t := &theirs.Tasks[i]
+		if n, ok := ids[t.UID]; ok {
+			theirsIDs[t.ID] = n
+		}
+	}
+	baseIDs := map[int]int{}
+	for i := range base.Tasks {
+		b := &base.Tasks[i]
+		if n, ok := oursAt[b.UID]; ok {
+			baseIDs[b.ID] = n
+		} else if n, ok := ids[b.UID]; ok && !drop[b.UID] {
+			baseIDs[b.ID] = n
+		}
+	}
+	return renumberState(base, baseIDs, nil), ours, renumberState(theirs, theirsIDs, twin), renum
+}
+
+// withUIDs is st, or a copy of it whose tasks without a UID have their
+// DerivedUID.
+func withUIDs(st *State) *State {
+	if !slices.ContainsFunc(st.Tasks, func(t Task) bool { return t.UID == "" }) {
+		return st
+	}
+	c := *st
+	c.Tasks = slices.Clone(st.Tasks)
+	EnsureUIDs(c.Tasks)
+	return &c
+}
+
+// sameTaskAs reports whether a and b are equal but for their UID.
+func sameTaskAs(a, b *Task) bool {
+	c := *b
+	c.UID = a.UID
+	return sameTask(a, &c)
 }
 
 // samePlanItem reports two plan items of the same text: both branches
@@ -154,42 +241,49 @@ func samePlanItem(a, b *Task) bool {
 	return a.isPlan() && b.isPlan() && taskKey(a) == taskKey(b)
 }
 
-// remapState is st with every task id in renum replaced, in the tasks'
-// ids and blockedBy, lastDeleteAll and the idempotency keys. st is not
-// changed; with an empty renum it is returned as is.
-func remapState(st *State, renum map[int]int) *State {
-	if len(renum) == 0 {
-		return st
-	}
+// renumberState is a copy of st holding only the tasks whose id ids maps,
+// each under its new id, with blockedBy, lastDeleteAll and the idempotency
+// keys rewritten alike (an id ids does not map is kept as it is there),
+// and the UIDs in uids replaced. st is not changed.
+func renumberState(st *State, ids map[int]int, uids map[string]string) *State {
 	re := func(id int) int {
-		if n, ok := renum[id]; ok {
+		if n, ok := ids[id]; ok {
 			return n
 		}
 		return id
 	}
-	reAll := func(ids []int) []int {
-		if ids == nil {
+	reAll := func(list []int) []int {
+		if list == nil {
 			return nil
 		}
-		out := make([]int, len(ids))
-		for i, id := range ids {
+		out := make([]int, len(list))
+		for i, id := range list {
 			out[i] = re(id)
 		}
 		return out
 	}
 	ns := *st
-	ns.Tasks = make([]Task, len(st.Tasks))
-	for i, t := range st.Tasks {
-		t.ID = re(t.ID)
+	ns.Tasks = make([]Task, 0, len(st.Tasks))
+	for _, t := range st.Tasks {
+		n, ok := ids[t.ID]
+		if !ok {
+			continue
+		}
+		t.ID = n
 		t.BlockedBy = reAll(t.BlockedBy)
-		ns.Tasks[i] = t
+		if u, ok := uids[t.UID]; ok {
+			t.UID = u
+		}
+		ns.Tasks = append(ns.Tasks, t)
 	}
 	sort.SliceStable(ns.Tasks, func(i, j int) bool { return ns.Tasks[i].ID < ns.Tasks[j].ID })
 	ns.LastDeleteAll = reAll(st.LastDeleteAll)
-	ns.Mutations = make([]MutationKey, len(st.Mutations))
-	for i, k := range st.Mutations {
-		k.IDs = reAll(k.IDs)
-		ns.Mutations[i] = k
+	if st.Mutations != nil {
+		ns.Mutations = make([]MutationKey, len(st.Mutations))
+		for i, k := range st.Mutations {
+			k.IDs = reAll(k.IDs)
+			ns.Mutations[i] = k
+		}
 	}
 	return &ns
 }

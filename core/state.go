@@ -27,7 +27,15 @@ const SchemaVersion = 1
 // Task is one todo or plan item. Optional fields are left out of JSON when
 // absent (never null). Field order here is the key order of state.json.
 type Task struct {
-	ID          int            `json:"id"`
+	ID int `json:"id"`
+	// UID is the task's identity: given once, by the store when it first
+	// writes the task, never changed, and unlike ID never renumbered, so a
+	// merge, rebase or cherry-pick matches the task by it (see Merge). It is
+	// kept in the state file and the journal only: details.tasks leaves it
+	// out (DetailTasks), and no content string shows it. Core leaves it
+	// empty on the tasks it creates; a task recorded before identities
+	// existed gets its DerivedUID (EnsureUIDs).
+	UID         string         `json:"uid,omitempty"`
 	Subject     string         `json:"subject"`
 	Status      Status         `json:"status"`
 	Description *string        `json:"description,omitempty"` // nil = absent; "" is kept on update (seed §1)

@@ -29,8 +29,16 @@ func Validate(st *State) (errs []string, warnings []string) {
 		}
 	}
 	freeID := max(st.NextID, maxID+1) // ids suggested for duplicates, in turn
+	uids := map[string]int{}          // uid → id of its first task
 	for i := range st.Tasks {
 		t := &st.Tasks[i]
+		// Merges match tasks by uid: two tasks with one uid would merge into one.
+		// (A duplicated id is reported as such: one copied record has both.)
+		if other, dup := uids[t.UID]; dup && t.UID != "" && other != t.ID {
+			errs = append(errs, fmt.Sprintf("#%d has the uid of #%d (%s), which is each task's own: delete the uid line of the one that is a copy (planls then gives it one)", t.ID, other, t.UID))
+		} else if t.UID != "" {
+			uids[t.UID] = t.ID
+		}
 		if t.ID < 1 {
 			errs = append(errs, fmt.Sprintf("task id %d is below 1", t.ID))
 		}

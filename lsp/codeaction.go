@@ -101,15 +101,15 @@ func (s *server) codeAction(r *request) (res any, err error) {
 	}
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil {
+		if vi.Plan == nil {
 			continue
 		}
-		line := v.m.lineOf(vi.item.Line.Start)
+		line := v.m.lineOf(vi.Plan.Line.Start)
 		inRange := line >= first && line <= last
-		if vi.drift == "new" && inRange {
+		if vi.Drift == "new" && inRange {
 			planWide = true
 		}
-		if vi.task == nil || (!ids[vi.task.ID] && !inRange) {
+		if vi.Task == nil || (!ids[vi.Task.ID] && !inRange) {
 			continue
 		}
 		ds := onLine(line)
@@ -117,13 +117,13 @@ func (s *server) codeAction(r *request) (res any, err error) {
 		if len(ds) > 0 {
 			kind = kindQuickFix
 		}
-		for _, c := range itemCommands(vi.task, v.uri) {
+		for _, c := range itemCommands(vi.Task, v.uri) {
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 			if c.Command == "planls.complete" {
-				actions = append(actions, readyActions(vi.task, v.uri, kind, ds, ready)...)
+				actions = append(actions, readyActions(vi.Task, v.uri, kind, ds, ready)...)
 			}
 		}
-		if vi.drift == "changed" {
+		if vi.Drift == "changed" {
 			planWide = true
 		}
 	}

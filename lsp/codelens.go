@@ -25,13 +25,13 @@ func (s *server) codeLens(r *request) (any, error) {
 	}
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil || vi.task == nil {
+		if vi.Plan == nil || vi.Task == nil {
 			continue
 		}
 		// The status is an inlay hint (inlayhint.go), not a lens that runs
 		// nothing: every lens here is a command.
-		rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
-		for _, c := range itemCommands(vi.task, v.uri) {
+		rng := v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
+		for _, c := range itemCommands(vi.Task, v.uri) {
 			out = append(out, protocol.CodeLens{Range: rng, Command: &c})
 		}
 	}

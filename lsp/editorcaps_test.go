@@ -156,16 +156,17 @@ func TestHoverPlainText(t *testing.T) {
 func TestPlainHover(t *testing.T) {
 	owner := "ana"
 	task := &core.Task{ID: 3, Subject: "Add `x`", Status: core.InProgress, Evidence: "ok", Owner: &owner}
-	v := &view{approved: true, state: &core.State{Tasks: []core.Task{*task}}, tasks: map[int]*core.Task{3: task}}
+	st := &core.State{Tasks: []core.Task{*task}}
+	v := &view{approved: true, state: st, an: core.Analyze(core.Input{State: st})}
 	for _, tt := range []struct {
-		vi       viewItem
+		vi       core.Item
 		approved bool
 		md, want string
 	}{
-		{viewItem{item: &planparse.Item{Subject: "Add `x`"}, task: task, drift: "changed"}, true,
+		{core.Item{Plan: &planparse.Item{Subject: "Add `x`"}, Task: task, Drift: "changed"}, true,
 			"**#3 Add `x`**\n\nstatus: `in_progress` (text differs from the approved plan)\n\nevidence: ok\n\nowner: ana",
 			"#3 Add `x`\nstatus: in_progress (text differs from the approved plan)\nevidence: ok\nowner: ana"},
-		{viewItem{item: &planparse.Item{Subject: "a **b"}}, false,
+		{core.Item{Plan: &planparse.Item{Subject: "a **b"}}, false,
 			"**a **b**: draft (the plan is not approved)", "a **b: draft (the plan is not approved)"},
 	} {
 		v.approved = tt.approved

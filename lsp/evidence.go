@@ -5,49 +5,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/verify"
 )
 
-// codeWeak is the diagnostic on a completed plan item whose evidence names
-// nothing checkable (docs/PROTOCOL.md "Diagnostics"; issue 14).
-const codeWeak = core.WeakEvidenceCode
-
-// weakMemo remembers core.WeakEvidence per evidence string: diagnostics
-// are rebuilt on every keystroke, and core's BenchmarkWeakEvidence measures
-// 4–9 µs a string (2-core machine, idle to busy): 4–9 ms a keystroke in a
-// plan of 1,000 completed items, about the whole 10 ms budget at that size.
-// With the memo it is a map lookup. Cleared past weakMemoMax entries.
-var weakMemo struct {
-	sync.Mutex
-	m map[string]bool
-}
-
-const weakMemoMax = 1 << 16
-
-// weakEvidence is the weak-evidence message for a completed task, or "".
-func weakEvidence(t *core.Task) string {
-	if t.Status != core.Completed {
-		return ""
-	}
-	weakMemo.Lock()
-	weak, ok := weakMemo.m[t.Evidence]
-	if !ok {
-		if weakMemo.m == nil || len(weakMemo.m) >= weakMemoMax {
-			weakMemo.m = map[string]bool{}
-		}
-		weak = core.WeakEvidence(t.Evidence)
-		weakMemo.m[t.Evidence] = weak
-	}
-	weakMemo.Unlock()
-	if !weak {
-		return ""
-	}
-	return core.WeakEvidenceMessage(t.ID, t.Evidence)
-}
+const codeWeak = core.RuleWeak
 
 // lookupTimeout bounds the git lookups of a hover or a planls/plan request.
 const lookupTimeout = 10 * time.Second

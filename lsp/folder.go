@@ -177,8 +177,12 @@ func (s *server) refresh(f *folder, force bool) {
 func (s *server) recompute(f *folder) {
 	// The last view and its diagnostics are garbage from here (nothing reads
 	// them while mu is held): let them go before the parse allocates.
+	var prev *core.Analysis
+	if f.view != nil {
+		prev = f.view.an
+	}
 	f.view, f.diags = nil, nil
-	f.view = s.buildView(f)
+	f.view = s.buildView(f, prev)
 	f.diags = s.diagnostics(f, f.view)
 	s.publish(f, f.diags)
 	s.noteLenses(f)

@@ -52,7 +52,7 @@ func FuzzViews(f *testing.F) {
 				s := &server{settings: settings{PlanFiles: []string{"PLAN.md"}, Severity: "information", FadeClosed: true}, docs: map[string]*document{}, enc: enc}
 				fo := newFolder("/w", "file:///w")
 				fo.state, fo.planPath, fo.planDisk = st, "/w/PLAN.md", []byte(text)
-				v := s.buildView(fo)
+				v := s.buildView(fo, nil)
 				lines := uint32(len(v.m.lines))
 				for uri, ds := range s.diagnostics(fo, v) {
 					for _, d := range ds {

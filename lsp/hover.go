@@ -24,15 +24,15 @@ func (s *server) hover(r *request) (any, error) {
 	}
 	v := f.view
 	vi := v.itemAt(v.m.offset(p.Position))
-	if vi == nil || vi.item == nil {
+	if vi == nil || vi.Plan == nil {
 		s.mu.Unlock()
 		return nil, nil
 	}
-	rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+	rng := v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
 	mk := markup{plain: s.caps.hoverPlain}
 	text, root, evidence := hoverText(v, vi, mk), f.root, ""
-	if vi.task != nil {
-		evidence = vi.task.Evidence
+	if vi.Task != nil {
+		evidence = vi.Task.Evidence
 	}
 	s.mu.Unlock()
 	// Commit subjects come from git: looked up without the lock.
@@ -40,17 +40,17 @@ func (s *server) hover(r *request) (any, error) {
 	return &protocol.Hover{Contents: mk.content(text), Range: &rng}, nil
 }
 
-func hoverText(v *view, vi *viewItem, mk markup) string {
+func hoverText(v *view, vi *core.Item, mk markup) string {
 	var b strings.Builder
-	t := vi.task
+	t := vi.Task
 	if t == nil {
 		if v.approved {
-			return mk.bold(vi.item.Subject) + ": not in the approved plan (re-approve to track it)"
+			return mk.bold(vi.Plan.Subject) + ": not in the approved plan (re-approve to track it)"
 		}
-		return mk.bold(vi.item.Subject) + ": draft (the plan is not approved)"
+		return mk.bold(vi.Plan.Subject) + ": draft (the plan is not approved)"
 	}
 	fmt.Fprintf(&b, "%s%sstatus: %s", mk.bold(fmt.Sprintf("#%d %s", t.ID, t.Subject)), mk.para(), mk.code(string(t.Status)))
-	if vi.drift == "changed" {
+	if vi.Drift == "changed" {
 		b.WriteString(" (text differs from the approved plan)")
 	}
 	line := func(label, val string) {

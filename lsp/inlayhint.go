@@ -46,17 +46,17 @@ func (s *server) inlayHint(r *request) (any, error) {
 	first, last := int(p.Range.Start.Line), int(p.Range.End.Line)
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil || vi.task == nil {
+		if vi.Plan == nil || vi.Task == nil {
 			continue
 		}
-		line := v.m.lineOf(vi.item.Line.Start)
+		line := v.m.lineOf(vi.Plan.Line.Start)
 		if line < first || line > last {
 			continue
 		}
 		out = append(out, inlayHint{
-			Position:    v.m.rng(vi.item.Line.End, vi.item.Line.End).Start,
-			Label:       statusLabel(vi.task),
-			Tooltip:     statusTooltip(vi.task),
+			Position:    v.m.rng(vi.Plan.Line.End, vi.Plan.Line.End).Start,
+			Label:       statusLabel(vi.Task),
+			Tooltip:     statusTooltip(vi.Task),
 			PaddingLeft: true,
 		})
 	}

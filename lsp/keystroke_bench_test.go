@@ -42,11 +42,18 @@ type procClient struct {
 	sizes []int            // bytes of each publish
 	resp  map[string][]byte
 	sync  int // textDocumentSync.change the server advertised
-	dead  error
+	// changes counts planls/stateChanged notifications.
+	changes int
+	dead    error
 }
 
 func startProc(b *testing.B, root string) *procClient {
-	cmd := exec.Command(benchBinary(b), "serve")
+	return startProcBin(b, benchBinary(b), root)
+}
+
+// startProcBin starts `bin serve` in root.
+func startProcBin(b *testing.B, bin, root string) *procClient {
+	cmd := exec.Command(bin, "serve")
 	cmd.Dir = root
 	if os.Getenv("PLANLS_BENCH_STDERR") != "" {
 		cmd.Stderr = os.Stderr // the server's logs, GODEBUG=gctrace=1
@@ -97,6 +104,8 @@ func (c *procClient) read(r *bufio.Reader) {
 			uri, version := pubTarget(head)
 			c.pubs[uri] = append(c.pubs[uri], version)
 			c.sizes = append(c.sizes, len(body))
+		case bytes.Contains(head, []byte(`"planls/stateChanged"`)):
+			c.changes++
 		default:
 			// A reply's id can come after a long result (jsonrpc2 writes
 			// it last), so the whole body is decoded, not just its head.

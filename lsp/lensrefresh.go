@@ -40,14 +40,14 @@ func refreshSums(v *view) (lens, hint uint64) {
 	}
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil || vi.task == nil {
+		if vi.Plan == nil || vi.Task == nil {
 			continue
 		}
 		for _, x := range []*maphash.Hash{&l, &h} {
-			maphash.WriteComparable(x, vi.task.ID)
-			maphash.WriteComparable(x, vi.task.Status)
+			maphash.WriteComparable(x, vi.Task.ID)
+			maphash.WriteComparable(x, vi.Task.Status)
 		}
-		h.WriteString(statusTooltip(vi.task))
+		h.WriteString(statusTooltip(vi.Task))
 		h.WriteByte(0)
 	}
 	return l.Sum64(), h.Sum64()

@@ -96,16 +96,16 @@ func planOf(f *folder, v *view) planResult {
 	}
 	for i := range v.items {
 		vi := &v.items[i]
-		it := planItem{Status: "draft", Drift: vi.drift, BlockedBy: []int{}}
+		it := planItem{Status: "draft", Drift: string(vi.Drift), BlockedBy: []int{}}
 		group := ""
-		if vi.item != nil {
-			it.Subject, group = planparse.Display(vi.item.Subject, vi.item.PlanText), vi.item.Group
-			rng := v.m.rng(vi.item.Line.Start, vi.item.Line.End)
+		if vi.Plan != nil {
+			it.Subject, group = planparse.Display(vi.Plan.Subject, vi.Plan.PlanText), vi.Plan.Group
+			rng := v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
 			it.Range = &rng
 		}
-		if t := vi.task; t != nil {
+		if t := vi.Task; t != nil {
 			it.ID, it.Status, it.Evidence, it.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
-			if vi.item == nil {
+			if vi.Plan == nil {
 				it.Subject, group = planparse.Display(t.Subject, t.PlanText), t.PlanGroup
 			}
 			if t.Owner != nil {

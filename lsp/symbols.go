@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // documentSymbol returns plan → groups → items. Every symbol's
@@ -67,10 +69,10 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 	gi := 0 // items and groups are both in document order: one pass
 	for i := range v.items {
 		vi := &v.items[i]
-		if vi.item == nil {
+		if vi.Plan == nil {
 			continue
 		}
-		start := vi.item.Block.Start
+		start := vi.Plan.Block.Start
 		for gi < len(groups) && groups[gi].body.end <= start {
 			gi++
 		}
@@ -79,8 +81,8 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 		if gi < len(groups) && start >= groups[gi].body.start {
 			parent, bound = groups[gi], groups[gi].body
 		}
-		blk := span{vi.item.Block.Start, vi.item.Block.End}.clampTo(bound)
-		sel := span{vi.item.Line.Start, vi.item.Line.End}.clampTo(blk)
+		blk := span{vi.Plan.Block.Start, vi.Plan.Block.End}.clampTo(bound)
+		sel := span{vi.Plan.Line.Start, vi.Plan.Line.End}.clampTo(blk)
 		sym := protocol.DocumentSymbol{
 			Name: itemName(vi), Kind: protocol.SymbolKindEvent, Detail: itemDetail(vi),
 			Range: v.m.rng(blk.start, blk.end), SelectionRange: v.m.rng(sel.start, sel.end),
@@ -112,22 +114,22 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 	return root
 }
 
-func itemName(vi *viewItem) string {
-	subj := nonEmpty(vi.item.Subject, "(empty item)")
-	if vi.task != nil {
-		return fmt.Sprintf("#%d %s", vi.task.ID, subj)
+func itemName(vi *core.Item) string {
+	subj := nonEmpty(vi.Plan.Subject, "(empty item)")
+	if vi.Task != nil {
+		return fmt.Sprintf("#%d %s", vi.Task.ID, subj)
 	}
 	return subj
 }
 
-func itemDetail(vi *viewItem) string {
-	if vi.task == nil {
-		if vi.drift == "new" {
+func itemDetail(vi *core.Item) string {
+	if vi.Task == nil {
+		if vi.Drift == "new" {
 			return "draft"
 		}
 		return ""
 	}
-	return string(vi.task.Status)
+	return string(vi.Task.Status)
 }
 
 func nonEmpty(s, def string) string {
@@ -155,12 +157,12 @@ func (s *server) workspaceSymbol(r *request) (any, error) {
 		}
 		for i := range v.items {
 			vi := &v.items[i]
-			if vi.item == nil || !strings.Contains(strings.ToLower(vi.item.Subject), q) {
+			if vi.Plan == nil || !strings.Contains(strings.ToLower(vi.Plan.Subject), q) {
 				continue
 			}
 			out = append(out, protocol.SymbolInformation{
-				Name: itemName(vi), Kind: protocol.SymbolKindEvent, ContainerName: vi.item.Group,
-				Location: protocol.Location{URI: protocol.DocumentURI(v.uri), Range: v.m.rng(vi.item.Line.Start, vi.item.Line.End)},
+				Name: itemName(vi), Kind: protocol.SymbolKindEvent, ContainerName: vi.Plan.Group,
+				Location: protocol.Location{URI: protocol.DocumentURI(v.uri), Range: v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)},
 			})
 		}
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func TestStructuredTrim(t *testing.T) {
-	many := bigTasks(trimAbove + 1)
+	many := bigTasks(maxDetailRows + 1)
 	for _, tc := range []struct {
 		name            string
 		tasks           []core.Task
@@ -17,11 +17,11 @@ func TestStructuredTrim(t *testing.T) {
 		want            []int
 		trimmed         bool
 	}{
-		{"small state keeps all", many[:3], nil, nil, []int{1, 2, 3}, false},
+		{"small state: the affected task only", many[:3], []int{2}, nil, []int{2}, true},
 		{"list rows", many, nil, []int{6, 5}, []int{5, 6}, true},
 		{"changed and shown, in state order", many, []int{9, 3}, []int{4}, []int{3, 4, 9}, true},
 		{"unknown ids dropped", many, nil, []int{99999}, []int{}, true},
-		{"bulk capped", many, ids(1, trimAbove+1), nil, ids(1, maxDetailRows), true},
+		{"bulk capped", many, ids(1, maxDetailRows+1), nil, ids(1, maxDetailRows), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := core.Result{Envelope: coreEnvelope("x", tc.tasks), Affected: tc.affected, Shown: tc.shown}

@@ -69,6 +69,12 @@ func (w tWriter) Write(p []byte) (int, error) {
 // transports. roots, when given, are announced by the client (file:// URIs).
 func connect(t testing.TB, opts Options, roots ...string) *sdk.ClientSession {
 	t.Helper()
+	return connectAs(t, "planls-test", opts, roots...)
+}
+
+// connectAs is connect with the client's clientInfo.name.
+func connectAs(t testing.TB, name string, opts Options, roots ...string) *sdk.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	var log *slog.Logger
 	if _, ok := t.(*testing.B); ok {
@@ -82,7 +88,7 @@ func connect(t testing.TB, opts Options, roots ...string) *sdk.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "planls-test", Version: "0"}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: name, Version: "0"}, nil)
 	for _, r := range roots {
 		client.AddRoots(&sdk.Root{URI: r, Name: filepath.Base(r)})
 	}

@@ -50,7 +50,7 @@ func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Resu
 
 // wireSize is the bytes of a result as the client receives it.
 func wireSize(res core.Result) int {
-	b, _ := json.Marshal(toolResult(res, nil)) // nil on error: 0
+	b, _ := json.Marshal(toolResult(res, true)) // the larger of the two shapes
 	return len(b)
 }
 

@@ -23,6 +23,8 @@ type Options struct {
 	Root        string // explicit workspace root (--root); "" = PLANLS_ROOT, MCP roots, cwd
 	ReadOnly    bool   // serve only list/get (memory:read scope)
 	NoDeleteAll bool   // refuse delete_all
+	// Structured says which clients get structuredContent (--structured-content).
+	Structured Structured
 	// Version is reported as serverInfo.version; "" reports "dev".
 	Version string
 }

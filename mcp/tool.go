@@ -43,20 +43,21 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
+	structured := h.opts.Structured.sendsStructured(req.Session)
 	root, ask, err := h.rootFor(ctx, req)
 	if ask != nil {
 		return ask, nil
 	}
 	if err != nil {
 		h.log.Warn("todo call without a project", "err", err)
-		return toolResult(failure(args, err), args), nil
+		return toolResult(failure(args, err), structured), nil
 	}
 	res, err := h.apply(ctx, root, args)
 	if err != nil {
 		h.log.Warn("todo call failed", "root", root, "err", err)
-		return toolResult(failure(args, err), args), nil
+		return toolResult(failure(args, err), structured), nil
 	}
-	return toolResult(res, args), nil
+	return toolResult(res, structured), nil
 }
 
 // apply runs one call on root's state. A read-only server, and any call
@@ -202,17 +203,18 @@ func actionOf(args json.RawMessage) string {
 }
 
 // toolResult maps the core result onto MCP: content stays text content,
-// details becomes structuredContent (trimmed for a large state), and a
-// rejected call is isError so the agent reads it as a failure.
-func toolResult(res core.Result, args json.RawMessage) *sdk.CallToolResult {
+// details becomes structuredContent (only the tasks the call is about) when
+// withStructured, and a rejected call is isError so the agent reads it as
+// a failure.
+func toolResult(res core.Result, withStructured bool) *sdk.CallToolResult {
 	env := withEvidenceNotes(res)
 	content := make([]sdk.Content, 0, len(env.Content))
 	for _, c := range env.Content {
 		content = append(content, &sdk.TextContent{Text: c.Text})
 	}
-	return &sdk.CallToolResult{
-		Content:           content,
-		StructuredContent: structured(res),
-		IsError:           env.IsError(),
+	out := &sdk.CallToolResult{Content: content, IsError: env.IsError()}
+	if withStructured {
+		out.StructuredContent = structured(res)
 	}
+	return out
 }

@@ -31,4 +31,5 @@ if [ -x editors/nvim/test/install.sh ]; then editors/nvim/test/install.sh; fi
 if [ -x test/clients/install.sh ]; then test/clients/install.sh; fi
 if [ -x editors/vscode/scripts/install-test-deps.sh ]; then editors/vscode/scripts/install-test-deps.sh; fi
 if [ -x agents/pi/test/install.sh ]; then agents/pi/test/install.sh; fi
+if [ -x test/report-browser/install.sh ]; then test/report-browser/install.sh; fi
 echo "== test dependencies in place"

@@ -2,16 +2,17 @@
 # Runs every planls test: installs what the tests need, then the Go suites
 # (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
 # 0.12), the real-client matrix (Neovim, eglot, Vim+ALE), the node LSP
-# client, the MCP inspector, VS Code (code-server + Chromium) and pi (agents/pi).
+# client, the MCP inspector, VS Code (code-server + Chromium), pi (agents/pi)
+# and the plan report in Chromium.
 # Usage: scripts/test.sh            everything
 #        SKIP_INSTALL=1 scripts/test.sh   skip the install step
-#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi)
+#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi report)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 export PLANLS_TEST_CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 export PATH="$PLANLS_TEST_CACHE/bin:$PATH"
-SUITES=${SUITES:-"go nvim clients node mcp vscode pi"}
+SUITES=${SUITES:-"go nvim clients node mcp vscode pi report"}
 # A count, not a duration: with a duration Go 1.26's fuzz coordinator can fail
 # a target with a bare "context deadline exceeded" when the time runs out
 # (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
@@ -71,6 +72,8 @@ has node && [ -x test/node-lsp/run.sh ] && suite "node LSP client" test/node-lsp
 has mcp && [ -x test/mcp-inspector/run.sh ] && suite "MCP inspector" test/mcp-inspector/run.sh
 has vscode && [ -x editors/vscode/test/run.sh ] && suite "VS Code" editors/vscode/test/run.sh
 has pi && [ -x agents/pi/test/run.sh ] && suite "pi" agents/pi/test/run.sh
+# planls report in Debian's chromium: what a person sees, hostile text, axe-core.
+has report && [ -x test/report-browser/run.sh ] && suite "report in Chromium" test/report-browser/run.sh
 
 echo
 [ $failed -gt 0 ] && echo "failed suites: ${failures[*]}"

@@ -2,7 +2,6 @@ package store
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/planls/planls/core"
 )
@@ -46,19 +45,16 @@ func warningsOf(st *core.State) []string {
 	return append(warnings, closedWithoutProof(st)...)
 }
 
-// closedWithoutProof flags tasks completed without evidence or deferred
-// without a reason: core refuses those transitions, so such a task was
+// closedWithoutProof flags tasks closed without their proof
+// (core.ProofMissing): core refuses those transitions, so such a task was
 // edited by hand (or predates the rule). They stay readable
 // (todo-behaviour.md §8: old completed tasks without evidence still load);
 // the warning only makes the bypass visible (field trial issue 5).
 func closedWithoutProof(st *core.State) []string {
 	var out []string
-	for _, t := range st.Tasks {
-		switch {
-		case t.Status == core.Completed && strings.TrimSpace(t.Evidence) == "":
-			out = append(out, fmt.Sprintf("#%d is completed without evidence", t.ID))
-		case t.Status == core.Deferred && strings.TrimSpace(t.Reason) == "":
-			out = append(out, fmt.Sprintf("#%d is deferred without a reason", t.ID))
+	for i := range st.Tasks {
+		if missing := core.ProofMissing(&st.Tasks[i]); missing != "" {
+			out = append(out, fmt.Sprintf("#%d is %s", st.Tasks[i].ID, missing))
 		}
 	}
 	return out

@@ -162,6 +162,7 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 // notices and journals a full snapshot.
 // journal is the journal's last revision as journalBefore read it.
 func (s *Store) persist(old, next *core.State, journal int64, kind string, params json.RawMessage, text string) error {
+	giveUIDs(next.Tasks)
 	data, err := encodeState(next)
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -55,7 +56,9 @@ func TestCommitWritesStateJournalAndGitignore(t *testing.T) {
 	if len(lines) != 2 {
 		t.Fatalf("journal has %d lines:\n%s", len(lines), journal)
 	}
-	if !strings.HasPrefix(lines[0], `{"revision":1,"base":0,"time":"`) || !strings.Contains(lines[0], `"actor":"test","kind":"call","params":{"action":"create"},"result":"Created #1: a <b> (pending)","head":{"version":1,"revision":1,"nextId":2},"tasks":[{"id":1,"subject":"a <b>"`) {
+	// The task's identity is given at this first write (16 hex digits).
+	if !strings.HasPrefix(lines[0], `{"revision":1,"base":0,"time":"`) || !strings.Contains(lines[0], `"actor":"test","kind":"call","params":{"action":"create"},"result":"Created #1: a <b> (pending)","head":{"version":1,"revision":1,"nextId":2},"tasks":[{"id":1,"uid":"`) ||
+		!regexp.MustCompile(`"tasks":\[\{"id":1,"uid":"[0-9a-f]{16}","subject":"a <b>"`).MatchString(lines[0]) {
 		t.Errorf("journal line 1: %s", lines[0])
 	}
 	entries, probs, err := ReadJournal(s.JournalPath())

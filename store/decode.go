@@ -72,6 +72,9 @@ func decodeState(path string, data []byte) (*core.State, error) {
 	if st.NextID == 0 && len(st.Tasks) == 0 {
 		st.NextID = 1
 	}
+	// A state written before tasks had an identity (or a task added by
+	// hand): each gets the one every reader derives alike.
+	core.EnsureUIDs(st.Tasks)
 	if errs, _ := core.Validate(st); len(errs) > 0 {
 		return nil, serr(-1, "invalid state: "+strings.Join(errs, "; ")+"; "+repairHint)
 	}

@@ -125,6 +125,9 @@ func (e *JournalEntry) apply(st *core.State) {
 		idx[t.ID] = i
 	}
 	for _, t := range e.Tasks {
+		if t.UID == "" { // recorded before tasks had an identity
+			t.UID = core.DerivedUID(t.ID, t.CreatedAt)
+		}
 		if i, ok := idx[t.ID]; ok {
 			st.Tasks[i] = t
 		} else {
@@ -299,4 +302,21 @@ func lastBase(entries []JournalEntry) int {
 		}
 	}
 	return 0
+}
+
+// parseEntry decodes one journal line.
+func parseEntry(line []byte) (JournalEntry, bool) {
+	var e JournalEntry
+	if json.Unmarshal(line, &e) != nil {
+		return e, false
+	}
+	return e, true
+}
+
+// key identifies the change an entry records wherever a merge copied it:
+// its time, writer, kind, params and result, which no merge rewrites (a
+// merge moves revisions and bases only). Two commits never share all of
+// them: the time alone is in nanoseconds.
+func (e *JournalEntry) key() string {
+	return e.Time.UTC().Format(time.RFC3339Nano) + "\x00" + e.Actor + "\x00" + e.Kind + "\x00" + string(e.Params) + "\x00" + e.Result
 }

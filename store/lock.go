@@ -153,7 +153,7 @@ func (s *Store) ensureDir() error {
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
 	old, err := os.ReadFile(gi)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2)) {
+	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2 || string(old) == gitignoreV3)) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}
@@ -161,6 +161,10 @@ func (s *Store) ensureDir() error {
 	s.seen.dir = true
 	return nil
 }
+
+// EnsureDir creates .planls/ and its .gitignore as the first write does,
+// for a command that writes a file of its own there (planls report).
+func (s *Store) EnsureDir() error { return s.ensureDir() }
 
 func (s *Store) actor() string {
 	if s.Actor == "" {

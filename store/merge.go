@@ -59,9 +59,12 @@ func MergeStateFiles(path string, base, ours, theirs []byte, planID func(path st
 
 // MergeJournalFiles is the three-way merge of three versions of
 // .planls/journal.jsonl. The result is ours's lines, then theirs's lines
-// that ours lacks with their revisions moved after ours's last (so
-// revisions keep rising; an entry's base is moved with them when it is
-// one of theirs's), then one entry of kind "merge": a full snapshot of the
+// that neither ours nor the common ancestor has (matched by entryKey, so a
+// line an earlier rebase step copied with a new revision is not copied
+// twice) with their revisions moved after ours's last (so revisions keep
+// rising; an entry's base is moved with them when it is one of theirs's,
+// or becomes ours's revision of the same entry), then one entry of kind
+// "merge": a full snapshot of the
 // merge of the three journals' states (the same core.Merge of the same
 // states MergeStateFiles makes, so state.json and the journal agree), with
 // params {"base","ours","theirs","renumbered"} and the merge's notes as its
@@ -83,27 +86,54 @@ func MergeJournalFiles(base, ours, theirs []byte, planID func(path string) strin
 	res := core.Merge(baseSt, oursSt, theirsSt, planOptions(oursSt, theirsSt, planID))
 
 	var out bytes.Buffer
-	have := map[string]bool{}
+	// An entry is the same change wherever it is: a line another merge or
+	// rebase step copied has its revision moved, so lines are matched by
+	// entryKey, not byte for byte.
+	oursRev := map[string]int64{} // key → ours's revision of the entry
 	for _, line := range journalLines(ours) {
-		have[string(line)] = true
+		if e, ok := parseEntry(line); ok {
+			oursRev[e.key()] = e.Revision
+		}
 		out.Write(line)
 		out.WriteByte('\n')
 	}
-	shift := oursSt.Revision - baseSt.Revision
-	for _, line := range journalLines(theirs) {
-		if have[string(line)] {
-			continue
+	inBase := map[string]bool{}
+	for _, line := range journalLines(base) {
+		if e, ok := parseEntry(line); ok {
+			inBase[e.key()] = true
 		}
-		have[string(line)] = true
-		var e JournalEntry
-		if json.Unmarshal(line, &e) != nil {
+	}
+	// Theirs's own lines (not in the common ancestor's journal, whose
+	// lines ours holds or has sealed away, nor in ours's) follow, their
+	// revisions moved past ours's. A base that is one of ours's entries
+	// becomes its revision there.
+	shift := oursSt.Revision - baseSt.Revision
+	moved := map[int64]int64{} // theirs's revision → the merged journal's
+	for _, line := range journalLines(theirs) {
+		e, ok := parseEntry(line)
+		if !ok {
 			continue // not an entry: nothing a replay could use
 		}
+		k := e.key()
+		if r, ok := oursRev[k]; ok {
+			moved[e.Revision] = r
+			continue
+		}
+		if inBase[k] {
+			continue
+		}
+		oursRev[k] = -1 // a line twice in theirs is one change
+		rev, b := e.Revision, e.Base
 		if shift > 0 && e.Revision > baseSt.Revision {
 			e.Revision += shift
-			if e.Base > baseSt.Revision {
-				e.Base += shift
-			}
+		}
+		if r, ok := moved[e.Base]; ok {
+			e.Base = r
+		} else if shift > 0 && e.Base > baseSt.Revision {
+			e.Base += shift
+		}
+		moved[rev] = e.Revision
+		if e.Revision != rev || e.Base != b {
 			b, err := marshal(e, "")
 			if err != nil {
 				return nil, err

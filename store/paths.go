@@ -14,9 +14,16 @@ const (
 	LockName = "state.lock"
 )
 
-// gitignoreBody keeps the lock, any temp file a killed writer left and the
-// state files doctor --move-aside set aside out of git.
-const gitignoreBody = gitignoreV2 + JournalName + ".corrupt-*\n"
+// ReportName is the plan report planls report writes inside DirName; git
+// ignores it (it is made from the files that are history).
+const ReportName = "report.html"
+
+// gitignoreBody keeps the lock, any temp file a killed writer left, the
+// state files doctor --move-aside set aside and the plan report out of git.
+const gitignoreBody = gitignoreV3 + ReportName + "\n"
+
+// gitignoreV3 is the body before planls report wrote into .planls/.
+const gitignoreV3 = gitignoreV2 + JournalName + ".corrupt-*\n"
 
 // gitignoreV2 is the body before doctor could move a conflicted journal aside.
 const gitignoreV2 = gitignoreV1 + StateName + ".corrupt-*\n"

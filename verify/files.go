@@ -25,8 +25,9 @@ const maxScan = 4 << 20
 type tree struct {
 	files  []string
 	byBase map[string][]string
-	tests  map[string][]string // test function name → files declaring it (read lazily)
-	goTest bool                // the tree has a _test.go file
+	tests  map[string][]string   // test function name → files declaring it (read lazily)
+	decls  map[string][]testDecl // file (absolute) → its test functions, read once a run
+	goTest bool                  // the tree has a _test.go file
 	root   string
 }
 
@@ -90,15 +91,56 @@ func (t *tree) testIndex() map[string][]string {
 
 // testFuncs lists the test functions a Go file declares.
 func testFuncs(file string) []string {
+	var out []string
+	for _, f := range testDecls(file) {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+// testDecl is a test function and the 1-based line it is declared on.
+type testDecl struct {
+	name string
+	line int
+}
+
+// testDecls lists the test functions a Go file declares, with their lines.
+func testDecls(file string) []testDecl {
 	data, err := readPrefix(file, maxScan)
 	if err != nil {
 		return nil
 	}
-	var out []string
-	for _, m := range testFuncRe().FindAllSubmatch(data, -1) {
-		out = append(out, string(m[1]))
+	var out []testDecl
+	line, at := 1, 0
+	for _, m := range testFuncRe().FindAllSubmatchIndex(data, -1) {
+		line += bytes.Count(data[at:m[0]], []byte("\n"))
+		at = m[0]
+		out = append(out, testDecl{name: string(data[m[2]:m[3]]), line: line})
 	}
 	return out
+}
+
+// declLine is the line test name is declared on in file (0 when it is not).
+// Each file is read once a run (t may be nil: then every time).
+func (t *tree) declLine(file, name string) int {
+	var decls []testDecl
+	if t == nil {
+		decls = testDecls(file)
+	} else if d, ok := t.decls[file]; ok {
+		decls = d
+	} else {
+		decls = testDecls(file)
+		if t.decls == nil {
+			t.decls = map[string][]testDecl{}
+		}
+		t.decls[file] = decls
+	}
+	for _, f := range decls {
+		if f.name == name {
+			return f.line
+		}
+	}
+	return 0
 }
 
 func readPrefix(file string, n int64) ([]byte, error) {
@@ -217,11 +259,9 @@ func testCheck(root string, t *tree, ref core.EvidenceRef) Check {
 			c.State, c.Detail = Failed, fmt.Sprintf("test file %s does not exist", ref.Path)
 			return c
 		}
-		for _, fn := range testFuncs(abs) {
-			if fn == name {
-				c.State, c.Detail, c.File = Verified, fmt.Sprintf("test %s is in %s", name, rel), rel
-				return c
-			}
+		if line := t.declLine(abs, name); line > 0 {
+			c.State, c.Detail, c.File, c.Line = Verified, fmt.Sprintf("test %s is in %s", name, rel), rel, line
+			return c
 		}
 		c.State, c.Detail, c.File = Failed, fmt.Sprintf("test %s not found in %s", name, rel), rel
 		return c
@@ -234,6 +274,7 @@ func testCheck(root string, t *tree, ref core.EvidenceRef) Check {
 	}
 	if files := t.testIndex()[name]; len(files) > 0 {
 		c.State, c.Detail, c.File = Verified, fmt.Sprintf("test %s is in %s", name, files[0]), files[0]
+		c.Line = t.declLine(filepath.Join(root, filepath.FromSlash(files[0])), name)
 		return c
 	}
 	c.State, c.Detail = Failed, fmt.Sprintf("test %s not found in any _test.go file", name)

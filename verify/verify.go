@@ -50,6 +50,10 @@ type Check struct {
 	// File is the file a file or test reference resolved to (relative to
 	// the root, slash-separated), "" when none.
 	File string
+	// Line is the 1-based line of File where a test reference's function
+	// is declared (0 when not found, and for other references: a file
+	// reference's line is Ref.Line).
+	Line int
 }
 
 // Result is the outcome for one item.
@@ -153,4 +157,25 @@ func summarize(res Result) (State, string) {
 // Failing reports whether any result failed.
 func Failing(results []Result) bool {
 	return slices.ContainsFunc(results, func(r Result) bool { return r.State == Failed })
+}
+
+// Verdict is r as the analysis reads it (core.Verdict): its state, its
+// reason, and what held, each detail once.
+func (r Result) Verdict() core.Verdict {
+	v := core.Verdict{State: string(r.State), Reason: r.Reason}
+	for _, c := range r.Checks {
+		if c.State == Verified && !slices.Contains(v.Held, c.Detail) {
+			v.Held = append(v.Held, c.Detail)
+		}
+	}
+	return v
+}
+
+// Verdicts are the verdicts of results by task id.
+func Verdicts(results []Result) map[int]core.Verdict {
+	out := make(map[int]core.Verdict, len(results))
+	for _, r := range results {
+		out[r.TaskID] = r.Verdict()
+	}
+	return out
 }

@@ -172,3 +172,24 @@ func TestOnlyCompleted(t *testing.T) {
 		t.Fatal("weak evidence counted as a failure")
 	}
 }
+
+// A test reference's check gives the line its function is declared on, so
+// a report can link it.
+func TestTestLine(t *testing.T) {
+	g := newGitRepo(t)
+	g.commit("tests", "a/x_test.go", "package a\n\nimport \"testing\"\n\n// doc\nfunc TestOne(t *testing.T) {}\n\nfunc TestTwo(t *testing.T) {\n}\n")
+	for _, tc := range []struct {
+		evidence string
+		line     int
+	}{
+		{"TestOne", 6},
+		{"TestTwo passes", 8},
+		{"a/x_test.go:TestTwo", 8},
+		{"TestGone", 0},
+	} {
+		res := Tasks(context.Background(), g.dir, []core.Task{{ID: 1, Status: core.Completed, Evidence: tc.evidence}}, Options{})
+		if len(res) != 1 || len(res[0].Checks) != 1 || res[0].Checks[0].Line != tc.line {
+			t.Errorf("%q: checks %+v, want line %d", tc.evidence, res[0].Checks, tc.line)
+		}
+	}
+}

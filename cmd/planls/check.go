@@ -10,50 +10,53 @@ import (
 	"github.com/planls/planls/verify"
 )
 
-// newCheckCmd is `planls check`: the open plan items and the plan drift, for
-// CI and stop hooks.
+// newCheckCmd is `planls check`: the analysis's findings (core.Analyze),
+// for CI and stop hooks.
 func newCheckCmd() *cobra.Command {
 	var format, hook string
 	var strict, withVerify bool
 	cmd := &cobra.Command{
 		Use:   "check [--format text|json|sarif|github] [--strict] [--verify] [--hook claude]",
-		Short: "List open plan items and plan drift; exit 1 while any is found",
-		Long: `List every open (pending or in_progress) plan item where it stands in the plan file now:
+		Short: "List open plan items, plan drift and the other findings; exit 1 while any item is open or drifted",
+		Long: `List what is wrong with the plan, one finding per line where it stands in the plan file now, with
+the same rules and messages as the editor's diagnostics:
 
   PLAN.md:LINE:COL: open plan item #N (pending): subject
+  PLAN.md:LINE:COL: plan item #N in progress: subject
+  PLAN.md:LINE:COL: plan item #N is blocked by #M: subject
 
 A plan item closed without its proof (completed without evidence or deferred without a reason, which
-only a hand edit of state.json can do) counts as open too:
+only a hand edit of state.json can do) counts as open too (rule closed-without-proof):
 
   PLAN.md:LINE:COL: plan item #N is completed without evidence (state.json edited by hand?): subject
 
-A plan file that says more than, or other than, what was approved owes an approval (rule plan-drift),
-one finding per bullet new or changed since approval, as planls status shows them:
+A plan file that says more than, or other than, what was approved owes an approval (rule plan-drift):
+one finding per bullet new or changed since approval, per approved item no longer in the file, or
+one for an edit outside the items:
 
-  PLAN.md:LINE:COL: not in the approved plan (re-approve with planls approve): subject
-  PLAN.md:LINE:COL: plan item #N changed since approval (re-approve with planls approve): subject
-
-An approved item no longer in the file adds no drift finding (while open it is reported as open).
+  PLAN.md:LINE:COL: not in the approved plan: subject (re-approve the plan to track it)
+  PLAN.md:LINE:COL: plan item #N differs from the approved plan: re-approve to track the new text
+  PLAN.md:1:1: approved plan item #N is missing from the plan file: subject
 
 A completed plan item whose evidence names nothing checkable (no commit, file, test, command with
 its result or URL: "done", "works now") is a warning (rule weak-evidence); it fails the check only
-with --strict:
-
-  PLAN.md:LINE:COL: plan item #N is completed with weak evidence "done": it names no commit, ...
+with --strict. So are a ticked box on an open item (checked-not-completed) and a bullet without text
+or a repeated one (empty-item, duplicate-item), which never fail it.
 
 --verify also runs planls verify (without --run) on the completed plan items; each one that fails
 is a finding (rule evidence-failed):
 
   PLAN.md:LINE:COL: plan item #N failed verification: commit abc1234 not found in the repository
 
-LINE and COL are 1-based (COL counts bytes, at the list marker); the path is relative to the working
-directory (to the root in sarif and github output). Exit 0 when nothing is found, 1 while any finding
-is, 2 on error (no plan approved, unreadable state).
+LINE and COL are 1-based (COL counts bytes, at the list marker); findings about items no longer in
+the file come last, at 1:1. The path is relative to the working directory (to the root in sarif and
+github output). Exit 0 when nothing fails, 1 while an item is open, closed without proof, or
+drifted, or its evidence failed, 2 on error (no plan approved, unreadable state).
 
-Formats: text (above), json ({"plan":...,"open":[...],"drift":[...]}, each finding with its rule),
-sarif (SARIF 2.1.0, rules open-item, closed-without-proof and plan-drift), github (workflow commands:
-::notice file=...,line=...,col=...::... for open items, ::warning with title=closed-without-proof or
-title=plan-drift for the others).
+Formats: text (above), json ({"plan":...,"findings":[...],"open":[...],"drift":[...],"weak":[...]},
+each finding with its rule and level), sarif (SARIF 2.1.0, one rule per finding kind), github
+(workflow commands: ::notice for notes such as open items, ::warning and ::error titled with the
+rule for the others).
 
 --hook claude runs as a Claude Code Stop hook: it reads the hook's JSON on stdin (input that is not
 JSON counts as {}: the working directory) and, unless stop_hook_active is true, prints
@@ -79,7 +82,14 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			if st.Plan == nil {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)
 			}
-			v, err := loadPlanView(s.Root, st)
+			var verdicts map[int]core.Verdict
+			if withVerify {
+				ctx, cancel := verifyContext(cmd)
+				tasks, _ := tasksToVerify(st, nil)
+				verdicts = verify.Verdicts(verify.Tasks(ctx, s.Root, tasks, verify.Options{}))
+				cancel()
+			}
+			v, err := loadPlanView(s.Root, st, verdicts)
 			if err != nil {
 				return fail(err)
 			}
@@ -89,12 +99,6 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			}
 			rep := newCheckReport(v)
 			rep.strict = strict
-			if withVerify {
-				ctx, cancel := verifyContext(cmd)
-				tasks, _ := tasksToVerify(st, nil)
-				rep.setVerify(v, st, verify.Tasks(ctx, s.Root, tasks, verify.Options{}), false)
-				cancel()
-			}
 			if err := rep.write(cmd, format); err != nil {
 				return fail(err)
 			}
@@ -111,30 +115,34 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 	return cmd
 }
 
-// checkReport is the findings (open items, items closed without proof,
-// drift) with the paths each format shows.
+// checkReport is the analysis's findings with the paths each format
+// shows.
 type checkReport struct {
-	planTitle string
-	planID    string
-	display   string // plan path relative to the working directory (or root)
-	rootRel   string // plan path relative to the root, slash-separated
-	items     []openItem
-	drift     []driftItem // bullets new or changed since approval, in file order
-	missing   bool        // the plan file does not exist
-	weak      []openItem  // completed items with weak evidence, in file order
-	strict    bool        // weak evidence fails the check
-	// Verification (planls verify, check --verify): the findings to show,
-	// and how many items ended in each state.
-	verifying  bool
-	onlyVerify bool // planls verify: every item's outcome, nothing else
-	verified   []verifyFinding
-	counts     map[verify.State]int
+	v       *planView
+	display string // plan path relative to the working directory (or root)
+	rootRel string // plan path relative to the root, slash-separated
+	strict  bool   // weak evidence fails the check
+	// onlyVerify: planls verify, which shows each completed item's
+	// verification (verdicts, by id) and nothing else.
+	onlyVerify bool
+	verdicts   []verdictLine
 }
 
 // failing reports whether check exits 1: a plan item is open (or closed
-// without proof), or the plan file says something the user did not approve.
+// without proof), the plan file says something the user did not approve,
+// evidence failed verification, or, with --strict, evidence is weak.
 func (r *checkReport) failing() bool {
-	return len(r.items) > 0 || len(r.drift) > 0 || (r.strict && len(r.weak) > 0) || r.counts[verify.Failed] > 0
+	for _, f := range r.v.an.Findings {
+		switch f.Rule {
+		case core.RuleOpen, core.RuleInProgress, core.RuleBlocked, core.RuleNoProof, core.RuleDrift, core.RuleFailed:
+			return true
+		case core.RuleWeak:
+			if r.strict {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func newCheckReport(v *planView) *checkReport {
@@ -142,17 +150,7 @@ func newCheckReport(v *planView) *checkReport {
 	if err != nil {
 		rel = v.abs
 	}
-	return &checkReport{
-		planTitle: v.st.Plan.Title,
-		planID:    v.st.Plan.ID,
-		display:   displayPath(v.abs, v.root),
-		rootRel:   filepath.ToSlash(rel),
-		items:     append(v.openItems(), v.unprovenItems()...),
-		drift:     v.driftItems(),
-		missing:   !v.exists,
-		weak:      v.weakItems(),
-		counts:    map[verify.State]int{},
-	}
+	return &checkReport{v: v, display: displayPath(v.abs, v.root), rootRel: filepath.ToSlash(rel)}
 }
 
 // write prints the report in format (checkFormat's).
@@ -169,55 +167,4 @@ func (r *checkReport) write(cmd *cobra.Command, format string) error {
 		return r.writeGitHub(cmd.OutOrStdout())
 	}
 	return r.writeText(cmd.OutOrStdout())
-}
-
-// Rule ids of check's findings (SARIF ruleId, json rule, github title).
-const (
-	ruleOpenItem = "open-item"
-	ruleUnproven = "closed-without-proof"
-	ruleDrift    = "plan-drift"
-)
-
-// rule is the id of the finding o is.
-func (o openItem) rule() string {
-	if o.Unproven {
-		return ruleUnproven
-	}
-	return ruleOpenItem
-}
-
-// message is the diagnostic text shared by every format (and PROTOCOL.md's
-// open-item diagnostic).
-func (o openItem) message() string {
-	if o.Unproven {
-		return fmt.Sprintf("plan item #%d is %s (state.json edited by hand?): %s", o.Task.ID, missingProof(o.Task), subjectOf(o.Task))
-	}
-	return fmt.Sprintf("open plan item #%d (%s): %s", o.Task.ID, o.Task.Status, subjectOf(o.Task))
-}
-
-// missingProof says which proof a hand-closed task lacks.
-func missingProof(t core.Task) string {
-	if t.Status == core.Deferred {
-		return "deferred without a reason"
-	}
-	return "completed without evidence"
-}
-
-// position is where to point for an item: its list marker, or the start of
-// the file (gone) when the item is no longer in it (line 0).
-func position(line, col int) (int, int, bool) {
-	if line == 0 {
-		return 1, 1, true
-	}
-	return line, col, false
-}
-
-func (r *checkReport) suffix(gone bool) string {
-	if !gone {
-		return ""
-	}
-	if r.missing {
-		return " (the plan file is missing)"
-	}
-	return " (no longer in the plan file; re-approve it with planls approve)"
 }

@@ -35,7 +35,7 @@ func BenchmarkCheckReportDrift(b *testing.B) {
 	b.ResetTimer()
 	findings := 0
 	for b.Loop() {
-		v, err := loadPlanView(root, res.State)
+		v, err := loadPlanView(root, res.State, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func BenchmarkCheckReportDrift(b *testing.B) {
 		if err := r.writeText(io.Discard); err != nil {
 			b.Fatal(err)
 		}
-		findings = len(r.items) + len(r.drift)
+		findings = len(r.findings())
 	}
 	if findings == 0 {
 		b.Fatal("no findings")

@@ -13,48 +13,37 @@ import (
 // finding is one finding as every format prints it.
 type finding struct {
 	rule, level string // level: SARIF's note, warning or error; none for a verified item
-	text        string // the message, saying where an item that left the file went
-	line, col   int
-	gone        bool // no longer in the plan file: line and col are 1
+	text        string
+	line, col   int  // 1-based; 1, 1 when gone
+	gone        bool // about an item no longer in the plan file
+	id          int
 }
 
-// findings are the report's findings: open items, drift, then the
-// warnings about proof (open items ticked in the plan file, the editor's
-// checked-not-completed; weak evidence; verification).
+// levels are the SARIF level of each severity.
+var levels = map[core.Severity]string{core.SeverityError: "error", core.SeverityWarning: "warning",
+	core.SeverityInfo: "note", core.SeverityHint: "note"}
+
+// findings are the report's findings: the analysis's, or for planls
+// verify each completed item's verification.
 func (r *checkReport) findings() []finding {
 	var out []finding
-	// add places a finding at line:col (line 0: no longer in the file, for
-	// a plan item's message to say where it went).
-	add := func(rule, level, msg string, line, col int, planItem bool) {
-		line, col, gone := position(line, col)
-		if planItem {
-			msg += r.suffix(gone)
+	add := func(rule, level, msg string, line, col, id int) {
+		gone := line == 0
+		if gone {
+			line, col = 1, 1
 		}
-		out = append(out, finding{rule, level, msg, line, col, gone})
+		out = append(out, finding{rule, level, term(msg), line, col, gone, id})
 	}
-	for _, o := range r.items {
-		level := "note"
-		if o.Unproven {
-			level = "warning"
+	if r.onlyVerify {
+		for _, d := range r.verdicts {
+			level := map[string]string{core.RuleFailed: "error", core.RuleUnverifiable: "note", core.RuleVerified: "none"}[d.rule]
+			add(d.rule, level, d.msg, d.line, d.col, d.id)
 		}
-		add(o.rule(), level, o.message(), o.Line, o.Col, true)
+		return out
 	}
-	for _, d := range r.drift {
-		add(ruleDrift, "warning", d.message(), d.Line, d.Col, false)
-	}
-	for _, o := range r.items {
-		if o.Ticked && !r.onlyVerify {
-			add(core.RuleTicked, "warning", core.TickedMessage(o.Task.ID), o.Line, o.Col, true)
-		}
-	}
-	for _, o := range r.weak {
-		add(ruleWeak, "warning", core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), o.Line, o.Col, true)
-	}
-	for _, f := range r.verified {
-		level := map[string]string{ruleFailed: "error", ruleUnverifiable: "note", ruleVerified: "none"}[f.rule()]
-		if level != "none" || r.onlyVerify {
-			add(f.rule(), level, f.message(), f.Line, f.Col, f.plan)
-		}
+	for _, f := range r.v.an.Findings {
+		line, col := r.v.at(f)
+		add(f.Rule, levels[f.Severity], f.Message, line, col, f.TaskID)
 	}
 	return out
 }
@@ -62,8 +51,8 @@ func (r *checkReport) findings() []finding {
 // writeText prints one `PATH:LINE:COL: message` line per finding, the
 // format editors' and CI's error parsers read.
 func (r *checkReport) writeText(w io.Writer) error {
-	// One list in file order, as a compiler prints its errors: open items
-	// and drift interleave by position; items no longer in the file last.
+	// One list in file order, as a compiler prints its errors; findings
+	// about items no longer in the file last.
 	all := r.findings()
 	slices.SortStableFunc(all, func(a, b finding) int {
 		return cmp.Or(compareBool(a.gone, b.gone), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
@@ -80,6 +69,17 @@ func (r *checkReport) writeText(w io.Writer) error {
 	return nil
 }
 
+// jsonFinding is one finding in `check --format json`.
+type jsonFinding struct {
+	Rule    string `json:"rule"`
+	Level   string `json:"level"`        // SARIF's: error, warning or note
+	ID      int    `json:"id,omitempty"` // the plan item it is about
+	Path    string `json:"path"`         // relative to the root, slash-separated
+	Line    int    `json:"line"`         // 1-based; 0 when no longer in the file
+	Column  int    `json:"column"`       // 1-based, bytes; 0 when no longer in the file
+	Message string `json:"message"`
+}
+
 // jsonItem is one open item in `check --format json`.
 type jsonItem struct {
 	ID      int    `json:"id"`
@@ -89,9 +89,11 @@ type jsonItem struct {
 	Line    int    `json:"line"`   // 1-based; 0 when no longer in the file
 	Column  int    `json:"column"` // 1-based, bytes; 0 when no longer in the file
 	Message string `json:"message"`
-	Rule    string `json:"rule"` // open-item, or closed-without-proof (counted as open)
+	// Rule: open-item, in-progress, blocked, or closed-without-proof
+	// (counted as open); weak-evidence in "weak".
+	Rule string `json:"rule"`
 	// Checked: the item's checkbox is ticked in the plan file though it is
-	// open; the rule stays open-item (the item still counts as open).
+	// open; the rule stays the item's (it still counts as open).
 	Checked *jsonTicked `json:"checked,omitempty"`
 }
 
@@ -101,15 +103,14 @@ type jsonTicked struct {
 	Message string `json:"message"`
 }
 
-// jsonDrift is one bullet new or changed since approval in
-// `check --format json`.
+// jsonDrift is one plan-drift finding in `check --format json`.
 type jsonDrift struct {
-	Kind    string `json:"kind"`         // new or changed
-	ID      int    `json:"id,omitempty"` // the approved item a changed bullet replaces
-	Subject string `json:"subject"`      // the bullet's text now
+	Kind    string `json:"kind"`         // new, changed, missing or text
+	ID      int    `json:"id,omitempty"` // the approved item it is about
+	Subject string `json:"subject"`      // the bullet's text now (the approved one when missing)
 	Path    string `json:"path"`         // relative to the root, slash-separated
-	Line    int    `json:"line"`         // 1-based
-	Column  int    `json:"column"`       // 1-based, bytes
+	Line    int    `json:"line"`         // 1-based; 0 for a missing item
+	Column  int    `json:"column"`       // 1-based, bytes; 0 for a missing item
 	Message string `json:"message"`
 	Rule    string `json:"rule"` // plan-drift
 }
@@ -122,40 +123,58 @@ type jsonPlan struct {
 }
 
 type jsonCheck struct {
-	Plan  jsonPlan    `json:"plan"`
-	Open  []jsonItem  `json:"open"`
-	Drift []jsonDrift `json:"drift"`
+	Plan jsonPlan `json:"plan"`
+	// Findings: every finding, in the analysis's order (the plan's, then
+	// each item's in file order).
+	Findings []jsonFinding `json:"findings"`
+	Open     []jsonItem    `json:"open"`
+	Drift    []jsonDrift   `json:"drift"`
 	// Weak: completed items with weak evidence (rule weak-evidence).
 	Weak []jsonItem `json:"weak"`
-	// Verify: with --verify, the items that failed verification.
-	Verify []jsonVerify `json:"verify,omitempty"`
 }
 
-func (r *checkReport) jsonPlan() jsonPlan { return jsonPlan{r.planID, r.planTitle, r.rootRel} }
+func (r *checkReport) jsonPlan() jsonPlan {
+	p := r.v.st.Plan
+	if p == nil {
+		return jsonPlan{Path: r.rootRel}
+	}
+	return jsonPlan{p.ID, p.Title, r.rootRel}
+}
 
 func (r *checkReport) jsonReport() jsonCheck {
-	out := jsonCheck{Plan: r.jsonPlan()}
-	out.Open = []jsonItem{}
-	for _, o := range r.items {
-		ji := jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
-			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: o.message(), Rule: o.rule()}
-		if o.Ticked {
-			ji.Checked = &jsonTicked{Rule: core.RuleTicked, Message: core.TickedMessage(o.Task.ID)}
+	out := jsonCheck{Plan: r.jsonPlan(), Findings: []jsonFinding{}, Open: []jsonItem{}, Drift: []jsonDrift{}, Weak: []jsonItem{}}
+	an := r.v.an
+	open := map[int]int{} // task id → index into out.Open
+	for _, f := range an.Findings {
+		line, col := r.v.at(f)
+		out.Findings = append(out.Findings, jsonFinding{Rule: f.Rule, Level: levels[f.Severity], ID: f.TaskID,
+			Path: r.rootRel, Line: line, Column: col, Message: f.Message})
+		var it *core.Item
+		if f.Item >= 0 {
+			it = &an.Items[f.Item]
 		}
-		out.Open = append(out.Open, ji)
-	}
-	out.Drift = []jsonDrift{}
-	for _, d := range r.drift {
-		out.Drift = append(out.Drift, jsonDrift{Kind: d.kind(), ID: d.TaskID, Subject: d.Subject,
-			Path: r.rootRel, Line: d.Line, Column: d.Col, Message: d.message(), Rule: ruleDrift})
-	}
-	out.Weak = []jsonItem{}
-	for _, o := range r.weak {
-		out.Weak = append(out.Weak, jsonItem{ID: o.Task.ID, Status: string(o.Task.Status), Subject: o.Task.Subject,
-			Path: r.rootRel, Line: o.Line, Column: o.Col, Message: core.WeakEvidenceMessage(o.Task.ID, o.Task.Evidence), Rule: ruleWeak})
-	}
-	if r.verifying {
-		out.Verify = r.jsonVerifyItems()
+		switch f.Rule {
+		case core.RuleOpen, core.RuleInProgress, core.RuleBlocked, core.RuleNoProof, core.RuleWeak:
+			t := it.Task
+			ji := jsonItem{ID: t.ID, Status: string(t.Status), Subject: t.Subject, Path: r.rootRel,
+				Line: line, Column: col, Message: f.Message, Rule: f.Rule}
+			if f.Rule == core.RuleWeak {
+				out.Weak = append(out.Weak, ji)
+			} else {
+				open[t.ID] = len(out.Open)
+				out.Open = append(out.Open, ji)
+			}
+		case core.RuleTicked:
+			if i, ok := open[f.TaskID]; ok {
+				out.Open[i].Checked = &jsonTicked{Rule: f.Rule, Message: f.Message}
+			}
+		case core.RuleDrift:
+			jd := jsonDrift{Kind: string(f.Drift), ID: f.TaskID, Path: r.rootRel, Line: line, Column: col, Message: f.Message, Rule: f.Rule}
+			if it != nil {
+				jd.Subject = it.Subject
+			}
+			out.Drift = append(out.Drift, jd)
+		}
 	}
 	return out
 }
@@ -236,20 +255,30 @@ type sarifRegion struct {
 // place here.
 func sarifRules() []sarifRule {
 	return []sarifRule{
-		sarifRuleOf(ruleOpenItem, "OpenPlanItem", "note", "Open plan item",
-			"A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."),
-		sarifRuleOf(ruleUnproven, "ClosedWithoutProof", "warning", "Plan item closed without proof",
+		sarifRuleOf(core.RuleOpen, "OpenPlanItem", "note", "Open plan item",
+			"A plan item of the approved plan is still pending: complete it with evidence or defer it with a reason."),
+		sarifRuleOf(core.RuleInProgress, "PlanItemInProgress", "note", "Plan item in progress",
+			"A plan item of the approved plan is in progress: complete it with evidence or defer it with a reason."),
+		sarifRuleOf(core.RuleBlocked, "BlockedPlanItem", "note", "Blocked plan item",
+			"An open plan item waits on other plan items that are still open."),
+		sarifRuleOf(core.RuleNoProof, "ClosedWithoutProof", "warning", "Plan item closed without proof",
 			"A plan item is completed without evidence or deferred without a reason, which planls refuses: state.json was edited by hand. Reopen it and close it with its proof."),
-		sarifRuleOf(ruleDrift, "PlanDrift", "warning", "Plan changed since approval",
-			"A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."),
-		sarifRuleOf(ruleWeak, "WeakEvidence", "warning", "Plan item completed with weak evidence",
+		sarifRuleOf(core.RuleDrift, "PlanDrift", "warning", "Plan changed since approval",
+			"The plan file is not the approved plan: a bullet is new, its text differs from the approved item, an approved item is missing, or text outside the items changed. Ask the user to review it and re-approve it with planls approve."),
+		sarifRuleOf(core.RuleWeak, "WeakEvidence", "warning", "Plan item completed with weak evidence",
 			"A completed plan item's evidence names nothing that can be checked: no commit, file, test, command with its result or URL. Record checkable evidence."),
-		sarifRuleOf(ruleFailed, "EvidenceFailed", "error", "Evidence failed verification",
+		sarifRuleOf(core.RuleFailed, "EvidenceFailed", "error", "Evidence failed verification",
 			"Something a completed plan item's evidence names does not hold: a commit that is missing or no branch reaches, a file or line that does not exist, a test that is not in the tree, or a command that no longer gives its stated result."),
-		sarifRuleOf(ruleUnverifiable, "EvidenceUnverifiable", "note", "Evidence cannot be verified",
+		sarifRuleOf(core.RuleUnverifiable, "EvidenceUnverifiable", "note", "Evidence cannot be verified",
 			"Nothing a completed plan item's evidence names can be checked offline (only URLs, commands not re-run, or nothing at all)."),
+		sarifRuleOf(core.RuleVerified, "EvidenceVerified", "none", "Evidence verified",
+			"What a completed plan item's evidence names holds."),
 		sarifRuleOf(core.RuleTicked, "CheckedNotCompleted", "warning", "Plan item ticked but not completed",
 			"A plan item's checkbox is ticked in the plan file, but the item is still open: a ticked box is not proof. Complete it with evidence."),
+		sarifRuleOf(core.RuleEmpty, "EmptyItem", "warning", "Bullet without text",
+			"A top-level bullet of a work section has no text: it is not a plan item."),
+		sarifRuleOf(core.RuleDuplicate, "DuplicateItem", "warning", "Duplicate plan item",
+			"Two plan items share their heading path, subject and text: each is tracked, but they read as one."),
 	}
 }
 
@@ -286,11 +315,11 @@ func (r *checkReport) sarif() sarifLog {
 // items, ::warning titled with the rule for the other findings.
 func (r *checkReport) writeGitHub(w io.Writer) error {
 	for _, f := range r.findings() {
-		if f.rule == ruleVerified {
+		if f.level == "none" {
 			continue // not a finding: the text and json say it
 		}
 		title := ",title=" + f.rule
-		if f.rule == ruleOpenItem {
+		if f.rule == core.RuleOpen {
 			title = ""
 		}
 		if _, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n", ghCommand[f.level],

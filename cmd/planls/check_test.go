@@ -3,25 +3,60 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 )
 
-func testReport() *checkReport {
-	return &checkReport{
-		planTitle: "Ship", planID: "sha256:00", display: "docs/PLAN.md", rootRel: "docs/PLAN.md",
-		items: []openItem{
-			{Task: core.Task{ID: 3, Status: core.Pending, Subject: "Add `x`, then 100%"}, Line: 7, Col: 1},
-			{Task: core.Task{ID: 5, Status: core.InProgress, Subject: "gone"}},
-			{Task: core.Task{ID: 6, Status: core.Deferred, Subject: "later"}, Line: 9, Col: 3, Unproven: true},
-		},
-		drift: []driftItem{
-			{Kind: core.Changed, TaskID: 3, Subject: "Add `y`", Line: 7, Col: 1},
-			{Kind: core.New, Subject: "Ship it, 50%", Line: 12, Col: 1},
-		},
+// analyzed approves the plan approved as docs/PLAN.md of a new root,
+// lets edit change the state (a hand edit), writes now as the plan file
+// and returns its analysis.
+func analyzed(t *testing.T, approved, now string, edit func(st *core.State)) *planView {
+	t.Helper()
+	root := t.TempDir()
+	res := core.Approve(core.Empty(), planparse.Parse([]byte(approved)), []byte(approved), "docs/PLAN.md", core.Options{})
+	if res.Envelope.IsError() {
+		t.Fatal(res.Envelope.Text())
 	}
+	st := res.State
+	if edit != nil {
+		edit(st)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "docs", "PLAN.md"), []byte(now), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := loadPlanView(root, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// testReport has an open item whose text changed, an item deferred
+// without a reason (a hand edit) and an in-progress item no longer in the
+// file.
+func testReport(t *testing.T) *checkReport {
+	const approved = "# Ship\n\n## Work\n\n- Add `x`, then 100%\n- gone\n- later\n"
+	const now = "# Ship\n\n## Work\n\n\n- Add `y`, then 100%\n\n- later\n"
+	v := analyzed(t, approved, now, func(st *core.State) {
+		for i := range st.Tasks {
+			switch st.Tasks[i].Subject {
+			case "gone":
+				st.Tasks[i].Status = core.InProgress
+			case "later":
+				st.Tasks[i].Status = core.Deferred
+			}
+		}
+	})
+	r := newCheckReport(v)
+	r.display = "docs/PLAN.md"
+	return r
 }
 
 // The SARIF log is compared whole: the shape code-scanning tools read.
@@ -30,7 +65,7 @@ func TestSARIF(t *testing.T) {
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
 	enc.SetEscapeHTML(false)
-	log := testReport().sarif()
+	log := testReport(t).sarif()
 	log.Runs[0].Tool.Driver.Version = "TEST"
 	if err := enc.Encode(log); err != nil {
 		t.Fatal(err)
@@ -53,7 +88,33 @@ func TestSARIF(t *testing.T) {
         "text": "Open plan item"
        },
        "fullDescription": {
-        "text": "A plan item of the approved plan is still pending or in progress: complete it with evidence or defer it with a reason."
+        "text": "A plan item of the approved plan is still pending: complete it with evidence or defer it with a reason."
+       },
+       "defaultConfiguration": {
+        "level": "note"
+       }
+      },
+      {
+       "id": "in-progress",
+       "name": "PlanItemInProgress",
+       "shortDescription": {
+        "text": "Plan item in progress"
+       },
+       "fullDescription": {
+        "text": "A plan item of the approved plan is in progress: complete it with evidence or defer it with a reason."
+       },
+       "defaultConfiguration": {
+        "level": "note"
+       }
+      },
+      {
+       "id": "blocked",
+       "name": "BlockedPlanItem",
+       "shortDescription": {
+        "text": "Blocked plan item"
+       },
+       "fullDescription": {
+        "text": "An open plan item waits on other plan items that are still open."
        },
        "defaultConfiguration": {
         "level": "note"
@@ -79,7 +140,7 @@ func TestSARIF(t *testing.T) {
         "text": "Plan changed since approval"
        },
        "fullDescription": {
-        "text": "A bullet of the plan file is not in the approved plan, or its text differs from the approved item: the plan now says something the user did not approve. Ask the user to review it and re-approve it with planls approve."
+        "text": "The plan file is not the approved plan: a bullet is new, its text differs from the approved item, an approved item is missing, or text outside the items changed. Ask the user to review it and re-approve it with planls approve."
        },
        "defaultConfiguration": {
         "level": "warning"
@@ -125,6 +186,19 @@ func TestSARIF(t *testing.T) {
        }
       },
       {
+       "id": "evidence-verified",
+       "name": "EvidenceVerified",
+       "shortDescription": {
+        "text": "Evidence verified"
+       },
+       "fullDescription": {
+        "text": "What a completed plan item's evidence names holds."
+       },
+       "defaultConfiguration": {
+        "level": "none"
+       }
+      },
+      {
        "id": "checked-not-completed",
        "name": "CheckedNotCompleted",
        "shortDescription": {
@@ -136,6 +210,32 @@ func TestSARIF(t *testing.T) {
        "defaultConfiguration": {
         "level": "warning"
        }
+      },
+      {
+       "id": "empty-item",
+       "name": "EmptyItem",
+       "shortDescription": {
+        "text": "Bullet without text"
+       },
+       "fullDescription": {
+        "text": "A top-level bullet of a work section has no text: it is not a plan item."
+       },
+       "defaultConfiguration": {
+        "level": "warning"
+       }
+      },
+      {
+       "id": "duplicate-item",
+       "name": "DuplicateItem",
+       "shortDescription": {
+        "text": "Duplicate plan item"
+       },
+       "fullDescription": {
+        "text": "Two plan items share their heading path, subject and text: each is tracked, but they read as one."
+       },
+       "defaultConfiguration": {
+        "level": "warning"
+       }
       }
      ]
     }
@@ -143,11 +243,11 @@ func TestSARIF(t *testing.T) {
    "columnKind": "unicodeCodePoints",
    "results": [
     {
-     "ruleId": "open-item",
-     "ruleIndex": 0,
-     "level": "note",
+     "ruleId": "plan-drift",
+     "ruleIndex": 4,
+     "level": "warning",
      "message": {
-      "text": "open plan item #3 (pending): Add x, then 100%"
+      "text": "plan item #1 differs from the approved plan: re-approve to track the new text"
      },
      "locations": [
       {
@@ -157,7 +257,7 @@ func TestSARIF(t *testing.T) {
          "uriBaseId": "%SRCROOT%"
         },
         "region": {
-         "startLine": 7,
+         "startLine": 6,
          "startColumn": 1
         }
        }
@@ -169,7 +269,51 @@ func TestSARIF(t *testing.T) {
      "ruleIndex": 0,
      "level": "note",
      "message": {
-      "text": "open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)"
+      "text": "open plan item #1 (pending): Add x, then 100%"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 6,
+         "startColumn": 1
+        }
+       }
+      }
+     ]
+    },
+    {
+     "ruleId": "closed-without-proof",
+     "ruleIndex": 3,
+     "level": "warning",
+     "message": {
+      "text": "plan item #3 is deferred without a reason (state.json edited by hand?): later"
+     },
+     "locations": [
+      {
+       "physicalLocation": {
+        "artifactLocation": {
+         "uri": "docs/PLAN.md",
+         "uriBaseId": "%SRCROOT%"
+        },
+        "region": {
+         "startLine": 8,
+         "startColumn": 1
+        }
+       }
+      }
+     ]
+    },
+    {
+     "ruleId": "plan-drift",
+     "ruleIndex": 4,
+     "level": "warning",
+     "message": {
+      "text": "approved plan item #2 is missing from the plan file: gone"
      },
      "locations": [
       {
@@ -180,72 +324,6 @@ func TestSARIF(t *testing.T) {
         },
         "region": {
          "startLine": 1,
-         "startColumn": 1
-        }
-       }
-      }
-     ]
-    },
-    {
-     "ruleId": "closed-without-proof",
-     "ruleIndex": 1,
-     "level": "warning",
-     "message": {
-      "text": "plan item #6 is deferred without a reason (state.json edited by hand?): later"
-     },
-     "locations": [
-      {
-       "physicalLocation": {
-        "artifactLocation": {
-         "uri": "docs/PLAN.md",
-         "uriBaseId": "%SRCROOT%"
-        },
-        "region": {
-         "startLine": 9,
-         "startColumn": 3
-        }
-       }
-      }
-     ]
-    },
-    {
-     "ruleId": "plan-drift",
-     "ruleIndex": 2,
-     "level": "warning",
-     "message": {
-      "text": "plan item #3 changed since approval (re-approve with planls approve): Add ` + "`y`" + `"
-     },
-     "locations": [
-      {
-       "physicalLocation": {
-        "artifactLocation": {
-         "uri": "docs/PLAN.md",
-         "uriBaseId": "%SRCROOT%"
-        },
-        "region": {
-         "startLine": 7,
-         "startColumn": 1
-        }
-       }
-      }
-     ]
-    },
-    {
-     "ruleId": "plan-drift",
-     "ruleIndex": 2,
-     "level": "warning",
-     "message": {
-      "text": "not in the approved plan (re-approve with planls approve): Ship it, 50%"
-     },
-     "locations": [
-      {
-       "physicalLocation": {
-        "artifactLocation": {
-         "uri": "docs/PLAN.md",
-         "uriBaseId": "%SRCROOT%"
-        },
-        "region": {
-         "startLine": 12,
          "startColumn": 1
         }
        }
@@ -263,7 +341,7 @@ func TestSARIF(t *testing.T) {
 }
 
 func TestTextAndGitHubFormats(t *testing.T) {
-	r := testReport()
+	r := testReport(t)
 	var text, gh bytes.Buffer
 	if err := r.writeText(&text); err != nil {
 		t.Fatal(err)
@@ -271,28 +349,20 @@ func TestTextAndGitHubFormats(t *testing.T) {
 	if err := r.writeGitHub(&gh); err != nil {
 		t.Fatal(err)
 	}
-	// In file order, drift among the open items; what left the file last.
-	wantText := "docs/PLAN.md:7:1: open plan item #3 (pending): Add x, then 100%\n" +
-		"docs/PLAN.md:7:1: plan item #3 changed since approval (re-approve with planls approve): Add `y`\n" +
-		"docs/PLAN.md:9:3: plan item #6 is deferred without a reason (state.json edited by hand?): later\n" +
-		"docs/PLAN.md:12:1: not in the approved plan (re-approve with planls approve): Ship it, 50%\n" +
-		"docs/PLAN.md:1:1: open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n"
+	// In file order; what left the file last.
+	wantText := "docs/PLAN.md:6:1: plan item #1 differs from the approved plan: re-approve to track the new text\n" +
+		"docs/PLAN.md:6:1: open plan item #1 (pending): Add x, then 100%\n" +
+		"docs/PLAN.md:8:1: plan item #3 is deferred without a reason (state.json edited by hand?): later\n" +
+		"docs/PLAN.md:1:1: approved plan item #2 is missing from the plan file: gone\n"
 	if text.String() != wantText {
 		t.Errorf("text:\n%s", text.String())
 	}
-	wantGH := "::notice file=docs/PLAN.md,line=7,col=1::open plan item #3 (pending): Add x, then 100%25\n" +
-		"::notice file=docs/PLAN.md,line=1,col=1::open plan item #5 (in_progress): gone (no longer in the plan file; re-approve it with planls approve)\n" +
-		"::warning file=docs/PLAN.md,line=9,col=3,title=closed-without-proof::plan item #6 is deferred without a reason (state.json edited by hand?): later\n" +
-		"::warning file=docs/PLAN.md,line=7,col=1,title=plan-drift::plan item #3 changed since approval (re-approve with planls approve): Add `y`\n" +
-		"::warning file=docs/PLAN.md,line=12,col=1,title=plan-drift::not in the approved plan (re-approve with planls approve): Ship it, 50%25\n"
+	wantGH := "::warning file=docs/PLAN.md,line=6,col=1,title=plan-drift::plan item #1 differs from the approved plan: re-approve to track the new text\n" +
+		"::notice file=docs/PLAN.md,line=6,col=1::open plan item #1 (pending): Add x, then 100%25\n" +
+		"::warning file=docs/PLAN.md,line=8,col=1,title=closed-without-proof::plan item #3 is deferred without a reason (state.json edited by hand?): later\n" +
+		"::warning file=docs/PLAN.md,line=1,col=1,title=plan-drift::approved plan item #2 is missing from the plan file: gone\n"
 	if gh.String() != wantGH {
 		t.Errorf("github:\n%s", gh.String())
-	}
-	r.missing = true
-	text.Reset()
-	r.writeText(&text)
-	if !strings.Contains(text.String(), "gone (the plan file is missing)\n") {
-		t.Errorf("missing file: %s", text.String())
 	}
 }
 

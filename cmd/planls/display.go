@@ -1,13 +1,6 @@
 package main
 
-import (
-	"github.com/planls/planls/core"
-	"github.com/planls/planls/planparse"
-)
-
-// subjectOf is a plan item's subject as people read it (planparse.Display),
-// safe for the terminal.
-func subjectOf(t core.Task) string { return term(planparse.Display(t.Subject, t.PlanText)) }
+import "github.com/planls/planls/core"
 
 // term makes a title or subject safe to print in human output: C0 and C1
 // control characters and DEL become spaces, so text from a state or plan

@@ -13,6 +13,7 @@ import (
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
+	"github.com/planls/planls/verify"
 )
 
 // claudeStopInput is the part of Claude Code's Stop hook input planls reads.
@@ -117,53 +118,49 @@ func runClaudeHook(cmd *cobra.Command) error {
 		fmt.Fprintln(errw, "planls:", err)
 		return blockStop(cmd, stateUnreadableReason(err))
 	}
-	var drift []driftItem
-	var ticked string
 	planName := defaultPlan
+	var v *planView
 	if st.Plan != nil {
-		v, err := loadPlanView(root, st)
-		if err != nil {
-			// The open items still block; only the drift is unknown.
+		if v, err = loadPlanView(root, st, hookVerdicts(cmd, root, st)); err != nil {
+			// The open items still block; only what the file says is unknown.
 			fmt.Fprintln(errw, "planls:", err)
-		} else {
-			drift = v.driftItems()
-			if rel, err := filepath.Rel(root, v.abs); err == nil {
-				planName = filepath.ToSlash(rel)
-			}
-			ticked = tickedReason(planName, v.openItems())
+		} else if rel, err := filepath.Rel(root, v.abs); err == nil {
+			planName = filepath.ToSlash(rel)
 		}
 	}
-	reason := hookReason(st, planName, drift)
-	if ticked != "" {
-		reason = strings.TrimRight(reason, "\n") + "\n\n" + ticked
-	}
-	if failed := hookVerify(cmd, root, st); failed != "" {
-		reason = strings.TrimRight(reason, "\n")
-		if reason != "" {
-			reason += "\n\n"
-		}
-		reason += failed
-	}
+	reason := hookReason(st, planName, v)
 	if reason == "" {
 		return nil
 	}
 	return blockStop(cmd, reason)
 }
 
-// tickedReason lists the open items whose box is ticked in planName, with
-// the editor's checked-not-completed text, or "" when there are none: a
-// ticked box is not proof, so the agent is told to complete them properly.
-func tickedReason(planName string, open []openItem) string {
-	var b strings.Builder
-	for _, o := range open {
-		if o.Ticked {
-			if b.Len() == 0 {
-				fmt.Fprintf(&b, "Boxes ticked in %s whose plan items are still open (a ticked box is not proof):\n", planName)
-			}
-			fmt.Fprintf(&b, "- %s:%d: %s\n", planName, o.Line, core.TickedMessage(o.Task.ID))
+// findingLines are the findings of rule in v, one "- " line each,
+// placed with at ("" when v is nil or none applies).
+func findingLines(v *planView, rule string, at func(line int, msg string) string) []string {
+	if v == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range v.an.Findings {
+		if f.Rule == rule {
+			line, _ := v.at(f)
+			out = append(out, at(line, term(f.Message)))
 		}
 	}
-	return b.String()
+	return out
+}
+
+// hookVerdicts verifies the completed plan items for the stop hook (no
+// command is run); nil when there are none.
+func hookVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
+	tasks, _ := tasksToVerify(st, nil)
+	if len(tasks) == 0 {
+		return nil
+	}
+	ctx, cancel := verifyContext(cmd)
+	defer cancel()
+	return verify.Verdicts(verify.Tasks(ctx, root, tasks, verify.Options{}))
 }
 
 // stateUnreadableReason is the block reason when the state cannot be used.
@@ -172,56 +169,43 @@ func stateUnreadableReason(err error) string {
 		". Fix it (planls doctor) before telling the user the work is done."
 }
 
-// hookReason is core.Reminder's text followed by the plan items closed
-// without their proof and by the bullets of planName (the plan file,
-// relative to the root) new or changed since approval, or "" when none
-// applies.
-func hookReason(st *core.State, planName string, drift []driftItem) string {
-	var lines []string
-	for _, t := range st.Tasks {
-		if t.Source == "plan" && closedWithoutProof(t) {
-			lines = append(lines, fmt.Sprintf("- #%d %s (%s)", t.ID, subjectOf(t), missingProof(t)))
-		}
-	}
+// hookReason is core.Reminder's text followed by the findings of v the
+// agent must act on: plan items closed without their proof, plan drift in
+// planName (the plan file, relative to the root), boxes ticked on open
+// items and evidence that fails verification; "" when none applies.
+func hookReason(st *core.State, planName string, v *planView) string {
 	var parts []string
 	if r := core.Reminder(st); r != "" {
 		parts = append(parts, strings.TrimRight(r, "\n"))
 	}
-	if len(lines) > 0 {
-		parts = append(parts, "Plan items closed without proof (state.json edited by hand?); they count as open. "+
-			"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n"+
-			strings.Join(lines, "\n"))
+	list := func(head string, lines []string) {
+		if len(lines) > 0 {
+			parts = append(parts, head+"\n"+strings.Join(lines, "\n"))
+		}
 	}
-	if len(drift) > 0 {
-		parts = append(parts, driftReason(planName, drift))
-	}
+	plain := func(_ int, msg string) string { return "- " + msg }
+	list("Plan items closed without proof (state.json edited by hand?); they count as open. "+
+		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:",
+		findingLines(v, core.RuleNoProof, plain))
+	list(fmt.Sprintf("%s has changed since the user approved it, so the work is not done against an approved plan. "+
+		"Do not approve the plan yourself: tell the user what changed and ask them to review %s and re-approve it:", planName, planName),
+		findingLines(v, core.RuleDrift, func(line int, msg string) string {
+			if line == 0 {
+				return "- " + msg
+			}
+			return fmt.Sprintf("- line %d: %s", line, msg)
+		}))
+	list(fmt.Sprintf("Boxes ticked in %s whose plan items are still open (a ticked box is not proof):", planName),
+		findingLines(v, core.RuleTicked, func(line int, msg string) string { return fmt.Sprintf("- %s:%d: %s", planName, line, msg) }))
+	list("Completed plan items whose evidence fails verification (planls verify); the work they claim is not "+
+		"shown to be there. Fix the work, or record evidence that holds with planls todo update N --evidence ...:",
+		findingLines(v, core.RuleFailed, plain))
 	reason := strings.Join(parts, "\n\n")
-	if len(lines) > 0 || len(drift) > 0 {
+	if len(parts) > 0 && (len(parts) > 1 || core.Reminder(st) == "") {
 		// The lists end with a newline, as core.Reminder's list does not.
 		reason += "\n"
 	}
 	return reason
-}
-
-// driftReason tells the agent the plan file says more than, or other than,
-// what the user approved. Approval is the user's decision, so the agent is
-// told to ask for it and never to approve the plan itself.
-func driftReason(planName string, drift []driftItem) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s has changed since the user approved it, so the work is not done against an approved plan. "+
-		"Do not approve the plan yourself: tell the user what changed and ask them to review %s and re-approve it:\n", planName, planName)
-	for _, d := range drift {
-		if d.Text {
-			fmt.Fprintf(&b, "- %s\n", textDrift)
-			continue
-		}
-		if d.Kind == core.New {
-			fmt.Fprintf(&b, "- line %d: not in the approved plan: %s\n", d.Line, term(d.Subject))
-		} else {
-			fmt.Fprintf(&b, "- line %d: plan item #%d changed since approval: %s\n", d.Line, d.TaskID, term(d.Subject))
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 // blockStop prints the Stop hook's block decision.

@@ -10,38 +10,49 @@ import (
 // hookReason appends the plan items closed without proof to the reminder,
 // and stands alone when nothing is open; side tasks never count.
 func TestHookReason(t *testing.T) {
-	plan := &core.PlanRef{Title: "Ship"}
-	task := func(id int, status core.Status, source, evidence string) core.Task {
-		return core.Task{ID: id, Subject: "s" + string(rune('0'+id)), Status: status, Source: source, Evidence: evidence}
+	type status struct {
+		status   core.Status
+		evidence string
 	}
 	const unprovenHead = "Plan items closed without proof (state.json edited by hand?); they count as open. " +
 		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n"
 	for _, tc := range []struct {
 		name  string
-		tasks []core.Task
+		items []status // of s1, s2
+		side  bool     // a side task completed without evidence
 		want  func(reminder string) string
 	}{
-		{"all proven", []core.Task{task(1, core.Completed, "plan", "ok")}, func(string) string { return "" }},
-		{"side task closed by hand", []core.Task{task(1, core.Completed, "", "")}, func(string) string { return "" }},
-		{"open only", []core.Task{task(1, core.Pending, "plan", "")}, func(r string) string { return r }},
-		{"unproven only", []core.Task{task(1, core.Completed, "plan", ""), task(2, core.Deferred, "plan", "")},
+		{"all proven", []status{{core.Completed, "ok"}, {core.Completed, "ok"}}, true, func(string) string { return "" }},
+		{"open only", []status{{core.Pending, ""}, {core.Completed, "ok"}}, false, func(r string) string { return r }},
+		{"unproven only", []status{{core.Completed, ""}, {core.Deferred, ""}}, false,
 			func(string) string {
-				return unprovenHead + "- #1 s1 (completed without evidence)\n- #2 s2 (deferred without a reason)\n"
+				return unprovenHead + "- plan item #1 is completed without evidence (state.json edited by hand?): s1\n" +
+					"- plan item #2 is deferred without a reason (state.json edited by hand?): s2\n"
 			}},
-		{"both", []core.Task{task(1, core.Pending, "plan", ""), task(2, core.Completed, "plan", " ")},
+		{"both", []status{{core.Pending, ""}, {core.Completed, " "}}, false,
 			func(r string) string {
-				return strings.TrimRight(r, "\n") + "\n\n" + unprovenHead + "- #2 s2 (completed without evidence)\n"
+				return strings.TrimRight(r, "\n") + "\n\n" + unprovenHead +
+					"- plan item #2 is completed without evidence (state.json edited by hand?): s2\n"
 			}},
 	} {
-		st := &core.State{Version: core.SchemaVersion, NextID: 10, Plan: plan, Tasks: tc.tasks}
-		reminder := core.Reminder(st)
+		const plan = "# Ship\n\n- s1\n- s2\n"
+		v := analyzed(t, plan, plan, func(st *core.State) {
+			for i, s := range tc.items {
+				st.Tasks[i].Status, st.Tasks[i].Evidence = s.status, s.evidence
+			}
+			if tc.side {
+				st.Tasks = append(st.Tasks, core.Task{ID: st.NextID, Subject: "side", Status: core.Completed})
+				st.NextID++
+			}
+		})
+		reminder := core.Reminder(v.st)
 		if strings.Contains(tc.name, "open") || tc.name == "both" {
 			if !strings.HasPrefix(reminder, "Plan check: ") {
 				t.Fatalf("%s: no reminder for an open plan item: %q", tc.name, reminder)
 			}
 		}
 		want := tc.want(reminder)
-		if got := hookReason(st, "PLAN.md", nil); got != want {
+		if got := hookReason(v.st, "PLAN.md", v); got != want {
 			t.Errorf("%s: hookReason =\n%q\nwant\n%q", tc.name, got, want)
 		}
 	}
@@ -50,28 +61,34 @@ func TestHookReason(t *testing.T) {
 // Drift joins the reason after the other parts, asks for the user's
 // re-approval, and never tells the agent to approve.
 func TestHookReasonDrift(t *testing.T) {
-	drift := []driftItem{
-		{Kind: core.New, Subject: "three", Line: 5, Col: 1},
-		{Kind: core.Changed, TaskID: 2, Subject: "deux\x1b[2J", Line: 4, Col: 1},
-	}
+	const approved = "# Ship\n\n- one\n- two\n"
+	const now = "# Ship\n\n- one\n- deux\x1b[2J\n- three\n"
 	const want = "docs/PLAN.md has changed since the user approved it, so the work is not done against an approved plan. " +
 		"Do not approve the plan yourself: tell the user what changed and ask them to review docs/PLAN.md and re-approve it:\n" +
-		"- line 5: not in the approved plan: three\n- line 4: plan item #2 changed since approval: deux [2J\n"
-	closed := &core.State{Version: core.SchemaVersion, NextID: 3, Plan: &core.PlanRef{Title: "Ship"},
-		Tasks: []core.Task{{ID: 1, Subject: "s1", Status: core.Completed, Source: "plan", Evidence: "ok"}}}
-	if got := hookReason(closed, "docs/PLAN.md", drift); got != want {
+		"- line 4: plan item #2 differs from the approved plan: re-approve to track the new text\n" +
+		"- line 5: not in the approved plan: three (re-approve the plan to track it)\n"
+	closed := analyzed(t, approved, now, func(st *core.State) {
+		for i := range st.Tasks {
+			st.Tasks[i].Status, st.Tasks[i].Evidence = core.Completed, "ok"
+		}
+	})
+	if got := hookReason(closed.st, "docs/PLAN.md", closed); got != want {
 		t.Errorf("drift only:\n%q\nwant\n%q", got, want)
 	}
-	if got := hookReason(closed, "docs/PLAN.md", nil); got != "" {
+	same := analyzed(t, approved, approved, func(st *core.State) {
+		for i := range st.Tasks {
+			st.Tasks[i].Status, st.Tasks[i].Evidence = core.Completed, "ok"
+		}
+	})
+	if got := hookReason(same.st, "docs/PLAN.md", same); got != "" {
 		t.Errorf("no drift: %q", got)
 	}
-	open := &core.State{Version: core.SchemaVersion, NextID: 3, Plan: &core.PlanRef{Title: "Ship"},
-		Tasks: []core.Task{{ID: 1, Subject: "s1", Status: core.Pending, Source: "plan"},
-			{ID: 2, Subject: "s2", Status: core.Completed, Source: "plan"}}}
-	got := hookReason(open, "docs/PLAN.md", drift)
-	reminder := strings.TrimRight(core.Reminder(open), "\n")
+	open := analyzed(t, approved, now, func(st *core.State) { st.Tasks[1].Status = core.Completed })
+	got := hookReason(open.st, "docs/PLAN.md", open)
+	reminder := strings.TrimRight(core.Reminder(open.st), "\n")
 	unproven := "Plan items closed without proof (state.json edited by hand?); they count as open. " +
-		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n- #2 s2 (completed without evidence)"
+		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n" +
+		"- plan item #2 is completed without evidence (state.json edited by hand?): two"
 	if w := reminder + "\n\n" + unproven + "\n\n" + want; got != w {
 		t.Errorf("all three:\n%q\nwant\n%q", got, w)
 	}

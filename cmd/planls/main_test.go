@@ -70,6 +70,8 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		// PLANLS_UPDATE_SCRIPTS=1 rewrites the files `cmp` compares with.
+		UpdateScripts: os.Getenv("PLANLS_UPDATE_SCRIPTS") != "",
 		Setup: func(env *testscript.Env) error {
 			// Scripts name places and zones exactly: no inherited root,
 			// lock timeout or zone.

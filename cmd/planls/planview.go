@@ -4,46 +4,26 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
 )
 
-// planView is the approved plan next to the plan file as it is now.
+// planView is the analysis of the plan file as it is now against the
+// state (core.Analyze), with the positions the CLI prints.
 type planView struct {
-	root    string
-	st      *core.State
-	abs     string // the plan file (absolute)
-	exists  bool
-	src     []byte
-	plan    *planparse.Plan
-	matches []core.ItemMatch
-	missing []int           // approved items no bullet of the file matches
-	lines   planparse.Lines // positions in src
-}
-
-// openItem is a plan item still pending or in_progress, and where it stands
-// in the plan file now (Line and Col 1-based, Col in bytes; 0 when the item
-// is no longer in the file).
-type openItem struct {
-	Task core.Task
-	Line int
-	Col  int
-	// Unproven marks a plan item closed without its proof (completed without
-	// evidence or deferred without a reason): core refuses that, so
-	// state.json was edited by hand, and check treats it as still open.
-	Unproven bool
-	// Ticked marks an open plan item whose checkbox is ticked in the plan
-	// file: the editor's checked-not-completed warning (core.RuleTicked).
-	Ticked bool
+	root  string
+	st    *core.State
+	abs   string // the plan file (absolute)
+	an    *core.Analysis
+	lines planparse.Lines // positions in an.Src
 }
 
 // loadPlanView reads the plan file of the approved plan (PLAN.md when the
-// state names none) and matches it against the approved plan items.
-func loadPlanView(root string, st *core.State) (*planView, error) {
+// state names none) and analyses it; verdicts, when set, is the
+// verification of the completed items.
+func loadPlanView(root string, st *core.State, verdicts map[int]core.Verdict) (*planView, error) {
 	v := &planView{root: root, st: st}
 	rel := defaultPlan
 	if st.Plan != nil && st.Plan.Path != "" {
@@ -54,91 +34,32 @@ func loadPlanView(root string, st *core.State) (*planView, error) {
 		v.abs = filepath.FromSlash(rel)
 	}
 	src, err := readSettledPlan(v.abs, st.Plan != nil)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return v, nil
-	case err != nil:
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
-	v.exists, v.src, v.lines = true, src, planparse.NewLines(src)
-	v.plan = planparse.Parse(src)
-	v.matches, v.missing = core.MatchPlan(st, v.plan)
+	v.an = core.Analyze(core.Input{State: st, Src: src, Exists: err == nil, Verdicts: verdicts})
+	v.lines = planparse.NewLines(v.an.Src)
 	return v, nil
 }
 
-// openItems are the open plan items in the order of the plan file, those no
-// longer in it last (by id).
-func (v *planView) openItems() []openItem {
-	return v.planItems(func(t core.Task) bool { return t.Status == core.Pending || t.Status == core.InProgress })
+// at is where finding f points: 1-based line and byte column of its
+// range, or 0, 0 when it is about an item no longer in the file.
+func (v *planView) at(f core.Finding) (line, col int) {
+	if f.Gone {
+		return 0, 0
+	}
+	return v.lines.LineCol(f.Range.Start)
 }
 
-// unprovenItems are the plan items closed without their proof, ordered as
-// openItems, each with Unproven set.
-func (v *planView) unprovenItems() []openItem {
-	out := v.planItems(closedWithoutProof)
-	for i := range out {
-		out[i].Unproven = true
-	}
-	return out
-}
-
-// closedWithoutProof reports a task completed without evidence or deferred
-// without a reason (the same test as store.Check's warning).
-func closedWithoutProof(t core.Task) bool {
-	switch t.Status {
-	case core.Completed:
-		return strings.TrimSpace(t.Evidence) == ""
-	case core.Deferred:
-		return strings.TrimSpace(t.Reason) == ""
-	}
-	return false
-}
-
-// tasksByID is st's tasks by id.
-func tasksByID(st *core.State) map[int]core.Task {
-	byID := make(map[int]core.Task, len(st.Tasks))
-	for _, t := range st.Tasks {
-		byID[t.ID] = t
-	}
-	return byID
-}
-
-// planItems are the plan items keep selects, in the order of the plan file,
-// those no longer in it last (by id).
-func (v *planView) planItems(keep func(core.Task) bool) []openItem {
-	where := map[int]planparse.Item{}
-	if v.plan != nil {
-		for _, m := range v.matches {
-			if m.TaskID != 0 && m.Item >= 0 && m.Item < len(v.plan.Items) {
-				where[m.TaskID] = v.plan.Items[m.Item]
-			}
+// openItems are the open plan items (pending, in_progress), in the order
+// of the plan file, those no longer in it last.
+func (v *planView) openItems() []core.Item {
+	var out []core.Item
+	for _, it := range v.an.Items {
+		if t := it.Task; t != nil && (t.Status == core.Pending || t.Status == core.InProgress) {
+			out = append(out, it)
 		}
 	}
-	var out []openItem
-	for _, t := range v.st.Tasks {
-		if t.Source != "plan" || !keep(t) {
-			continue
-		}
-		oi := openItem{Task: t}
-		if it, ok := where[t.ID]; ok {
-			oi.Line, oi.Col = v.lines.LineCol(it.Line.Start)
-			oi.Ticked = it.Checkbox == planparse.Checked && (t.Status == core.Pending || t.Status == core.InProgress)
-		}
-		out = append(out, oi)
-	}
-	slices.SortStableFunc(out, func(a, b openItem) int {
-		switch {
-		case a.Line == 0 && b.Line == 0:
-			return a.Task.ID - b.Task.ID
-		case a.Line == 0:
-			return 1
-		case b.Line == 0:
-			return -1
-		case a.Line != b.Line:
-			return a.Line - b.Line
-		}
-		return a.Col - b.Col
-	})
 	return out
 }
 

@@ -107,6 +107,7 @@ Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items a
 		newDemoCmd(),
 		newInitCmd(),
 		newMergeCmd(),
+		newReportCmd(),
 	)
 	wrapRunE(root)
 	return root

@@ -34,7 +34,7 @@ Reads only; creates nothing.`,
 				printWarnings(out, warnings)
 				return nil
 			}
-			v, err := loadPlanView(s.Root, st)
+			v, err := loadPlanView(s.Root, st, nil)
 			if err != nil {
 				return fail(err)
 			}
@@ -42,8 +42,8 @@ Reads only; creates nothing.`,
 			open := v.openItems()
 			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(st.Plan.Title), len(open), total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
-			for _, o := range open {
-				fmt.Fprintf(out, "  #%d [%s] %s\n", o.Task.ID, o.Task.Status, subjectOf(o.Task))
+			for _, it := range open {
+				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, term(it.TaskSubject))
 			}
 			printWeak(out, v)
 			printDrift(out, v)
@@ -53,31 +53,27 @@ Reads only; creates nothing.`,
 	}
 }
 
-// printDrift reports how the plan file differs from the approved plan.
+// printDrift reports the plan-drift findings: how the plan file differs
+// from the approved plan.
 func printDrift(out io.Writer, v *planView) {
 	name := displayPath(v.abs, v.root)
-	if !v.exists {
+	if !v.an.Exists {
 		fmt.Fprintf(out, "Drift: %s is missing\n", name)
 		return
 	}
-	byID := tasksByID(v.st)
 	var lines []string
-	for _, d := range v.driftItems() {
-		if d.Text {
-			lines = append(lines, "  "+textDrift)
+	for _, f := range v.an.Findings {
+		if f.Rule != core.RuleDrift {
 			continue
 		}
-		if d.Kind == core.New {
-			lines = append(lines, fmt.Sprintf("  new (line %d): %s", d.Line, term(d.Subject)))
+		if line, _ := v.at(f); line > 0 && f.Drift != core.DriftText {
+			lines = append(lines, fmt.Sprintf("  line %d: %s", line, term(f.Message)))
 		} else {
-			lines = append(lines, fmt.Sprintf("  #%d changed (line %d): %s", d.TaskID, d.Line, term(d.Subject)))
+			lines = append(lines, "  "+term(f.Message))
 		}
 	}
-	for _, id := range v.missing {
-		lines = append(lines, fmt.Sprintf("  #%d no longer in %s: %s", id, name, subjectOf(byID[id])))
-	}
 	if len(lines) == 0 {
-		if !core.PlanMatches(v.src, v.st.Plan.ID) {
+		if v.an.NeedsReapproval {
 			fmt.Fprintf(out, "Drift: none in the items (%s was edited elsewhere since approval)\n", name)
 		} else {
 			fmt.Fprintf(out, "Drift: none (%s is the approved plan)\n", name)

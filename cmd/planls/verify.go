@@ -68,13 +68,12 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 			if err != nil {
 				return err
 			}
-			v, err := loadPlanView(s.Root, st)
+			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Run: run, Timeout: timeout})
+			v, err := loadPlanView(s.Root, st, nil)
 			if err != nil {
 				return fail(err)
 			}
-			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Run: run, Timeout: timeout})
-			rep := newVerifyReport(v)
-			rep.setVerify(v, st, results, true)
+			rep := newVerifyReport(v, st, results)
 			if err := rep.write(cmd, format); err != nil {
 				return fail(err)
 			}
@@ -102,17 +101,16 @@ func tasksToVerify(st *core.State, ids []int) ([]core.Task, error) {
 		}
 		return out, nil
 	}
-	byID := tasksByID(st)
 	var out []core.Task
 	for _, id := range ids {
-		t, ok := byID[id]
+		i := slices.IndexFunc(st.Tasks, func(t core.Task) bool { return t.ID == id })
 		switch {
-		case !ok:
+		case i < 0:
 			return nil, failf("#%d not found", id)
-		case t.Status != core.Completed:
-			return nil, failf("#%d is %s: only a completed task has evidence to verify", id, t.Status)
+		case st.Tasks[i].Status != core.Completed:
+			return nil, failf("#%d is %s: only a completed task has evidence to verify", id, st.Tasks[i].Status)
 		}
-		out = append(out, t)
+		out = append(out, st.Tasks[i])
 	}
 	return out, nil
 }
@@ -126,77 +124,33 @@ func checkFormat(format string) error {
 	return usagef("--format %q: use text, json, sarif or github", format)
 }
 
-// verifyFinding is one item's verification where the item stands in the
-// plan file (Line 0: not in it, or not a plan item).
-type verifyFinding struct {
-	Result    verify.Result
-	Line, Col int
-	plan      bool   // a plan item (else an agent todo named by id)
+// verdictLine is one item's verification where the item stands in the
+// plan file (line 0: not in it, or not a plan item).
+type verdictLine struct {
+	rule, msg string
+	line, col int
+	id        int
+	res       verify.Result
 	evidence  string // the item's evidence
 }
 
-// Rule ids of verification findings and of the weak-evidence warning.
-const (
-	ruleVerified     = "evidence-verified"
-	ruleFailed       = "evidence-failed"
-	ruleUnverifiable = "evidence-unverifiable"
-	ruleWeak         = core.WeakEvidenceCode
-)
-
-func (f verifyFinding) rule() string {
-	switch f.Result.State {
-	case verify.Failed:
-		return ruleFailed
-	case verify.Unverifiable:
-		return ruleUnverifiable
-	}
-	return ruleVerified
-}
-
-// message is the finding's text in every format.
-func (f verifyFinding) message() string {
-	r := f.Result
-	switch r.State {
-	case verify.Failed:
-		return fmt.Sprintf("plan item #%d failed verification: %s", r.TaskID, r.Reason)
-	case verify.Unverifiable:
-		return fmt.Sprintf("plan item #%d evidence is unverifiable: %s", r.TaskID, r.Reason)
-	}
-	var held []string
-	for _, c := range r.Checks {
-		if c.State == verify.Verified && !slices.Contains(held, c.Detail) {
-			held = append(held, c.Detail)
-		}
-	}
-	return fmt.Sprintf("plan item #%d verified: %s", r.TaskID, strings.Join(held, "; "))
-}
-
-// setVerify adds verification results to the report, placed at their
-// items; all keeps verified and unverifiable items (verify shows every
-// item, check --verify only failures).
-func (r *checkReport) setVerify(v *planView, st *core.State, results []verify.Result, all bool) {
-	r.verifying = true
-	where := map[int][2]int{}
-	for _, o := range v.planItems(func(t core.Task) bool { return t.Status == core.Completed }) {
-		where[o.Task.ID] = [2]int{o.Line, o.Col}
-	}
-	byID := tasksByID(st)
+// newVerifyReport is the report planls verify prints: each result's
+// verdict (core.VerdictMessage), at its item.
+func newVerifyReport(v *planView, st *core.State, results []verify.Result) *checkReport {
+	r := newCheckReport(v)
+	r.onlyVerify = true
 	for _, res := range results {
-		r.counts[res.State]++
-		if !all && res.State != verify.Failed {
-			continue
+		d := verdictLine{id: res.TaskID, res: res}
+		d.rule, d.msg = core.VerdictMessage(res.TaskID, res.Verdict())
+		if it := v.an.ItemOf(res.TaskID); it != nil && it.Plan != nil {
+			d.line, d.col = v.lines.LineCol(it.Plan.Line.Start)
 		}
-		pos := where[res.TaskID]
-		t := byID[res.TaskID]
-		r.verified = append(r.verified, verifyFinding{Result: res, Line: pos[0], Col: pos[1],
-			plan: t.Source == "plan", evidence: t.Evidence})
+		if t := v.an.Task(res.TaskID); t != nil {
+			d.evidence = t.Evidence
+		}
+		r.verdicts = append(r.verdicts, d)
 	}
-}
-
-// weakItems are the completed plan items whose evidence names nothing
-// checkable, where they stand in the plan file.
-func (v *planView) weakItems() []openItem {
-	return v.planItems(func(t core.Task) bool { return t.Status == core.Completed && core.WeakEvidence(t.Evidence) })
+	return r
 }
 
 // verifyContext bounds the verification check --verify and the stop hook
@@ -205,24 +159,31 @@ func verifyContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(cmd.Context(), 30*time.Second)
 }
 
-// newVerifyReport is the report planls verify prints: only verification.
-func newVerifyReport(v *planView) *checkReport {
-	r := newCheckReport(v)
-	r.items, r.drift, r.weak, r.onlyVerify = nil, nil, nil, true
-	return r
-}
-
 // ghCommand is the workflow command of each level.
 var ghCommand = map[string]string{"note": "notice", "warning": "warning", "error": "error"}
 
+// verifyCounts counts the verdicts by state.
+func (r *checkReport) verifyCounts() (verified, unverifiable, failed int) {
+	for _, d := range r.verdicts {
+		switch d.res.State {
+		case verify.Verified:
+			verified++
+		case verify.Unverifiable:
+			unverifiable++
+		case verify.Failed:
+			failed++
+		}
+	}
+	return verified, unverifiable, failed
+}
+
 // verifySummary is the last line of planls verify's text.
 func (r *checkReport) verifySummary() string {
-	n := r.counts[verify.Verified] + r.counts[verify.Unverifiable] + r.counts[verify.Failed]
-	if n == 0 {
+	if len(r.verdicts) == 0 {
 		return "verify: no completed item to verify"
 	}
-	return fmt.Sprintf("verify: %d verified, %d unverifiable, %d failed", r.counts[verify.Verified],
-		r.counts[verify.Unverifiable], r.counts[verify.Failed])
+	v, u, f := r.verifyCounts()
+	return fmt.Sprintf("verify: %d verified, %d unverifiable, %d failed", v, u, f)
 }
 
 // jsonVerify is one item's verification in json output.
@@ -252,22 +213,6 @@ type jsonRefCheck struct {
 	Commit *verify.Commit `json:"commit,omitempty"`
 }
 
-func (r *checkReport) jsonVerifyItems() []jsonVerify {
-	out := []jsonVerify{}
-	for _, f := range r.verified {
-		res := f.Result
-		jv := jsonVerify{ID: res.TaskID, Subject: res.Subject, Evidence: f.evidence, State: string(res.State),
-			Reason: res.Reason, Weak: res.Weak, Path: r.rootRel, Line: f.Line, Column: f.Col,
-			Message: f.message(), Rule: f.rule(), Checks: []jsonRefCheck{}}
-		for _, c := range res.Checks {
-			jv.Checks = append(jv.Checks, jsonRefCheck{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State),
-				Detail: c.Detail, File: c.File, Line: c.Ref.Line, Commit: c.Commit})
-		}
-		out = append(out, jv)
-	}
-	return out
-}
-
 // jsonVerifyReport is planls verify --format json.
 type jsonVerifyReport struct {
 	Plan    jsonPlan     `json:"plan"`
@@ -280,45 +225,34 @@ type jsonVerifyReport struct {
 }
 
 func (r *checkReport) verifyJSON() jsonVerifyReport {
-	out := jsonVerifyReport{Plan: r.jsonPlan()}
-	out.Items = r.jsonVerifyItems()
-	out.Summary.Verified = r.counts[verify.Verified]
-	out.Summary.Unverifiable = r.counts[verify.Unverifiable]
-	out.Summary.Failed = r.counts[verify.Failed]
+	out := jsonVerifyReport{Plan: r.jsonPlan(), Items: []jsonVerify{}}
+	for _, d := range r.verdicts {
+		res := d.res
+		jv := jsonVerify{ID: res.TaskID, Subject: res.Subject, Evidence: d.evidence, State: string(res.State),
+			Reason: res.Reason, Weak: res.Weak, Path: r.rootRel, Line: d.line, Column: d.col,
+			Message: d.msg, Rule: d.rule, Checks: []jsonRefCheck{}}
+		for _, c := range res.Checks {
+			jv.Checks = append(jv.Checks, jsonRefCheck{Kind: string(c.Ref.Kind), Text: c.Ref.Text, State: string(c.State),
+				Detail: c.Detail, File: c.File, Line: c.Ref.Line, Commit: c.Commit})
+		}
+		out.Items = append(out.Items, jv)
+	}
+	out.Summary.Verified, out.Summary.Unverifiable, out.Summary.Failed = r.verifyCounts()
 	return out
 }
 
-// printWeak is status's line per completed plan item with weak evidence.
+// printWeak is status's line per weak-evidence finding.
 func printWeak(out io.Writer, v *planView) {
-	weak := v.weakItems()
-	if len(weak) == 0 {
-		return
-	}
-	fmt.Fprintf(out, "Weak evidence (%s): names nothing checkable; record a commit, file, test or command with its result:\n", ruleWeak)
-	for _, o := range weak {
-		fmt.Fprintf(out, "  #%d %s: evidence %s\n", o.Task.ID, term(o.Task.Subject), strconv.Quote(term(o.Task.Evidence)))
-	}
-}
-
-// hookVerify is the stop hook's part on evidence: the completed plan items
-// whose evidence fails verification (no command is run), or "".
-func hookVerify(cmd *cobra.Command, root string, st *core.State) string {
-	tasks, _ := tasksToVerify(st, nil)
-	if len(tasks) == 0 {
-		return ""
-	}
-	ctx, cancel := verifyContext(cmd)
-	defer cancel()
-	var lines []string
-	for _, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
-		if r.State == verify.Failed {
-			lines = append(lines, fmt.Sprintf("- #%d %s: %s", r.TaskID, term(r.Subject), r.Reason))
+	header := false
+	for _, f := range v.an.Findings {
+		if f.Rule != core.RuleWeak {
+			continue
 		}
+		if !header {
+			fmt.Fprintf(out, "Weak evidence (%s): names nothing checkable; record a commit, file, test or command with its result:\n", core.RuleWeak)
+			header = true
+		}
+		t := v.an.Items[f.Item].Task
+		fmt.Fprintf(out, "  #%d %s: evidence %s\n", t.ID, term(t.Subject), strconv.Quote(term(t.Evidence)))
 	}
-	if len(lines) == 0 {
-		return ""
-	}
-	return "Completed plan items whose evidence fails verification (planls verify); the work they claim is not " +
-		"shown to be there. Fix the work, or record evidence that holds with planls todo update N --evidence ...:\n" +
-		strings.Join(lines, "\n") + "\n"
 }

@@ -1,0 +1,118 @@
+-- A measurement, not a test (run.sh does not run it): lsp's
+-- BenchmarkNeovimSidebar runs it in Neovim 0.11+ with PLANLS_BIN and
+-- PLANLS_BENCH_PLAN (an approved plan in a git repository) set. It opens the
+-- plan with the plugin, opens the plan sidebar, then types 20 characters
+-- 150 ms apart at the end of the first pending item's line, and prints one
+-- line, "BENCH " and a JSON object: keys typed, own (keystrokes whose
+-- version got a publishDiagnostics of its own), latencies (ms from each
+-- didChange Neovim sent to the publish of its version), last (ms from the
+-- last didChange to the first publish of it or a later version) and
+-- planRequests (planls/plan requests sent while typing).
+local uv = vim.uv or vim.loop
+local keys, gap = 20, 150
+
+local function finish(result)
+  io.stdout:write('BENCH ' .. vim.json.encode(result) .. '\n')
+  io.stdout:flush()
+  for _, c in ipairs(vim.lsp.get_clients()) do
+    c:stop(true)
+  end
+  vim.cmd('qall!')
+end
+
+local ok, err = pcall(function()
+  assert(vim.fn.has('nvim-0.11') == 1, 'needs Neovim 0.11+')
+  local plan = assert(os.getenv('PLANLS_BENCH_PLAN'), 'PLANLS_BENCH_PLAN is not set')
+  require('planls').setup({ cmd = { assert(os.getenv('PLANLS_BIN')), 'serve' } })
+  local sidebar = require('planls.sidebar')
+  vim.cmd('edit ' .. vim.fn.fnameescape(plan))
+  local buf = vim.api.nvim_get_current_buf()
+  local client
+  assert(vim.wait(30000, function()
+    client = vim.lsp.get_clients({ bufnr = buf, name = 'planls' })[1]
+    return client ~= nil and #vim.diagnostic.get(buf) > 0
+  end, 10), 'no diagnostics')
+
+  local sent, published, plan_requests, typing = {}, {}, 0, false
+  local notify, request = client.notify, client.request
+  client.notify = function(self, method, params)
+    if method == 'textDocument/didChange' then
+      sent[params.textDocument.version] = uv.hrtime()
+    end
+    return notify(self, method, params)
+  end
+  client.request = function(self, method, ...)
+    if typing and method == 'planls/plan' then
+      plan_requests = plan_requests + 1
+    end
+    return request(self, method, ...)
+  end
+  local publish = vim.lsp.handlers['textDocument/publishDiagnostics']
+  vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, cfg)
+    if result and result.version and not published[result.version] then
+      published[result.version] = uv.hrtime()
+    end
+    return publish(e, result, ctx, cfg)
+  end
+
+  vim.cmd('PlanlsSidebar')
+  assert(vim.wait(60000, function()
+    return sidebar.plan() ~= nil
+  end, 10), 'the sidebar never showed the plan')
+  vim.cmd('wincmd p')
+  assert(vim.api.nvim_get_current_buf() == buf, 'not back in the plan')
+
+  local line
+  for _, g in ipairs(sidebar.plan().groups) do
+    for _, it in ipairs(g.items) do
+      if not line and it.status == 'pending' and it.range ~= vim.NIL then
+        line = it.range.start.line
+      end
+    end
+  end
+  assert(line, 'no pending item')
+
+  typing = true
+  local t0 = uv.hrtime()
+  for k = 1, keys do
+    local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
+    vim.api.nvim_buf_set_text(buf, line, #text, line, #text, { 'x' })
+    local due = t0 + k * gap * 1e6
+    vim.wait(math.max(0, (due - uv.hrtime()) / 1e6), function()
+      return false
+    end, 5)
+  end
+  local last_version = vim.lsp.util.buf_versions[buf]
+  assert(vim.wait(30000, function()
+    return sent[last_version] ~= nil
+  end, 5), 'the last change was never sent')
+  local last_pub
+  assert(vim.wait(30000, function()
+    for v, t in pairs(published) do
+      if v >= last_version then
+        last_pub = t
+        return true
+      end
+    end
+    return false
+  end, 5), 'no publish for the last change')
+  typing = false
+
+  local own, latencies = 0, {}
+  for v, t in pairs(sent) do
+    if published[v] then
+      own = own + 1
+      table.insert(latencies, (published[v] - t) / 1e6)
+    end
+  end
+  finish({
+    keys = keys,
+    own = own,
+    latencies = #latencies > 0 and latencies or vim.NIL,
+    last = (last_pub - sent[last_version]) / 1e6,
+    planRequests = plan_requests,
+  })
+end)
+if not ok then
+  finish({ error = tostring(err) })
+end
