@@ -75,7 +75,7 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params)
 		}
 		text, ch, err := r.step(w, p)
 		if err != nil {
-			return failf(p, "ops[%d]: %v", i, err)
+			return failf(p, "ops[%d]: %w", i, err)
 		}
 		texts[i] = text
 		changed = changed || ch
@@ -98,7 +98,7 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params)
 			}
 		}
 		if err != nil {
-			return failf(p, "ops[%d]: %v", i, err)
+			return failf(p, "ops[%d]: %w", i, err)
 		}
 	}
 	for i, id := range createdID {

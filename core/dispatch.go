@@ -263,6 +263,7 @@ func success(res, view *State, action string, raw json.RawMessage, text string, 
 // the row it asked about.
 func (r *runner) fail(orig, view *State, action string, raw json.RawMessage, p *params, err error) Result {
 	res := fail(orig, view, action, raw, err)
+	res.Notices = reopenNotice(err)
 	r.shown = nil
 	if p != nil {
 		r.named(p)

@@ -66,3 +66,7 @@ func undoHint(ids []int) string {
 	}
 	return `{"action":"restore"} (without ids, restore undoes this delete_all)`
 }
+
+// IDRuns renders ids (in the order given) as the bulk results do: "#1–#3,
+// #7", runs of consecutive ids as one.
+func IDRuns(ids []int) string { return idRuns(ids, nil) }

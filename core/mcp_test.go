@@ -233,7 +233,7 @@ func TestDeleteAllAndRestore(t *testing.T) {
 	if res := Call(st, json.RawMessage(`{"action":"delete_all","confirm_delete_all":true}`), opts); res.Envelope.Text() != "Error: delete_all is disabled on this server" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
-	mustFail(t, st, `{"action":"restore"}`, "ids required for restore (there is no delete_all to undo)")
+	mustFail(t, st, `{"action":"restore"}`, "ids required for restore (there is no delete_all or clear to undo)")
 
 	del, res := mustCall(t, st, `{"action":"delete_all","confirm_delete_all":true}`)
 	if res.Envelope.Text() != `Deleted 4 tasks: #4–#6, #8. Undo with {"action":"restore","ids":[4,5,6,8]}` {

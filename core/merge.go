@@ -69,6 +69,7 @@ func Merge(base, ours, theirs *State, opts MergeOptions) MergeResult {
 	out.Plan, m.conflict = m.mergePlan(base, ours, theirs, opts, out)
 	out.Mutations = mergeMutations(ours.Mutations, theirs.Mutations)
 	out.LastDeleteAll = pick3Ints(base.LastDeleteAll, ours.LastDeleteAll, theirs.LastDeleteAll)
+	out.Cleared = mergeCleared(base.Cleared, ours.Cleared, theirs.Cleared)
 	out.NextID = max(ours.NextID, theirs.NextID, 1)
 	if n := len(out.Tasks); n > 0 && out.Tasks[n-1].ID >= out.NextID {
 		out.NextID = out.Tasks[n-1].ID + 1

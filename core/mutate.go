@@ -117,13 +117,19 @@ func (r *runner) del(w *State, p *params) (string, bool, error) {
 // clear drops every task that is not a plan item, tombstones included. Plan
 // items stay (live ones and those a re-approval tombstoned) but lose their
 // edges to the removed todos; nextId resets to 1 and the plan is forgotten
-// only when nothing is left (todo-behaviour.md §1).
+// only when nothing is left (the seed's clear). What it drops is kept as
+// State.Cleared, so a restore can undo it.
 func (r *runner) clear(w *State) (string, bool, error) {
 	kept := w.Tasks[:0:0]
+	var cleared []Task
 	removed, livePlan := 0, 0
 	for _, t := range w.Tasks {
 		if !t.isPlan() {
 			removed++
+			if _, ours := r.created[t.ID]; !ours {
+				// A todo this batch created never existed outside it.
+				cleared = append(cleared, t)
+			}
 			delete(r.created, t.ID)
 			r.touch(t.ID)
 			continue
@@ -136,7 +142,7 @@ func (r *runner) clear(w *State) (string, bool, error) {
 	changed := removed > 0
 	if removed > 0 {
 		// Kept plan items may wait on cleared todos: drop those edges so no
-		// blockedBy dangles (a dangling edge makes a snapshot invalid, §8).
+		// blockedBy dangles (a dangling edge makes a snapshot invalid).
 		for i := range kept {
 			t := &kept[i]
 			var deps []int
@@ -153,6 +159,9 @@ func (r *runner) clear(w *State) (string, bool, error) {
 		}
 		w.Tasks = kept
 		w.LastDeleteAll = nil
+		if len(cleared) > 0 {
+			w.Cleared = cleared
+		}
 	}
 	if len(w.Tasks) == 0 && (w.NextID != 1 || w.Plan != nil) {
 		w.NextID, w.Plan, changed = 1, nil, true
@@ -162,6 +171,73 @@ func (r *runner) clear(w *State) (string, bool, error) {
 		text += fmt.Sprintf("; kept %d plan items (complete them with evidence or defer them with a reason)", livePlan)
 	}
 	return text, changed, nil
+}
+
+// unclear is a restore without ids after a clear: every task of w.Cleared
+// comes back as it was (a tombstone stays one), under its own id unless
+// that is taken now, then under the next free id, with its blockedBy edges
+// renumbered alike and those to tasks gone since dropped.
+func (r *runner) unclear(w *State) (string, bool, error) {
+	// ids[i] is the id w.Cleared[i] comes back under; back maps an old id to
+	// it for the edges (a merge may archive two records of one id: the
+	// first keeps it).
+	ids := make([]int, len(w.Cleared))
+	back := make(map[int]int, len(w.Cleared))
+	taken := map[int]bool{}
+	for i, t := range w.Cleared {
+		if w.index(t.ID) < 0 && !taken[t.ID] {
+			ids[i], back[t.ID], taken[t.ID] = t.ID, t.ID, true
+		}
+	}
+	next := w.nextFreeID()
+	for i, t := range w.Cleared {
+		if ids[i] != 0 {
+			continue
+		}
+		for taken[next] || w.index(next) >= 0 {
+			next++
+		}
+		ids[i], taken[next] = next, true
+		if _, ok := back[t.ID]; !ok {
+			back[t.ID] = next
+		}
+	}
+	for id := range taken {
+		next = max(next, id+1)
+	}
+	var notes []string
+	var restored []Task
+	for i, t := range w.Cleared {
+		if ids[i] != t.ID {
+			notes = append(notes, fmt.Sprintf("#%d comes back as #%d (#%d is taken)", t.ID, ids[i], t.ID))
+		}
+		t.ID = ids[i]
+		var deps []int
+		for _, d := range t.BlockedBy {
+			if nd, ok := back[d]; ok {
+				deps = append(deps, nd)
+			} else if u := w.task(d); u != nil && u.isPlan() {
+				deps = append(deps, d)
+			}
+		}
+		t.BlockedBy = deps
+		t.bump(r.now)
+		restored = append(restored, t)
+	}
+	w.Tasks = append(w.Tasks, restored...)
+	slices.SortFunc(w.Tasks, func(a, b Task) int { return a.ID - b.ID })
+	done := slices.Sorted(slices.Values(ids))
+	w.NextID = max(w.NextID, next)
+	w.Cleared = nil
+	r.ids = append(r.ids, done...)
+	r.touch(done...)
+	text := fmt.Sprintf("Restored %s: %s", CountNoun(len(done), "cleared task"), idRuns(done, func(i int) string {
+		return " (" + string(w.task(done[i]).Status) + ")"
+	}))
+	if len(notes) > 0 {
+		text += "; " + strings.Join(notes, "; ")
+	}
+	return text, true, nil
 }
 
 // deleteAll is the MCP seed's recoverable bulk soft delete: every live task
@@ -204,8 +280,11 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 				ids = append(ids, id)
 			}
 		}
+		if len(ids) == 0 && len(w.Cleared) > 0 {
+			return r.unclear(w)
+		}
 		if len(ids) == 0 {
-			return "", false, fmt.Errorf("ids required for restore (there is no delete_all to undo)")
+			return "", false, fmt.Errorf("ids required for restore (there is no delete_all or clear to undo)")
 		}
 	}
 	if len(ids) == 0 {
@@ -221,6 +300,9 @@ func (r *runner) restore(w *State, p *params) (string, bool, error) {
 		}
 		seen[id] = true
 		i := w.index(id)
+		if i < 0 && slices.ContainsFunc(w.Cleared, func(t Task) bool { return t.ID == id }) {
+			return "", false, fmt.Errorf("restore: #%d was cleared: restore without ids brings back everything the last clear dropped", id)
+		}
 		if i < 0 {
 			return "", false, fmt.Errorf("restore: #%d not found", id)
 		}

@@ -154,3 +154,23 @@ func restoredStatus(t *Task) Status {
 	}
 	return Pending
 }
+
+// Dropped returns the live plan items of st that approving plan would
+// tombstone: those no usable item of plan keeps (PreviewApproval's
+// pairing), in id order. st is not changed; a nil st has none.
+func Dropped(st *State, plan *planparse.Plan) []Task {
+	view := sortedView(st)
+	kept := map[int]bool{}
+	for _, c := range PreviewApproval(view, plan) {
+		if c.Kind == Kept {
+			kept[c.TaskID] = true
+		}
+	}
+	var out []Task
+	for _, t := range view.Tasks {
+		if t.isPlan() && t.Status != Deleted && !kept[t.ID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}

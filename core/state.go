@@ -102,6 +102,13 @@ type State struct {
 	// LastDeleteAll is the ids the last delete_all tombstoned: what a restore
 	// without ids brings back.
 	LastDeleteAll []int `json:"lastDeleteAll,omitempty"`
+	// Cleared is what the last clear dropped, the records as they were
+	// (tombstones among them), in id order: the tombstones of a clear. The
+	// seed's clear drops them from Tasks, and with them their ids, which
+	// later tasks may reuse; a restore without ids (when no delete_all is
+	// left to undo) brings them back, under new ids where theirs are taken.
+	// Each clear replaces it; details never show it.
+	Cleared []Task `json:"cleared,omitempty"`
 }
 
 // Empty returns the empty state.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -32,6 +33,32 @@ var transitions = map[Status][]Status{
 	InProgress: {Pending, Completed, Deferred, Deleted},
 	Completed:  {Deleted},
 	Deferred:   {Pending, InProgress, Deleted},
+}
+
+// transitionError is the seed's "illegal transition <from> → <to>" (its
+// Error is that message byte for byte); a move out of completed also gets
+// a notice telling an agent what to do instead (reopenNotice).
+type transitionError struct {
+	id       int
+	from, to Status
+}
+
+func (e *transitionError) Error() string {
+	return fmt.Sprintf("illegal transition %s → %s", e.from, e.to)
+}
+
+// CompletedFinalCode is the Notice.Code of reopenNotice.
+const CompletedFinalCode = "completed-final"
+
+// reopenNotice is what an agent reads next to the refusal of a move out of
+// completed: the tool cannot undo proof, a person can (ReopenOp).
+func reopenNotice(err error) []Notice {
+	var te *transitionError
+	if !errors.As(err, &te) || te.from != Completed {
+		return nil
+	}
+	text := fmt.Sprintf("#%d is completed, and only a person can reopen a completed task. If its work is not done, tell the user why and ask them to reopen it: planls todo reopen %d --reason \"...\" (or Reopen in the editor).", te.id, te.id)
+	return []Notice{{Level: "info", Code: CompletedFinalCode, ID: te.id, Text: text}}
 }
 
 // canMove reports whether from → to is allowed; staying put always is.
@@ -91,7 +118,7 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 	if p.Status != nil {
 		to = *p.Status
 		if !canMove(old.Status, to) {
-			return "", false, fmt.Errorf("illegal transition %s → %s", old.Status, to)
+			return "", false, &transitionError{id: old.ID, from: old.Status, to: to}
 		}
 		if old.isPlan() && to == Deleted {
 			return "", false, fmt.Errorf("%s", msgPlanUndeletable(old.ID))

@@ -106,7 +106,7 @@ func statesEqual(a, b *State) bool {
 	if a.NextID != b.NextID || !reflect.DeepEqual(a.Plan, b.Plan) || len(a.Tasks) != len(b.Tasks) {
 		return false
 	}
-	if len(a.Mutations) != len(b.Mutations) || !slices.Equal(a.LastDeleteAll, b.LastDeleteAll) {
+	if len(a.Mutations) != len(b.Mutations) || !slices.Equal(a.LastDeleteAll, b.LastDeleteAll) || !reflect.DeepEqual(a.Cleared, b.Cleared) {
 		return false
 	}
 	for i := range a.Tasks {

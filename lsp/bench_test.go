@@ -53,7 +53,7 @@ func BenchmarkExternalWrite(b *testing.B) {
 	}
 	cliApprove(b, root)
 	opts := defaultOptions()
-	opts.gitHead = func(context.Context, string) string { return "" }
+	opts.gitHead = func(context.Context, string, string) headCommit { return headCommit{} }
 	e := newEnv(b, envConfig{folders: []string{root}, opts: opts})
 	u := uriOf(plan)
 	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 100 })

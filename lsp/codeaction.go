@@ -62,7 +62,6 @@ func (s *server) codeAction(r *request) (res any, err error) {
 		return actions, nil
 	}
 	v := f.view
-	ready := suggestionsFrom(head, v.state, "evidence")
 	if wantsSourceOnly(p.Context.Only) {
 		// A source action applies to the whole file whatever the range.
 		p.Range.Start.Line, p.Range.End.Line = 0, uint32(v.m.lineOf(len(v.text)))
@@ -120,8 +119,14 @@ func (s *server) codeAction(r *request) (res any, err error) {
 		for _, c := range itemCommands(vi.Task, v.uri) {
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 			if c.Command == "planls.complete" {
-				actions = append(actions, readyActions(vi.Task, v.uri, kind, ds, ready)...)
+				actions = append(actions, readyActions(vi.Task, v.uri, kind, ds, suggestionsFrom(head, v.state, vi.Task, "evidence"))...)
 			}
+		}
+		if vi.Task.Status == core.Completed {
+			// A person's correction (core.Reopen): it asks why, and is not a
+			// lens, since completed items carry none.
+			c := protocol.Command{Title: fmt.Sprintf("Reopen #%d…", vi.Task.ID), Command: "planls.reopen", Arguments: []any{itemArg{ID: vi.Task.ID, URI: v.uri}}}
+			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 		}
 		if vi.Drift == "changed" {
 			planWide = true

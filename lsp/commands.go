@@ -1,12 +1,14 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,6 +16,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/gitclone"
+	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
 )
 
@@ -118,8 +122,9 @@ func (s *server) folderOfURI(u string) (*folder, error) {
 }
 
 // cmdStatus sets the status of item a.ID, asking the user for the evidence
-// or reason it needs when a.Evidence / a.Reason is missing and the client
-// answers a prompt.
+// or reason it needs when a.Evidence / a.Reason is missing. Reopening a
+// completed item (or any reopen given a reason) is a person's correction,
+// core.Reopen, and needs a reason.
 func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArgs, sc statusCmd) (any, error) {
 	// The item may have changed since the action was offered: look it up again.
 	st, err := f.store.Read()
@@ -132,62 +137,104 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: msg})
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
+	if name == "planls.reopen" && (t.Status == core.Completed || given(a.Reason)) {
+		return s.reopen(ctx, f, st, t, a)
+	}
 	status := sc.status
 	op := core.UpdateOp{ID: a.ID, Status: &status}
-	given, slot := a.Evidence, &op.Evidence
+	value, slot := a.Evidence, &op.Evidence
 	if sc.field == "reason" {
-		given, slot = a.Reason, &op.Reason
+		value, slot = a.Reason, &op.Reason
 	}
 	if sc.field == "" {
 		return s.update(ctx, f, op)
 	}
-	if given != nil && strings.TrimSpace(*given) != "" {
-		*slot = given
+	if given(value) {
+		*slot = value
 		return s.update(ctx, f, op)
 	}
-	// window/showMessageRequest is a base request every client answers
-	// (LSP 3.17 §window): it is sent whether or not the client declares
-	// window.showMessage, which eglot and ALE never do.
-	head := ""
+	var head headCommit
 	if sc.field == "evidence" {
-		head = s.gitHeadOf(ctx, f.root)
+		s.mu.Lock()
+		plan := f.relPath(f.planPath)
+		s.mu.Unlock()
+		head = s.gitHeadOf(ctx, f.root, plan)
 	}
-	suggestions := suggestionsFrom(head, st, sc.field)
-	if len(suggestions) == 0 {
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
-		return s.update(ctx, f, op) // the seed's error names the missing field
+	if v, ok, err := s.prompt(ctx, t, name, sc.field, suggestionsFrom(head, st, t, sc.field)); ok {
+		*slot = &v
+	} else if ctx.Err() != nil {
+		return nil, err
 	}
-	v, ok, err := s.ask(ctx, t, sc.field, suggestions)
+	return s.update(ctx, f, op) // unanswered: the seed's error names the missing field
+}
+
+// reopen runs core.Reopen on t with a.Reason, asking for it when missing;
+// who reopens is the clone's git user (gitclone.Person).
+func (s *server) reopen(ctx context.Context, f *folder, st *core.State, t *core.Task, a cmdArgs) (any, error) {
+	reason := ""
+	if given(a.Reason) {
+		reason = *a.Reason
+	} else if v, ok, err := s.prompt(ctx, t, "planls.reopen", "reopen", nil); ok {
+		reason = v
+	} else if ctx.Err() != nil {
+		return nil, err
+	}
+	op := core.ReopenOp{ID: t.ID, Reason: reason, By: gitclone.Person(f.root)}
+	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
+		return f.store.Reopen(ctx, op, core.Options{})
+	})
+}
+
+// given reports a value the user passed: present and not blank.
+func given(v *string) bool { return v != nil && strings.TrimSpace(*v) != "" }
+
+// prompt asks the user for field ("evidence", "reason", or "reopen": the
+// reason to reopen) of task t through window/showMessageRequest, a base
+// request every client may answer (LSP 3.17 §window): it is sent whether or
+// not the client declares window.showMessage (eglot answers it and
+// declares nothing), and also with no suggestion to pick, when the message
+// says how to pass the value. ok is false when the user picked nothing;
+// then, or when the client failed, a window/showMessage says how to pass
+// it. err is ctx's error after $/cancelRequest.
+func (s *server) prompt(ctx context.Context, t *core.Task, name, field string, suggestions []string) (string, bool, error) {
+	v, ok, err := s.ask(ctx, t, name, field, suggestions)
 	switch {
 	case ok:
-		*slot = &v
+		return v, true, nil
 	case ctx.Err() != nil:
-		return nil, ctx.Err() // $/cancelRequest while the prompt was open
-	case err != nil:
-		// The client cannot prompt: say how to pass the value instead.
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, a.ID, sc.field)})
+		return "", false, ctx.Err()
+	case err != nil || len(suggestions) > 0:
+		// The client cannot prompt, or the user dismissed the choices.
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: howTo(name, t.ID, field)})
 	}
-	return s.update(ctx, f, op)
+	return "", false, nil
 }
 
 // howTo tells a client without prompts how to pass the missing value.
 func howTo(cmd string, id int, field string) string {
 	what := "the check that proves it (command + result, commit, or test name)"
-	if field == "reason" {
+	switch field {
+	case "reason":
 		what = "why it is descoped"
+	case "reopen":
+		field, what = "reason", "why it is not done"
 	}
 	return fmt.Sprintf(`%s needs %q: run it again with the argument {"id": %d, %q: "<%s>"}`, cmd, field, id, field, what)
 }
 
 // ask offers suggestions through window/showMessageRequest; ok is false when
 // the user dismissed it (err nil), the client failed (err set), or the
-// request was cancelled (ctx's error).
-func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestions []string) (string, bool, error) {
-	msg := fmt.Sprintf("Evidence for #%d %s (pick one, or cancel and pass \"evidence\")", t.ID, t.Subject)
-	if field == "reason" {
-		msg = fmt.Sprintf("Reason to defer #%d %s (pick one, or cancel and pass \"reason\")", t.ID, t.Subject)
+// request was cancelled (ctx's error). With no suggestion the message says
+// how to pass the value, and the request only informs.
+func (s *server) ask(ctx context.Context, t *core.Task, name, field string, suggestions []string) (string, bool, error) {
+	kind := map[string]string{"evidence": "Evidence for", "reason": "Reason to defer", "reopen": "Reason to reopen"}[field]
+	// As people read it: no markdown, no colon ending a lead-in.
+	subject := strings.TrimRight(planparse.Display(t.Subject, t.PlanText), ": ")
+	msg := fmt.Sprintf("%s #%d %s (pick one, or cancel and pass %q)", kind, t.ID, subject, cmp.Or(map[string]string{"reopen": "reason"}[field], field))
+	if len(suggestions) == 0 {
+		msg = fmt.Sprintf("%s #%d %s: nothing to suggest. %s", kind, t.ID, subject, howTo(name, t.ID, field))
 	}
-	params := protocol.ShowMessageRequestParams{Type: protocol.MessageTypeInfo, Message: msg}
+	params := protocol.ShowMessageRequestParams{Type: protocol.MessageTypeInfo, Message: msg, Actions: []protocol.MessageActionItem{}}
 	for _, sug := range suggestions {
 		params.Actions = append(params.Actions, protocol.MessageActionItem{Title: sug})
 	}
@@ -196,60 +243,85 @@ func (s *server) ask(ctx context.Context, t *core.Task, field string, suggestion
 		s.log.Info("showMessageRequest failed", "err", err)
 		return "", false, err
 	}
-	if picked == nil || strings.TrimSpace(picked.Title) == "" {
+	if picked == nil || strings.TrimSpace(picked.Title) == "" || len(suggestions) == 0 {
 		return "", false, nil
 	}
 	return picked.Title, true, nil
 }
 
-// suggestionsFrom lists the values offered for field ("evidence" or
-// "reason"): head (the current commit, "abc1234 subject", for evidence,
-// when not empty), then the last value of field recorded in st when it
-// differs.
-func suggestionsFrom(head string, st *core.State, field string) []string {
-	var out []string
-	if field == "evidence" && head != "" {
-		out = append(out, head)
-	}
-	var last *core.Task
-	lastValue := ""
-	for i := range st.Tasks {
-		t := &st.Tasks[i]
-		v := t.Evidence
-		if field == "reason" {
-			v = t.Reason
+// suggestionsFrom lists the values offered as field ("evidence" or
+// "reason") of task t: for evidence only head, the newest commit that
+// changes more than the plan, when it was made after t's approval (another
+// item's evidence is never offered: it proves that item); for a reason the
+// last deferral reason recorded in st. Reopening suggests nothing.
+func suggestionsFrom(head headCommit, st *core.State, t *core.Task, field string) []string {
+	switch field {
+	case "evidence":
+		if head.offers(t) {
+			return []string{head.Line}
 		}
-		if v != "" && (last == nil || t.UpdatedAt.After(last.UpdatedAt)) {
-			last, lastValue = t, v
+	case "reason":
+		var last *core.Task
+		for i := range st.Tasks {
+			u := &st.Tasks[i]
+			if u.Reason != "" && (last == nil || u.UpdatedAt.After(last.UpdatedAt)) {
+				last = u
+			}
+		}
+		if last != nil {
+			return []string{last.Reason}
 		}
 	}
-	if last != nil && (len(out) == 0 || out[0] != lastValue) {
-		out = append(out, lastValue)
-	}
-	return out
+	return nil
 }
 
-// gitHeadOf is opts.gitHead for dir ("" without one). It waits on git:
-// never call it holding mu.
-func (s *server) gitHeadOf(ctx context.Context, dir string) string {
+// gitHeadOf is opts.gitHead for dir and its plan file ("" when there is
+// none yet). It waits on git: never call it holding mu.
+func (s *server) gitHeadOf(ctx context.Context, dir, plan string) headCommit {
 	if s.opts.gitHead == nil {
-		return ""
+		return headCommit{}
 	}
-	return s.opts.gitHead(ctx, dir)
+	return s.opts.gitHead(ctx, dir, plan)
 }
 
-// gitHead returns `git log -1 --format='%h %s'` in dir, or "" (no git, no
-// repository, no commit, slower than two seconds, or ctx ended).
-func gitHead(ctx context.Context, dir string) string {
+// headCommit is a commit offered as evidence: Line is "abc1234 subject",
+// At its committer time; the zero value is no commit.
+type headCommit struct {
+	Line string
+	At   time.Time
+}
+
+// gitHead returns the newest commit in dir that changes a file other than
+// plan and .planls/ (a commit that only edits the plan or the state proves
+// no plan item), or the zero headCommit: no git, no repository, no such
+// commit, slower than two seconds, or ctx ended.
+func gitHead(ctx context.Context, dir, plan string) headCommit {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "log", "-1", "--format=%h %s")
+	args := []string{"-C", dir, "log", "-1", "--format=%h %ct %s", "--", ".", ":(exclude)" + store.DirName}
+	if plan != "" {
+		args = append(args, ":(exclude,literal)"+plan)
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	out, err := cmd.Output()
 	if err != nil {
-		return ""
+		return headCommit{}
 	}
-	return strings.TrimSpace(string(out))
+	hash, rest, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	secs, subject, _ := strings.Cut(rest, " ")
+	n, err := strconv.ParseInt(secs, 10, 64)
+	if hash == "" || err != nil {
+		return headCommit{}
+	}
+	return headCommit{Line: strings.TrimSpace(hash + " " + subject), At: time.Unix(n, 0).UTC()}
+}
+
+// offers reports whether c may be offered as the evidence of t: it exists
+// and was made after t was approved (git keeps whole seconds), so it can be
+// the work that closes t.
+func (c headCommit) offers(t *core.Task) bool {
+	return c.Line != "" && !c.At.Before(t.CreatedAt.Truncate(time.Second))
 }
 
 func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, error) {

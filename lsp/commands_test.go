@@ -2,7 +2,10 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -11,6 +14,9 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 const seedEvidenceErr = "evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open"
@@ -61,7 +67,8 @@ func TestCompleteAsksWithSuggestions(t *testing.T) {
 	for _, a := range (*asked)[0].Actions {
 		sugg = append(sugg, a.Title)
 	}
-	if strings.Join(sugg, " | ") != "abc1234 Add the limiter | k6 run: p99 12 ms" {
+	// #7's evidence proves #7, not #1: it is never offered.
+	if strings.Join(sugg, " | ") != "abc1234 Add the limiter" {
 		t.Errorf("suggestions %q", sugg)
 	}
 	if !strings.Contains((*asked)[0].Message, "#1") {
@@ -90,9 +97,12 @@ func TestDismissedAskAnswersSeedError(t *testing.T) {
 	}
 }
 
-// A client without showMessageRequest gets the seed's error and a message
-// saying how to pass the value.
-func TestNoPromptSupport(t *testing.T) {
+// A client that declares no window capabilities is still asked through
+// window/showMessageRequest (eglot answers it and declares nothing), also
+// when there is nothing to suggest: the question then says how to pass the
+// value. Unanswered, the reply is the seed's error, and a showMessage says
+// how to pass it.
+func TestPromptWithoutCapabilities(t *testing.T) {
 	e, _, _ := diskEnv(t, options{})
 	res, err := e.exec("planls.defer", map[string]any{"id": 3})
 	if err != nil {
@@ -101,20 +111,16 @@ func TestNoPromptSupport(t *testing.T) {
 	if details(res)["error"] != "reason required to defer a task: pass reason saying why it is descoped; the user is told" {
 		t.Errorf("envelope %v", res)
 	}
-	e.waitFor("showMessage", func() bool {
-		for _, n := range e.notes {
-			if n.method == "window/showMessage" && strings.Contains(string(n.params), `planls.defer needs \"reason\": run it again with the argument {\"id\": 3, \"reason\": `) {
-				return true
-			}
-		}
-		return false
-	})
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	var asked []string
 	for _, r := range e.reqs {
 		if r.method == "window/showMessageRequest" {
-			t.Error("asked a client that does not support it")
+			asked = append(asked, string(r.params))
 		}
+	}
+	e.mu.Unlock()
+	if len(asked) != 1 || !strings.Contains(asked[0], `Reason to defer #3 Read limits from config.yaml: nothing to suggest. planls.defer needs \"reason\": run it again with the argument {\"id\": 3, \"reason\": `) {
+		t.Errorf("showMessageRequest: %q", asked)
 	}
 }
 
@@ -143,6 +149,45 @@ func TestDeferNoticeAndReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+}
+
+// A completed item is reopened only with a reason (a person's correction,
+// core.Reopen): the code action "Reopen #N…" asks for it, and the journal
+// keeps who, why and the evidence it had.
+func TestReopenCompletedNeedsReason(t *testing.T) {
+	e, root, asked := askEnv(t, func(protocol.ShowMessageRequestParams) any { return nil })
+	cli(t, root, `{"action":"update","id":4,"status":"completed","evidence":"go test ./metrics: ok"}`)
+	u := uriOf(filepath.Join(root, "PLAN.md"))
+	e.waitDiags(u, "#4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	acts := e.actions(u, 20, nil)
+	if titles(acts) != "Reopen #4…" {
+		t.Fatalf("actions on a completed item: %q", titles(acts))
+	}
+	res, err := e.runAction(acts[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(*asked) != 1 || !strings.Contains((*asked)[0].Message, "Reason to reopen #4") {
+		t.Errorf("asked %+v", *asked)
+	}
+	if !strings.HasPrefix(fmt.Sprint(details(res)["error"]), "reason required to reopen a task") {
+		t.Errorf("unanswered: %v", res)
+	}
+	res, err = e.exec("planls.reopen", map[string]any{"id": 4, "reason": "the counter is never exported"})
+	if err != nil || envelopeText(res) != "Reopened #4 (completed → pending): the counter is never exported" {
+		t.Fatalf("reopen: %v %v", res, err)
+	}
+	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	entries, _, err := store.ReadJournal(filepath.Join(root, ".planls", "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := entries[len(entries)-1]
+	var p core.ReopenedParams
+	if err := json.Unmarshal(last.Params, &p); err != nil || last.Kind != "reopen" || last.Actor != "lsp" ||
+		p.Evidence != "go test ./metrics: ok" || p.Reason != "the counter is never exported" || p.From != core.Completed {
+		t.Errorf("journal entry %+v, params %s", last, last.Params)
+	}
 }
 
 // An action offered on an item that is gone meanwhile is refused clearly.
@@ -205,24 +250,54 @@ func TestAskTimeout(t *testing.T) {
 	e.barrier() // the worker was never blocked by the prompt
 }
 
-// The default suggestion source: the current commit as "abc1234 subject".
-func TestGitHead(t *testing.T) {
+// The evidence a code action offers: the newest commit that changes more
+// than the plan and .planls/ (real git). A commit that only adds PLAN.md
+// proves nothing, so nothing is offered then.
+func TestGitHeadSkipsPlanOnlyCommits(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")
 	}
 	dir := t.TempDir()
-	if gitHead(t.Context(), dir) != "" {
-		t.Error("a directory without a repository has a head")
+	if got := gitHead(t.Context(), dir, "PLAN.md"); got.Line != "" {
+		t.Errorf("a directory without a repository has a head: %+v", got)
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@x", "commit", "-q", "--allow-empty", "-m", "Add the limiter"}} {
-		cmd := exec.Command(git, args...)
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-c", "user.name=t", "-c", "user.email=t@x"}, args...)...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	if got := gitHead(t.Context(), dir); !regexp.MustCompile(`^[0-9a-f]{7,} Add the limiter$`).MatchString(got) {
-		t.Errorf("gitHead = %q", got)
+	commit := func(file, msg string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, file)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(msg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run("add", "-A")
+		run("commit", "-q", "-m", msg)
+	}
+	run("init", "-q")
+	commit("PLAN.md", "Add the plan")
+	if got := gitHead(t.Context(), dir, "PLAN.md"); got.Line != "" {
+		t.Errorf("a commit that only adds PLAN.md is offered: %+v", got)
+	}
+	commit("limiter.go", "Add the limiter")
+	commit(".planls/state.json", "Approve the plan")
+	commit("PLAN.md", "Reword the plan")
+	got := gitHead(t.Context(), dir, "PLAN.md")
+	if !regexp.MustCompile(`^[0-9a-f]{7,} Add the limiter$`).MatchString(got.Line) || time.Since(got.At) > time.Hour {
+		t.Errorf("gitHead = %+v, want the limiter commit", got)
+	}
+	old := &core.Task{CreatedAt: got.At.Add(time.Minute)}
+	if got.offers(old) {
+		t.Error("a commit made before the item's approval is offered")
+	}
+	if !got.offers(&core.Task{CreatedAt: got.At.Add(300 * time.Millisecond)}) {
+		t.Error("a commit of the approval's second is not offered")
 	}
 }

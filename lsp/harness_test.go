@@ -67,7 +67,9 @@ func testOptions() options {
 	o.retryDelay = 20 * time.Millisecond
 	o.callTimeout = 5 * time.Second
 	o.askTimeout = 5 * time.Second
-	o.gitHead = func(context.Context, string) string { return "abc1234 Add the limiter" }
+	o.gitHead = func(context.Context, string, string) headCommit {
+		return headCommit{Line: "abc1234 Add the limiter", At: time.Now()}
+	}
 	return o
 }
 

@@ -11,17 +11,21 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// headOf returns the HEAD commit of the folder holding uri ("abc1234
-// subject", or ""): the first evidence a code action offers (readyActions).
-// git runs here, before the caller takes mu, never under it.
-func (s *server) headOf(ctx context.Context, uri protocol.DocumentURI) string {
+// headOf returns the newest commit of the folder holding uri that changes
+// more than its plan file (gitHead): the evidence a code action may offer
+// (readyActions). git runs here, before the caller takes mu, never under it.
+func (s *server) headOf(ctx context.Context, uri protocol.DocumentURI) headCommit {
 	s.mu.Lock()
 	f := s.planFolderOf(uri)
+	plan := ""
+	if f != nil {
+		plan = f.relPath(f.planPath)
+	}
 	s.mu.Unlock()
 	if f == nil {
-		return ""
+		return headCommit{}
 	}
-	return s.gitHeadOf(ctx, f.root)
+	return s.gitHeadOf(ctx, f.root, plan)
 }
 
 // readyActions are the one-click "Complete #3 with …" actions of task t,

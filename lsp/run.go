@@ -42,8 +42,10 @@ type options struct {
 	planSettle  time.Duration // how long a vanished or emptied plan may take to come back (settle.go)
 	askTimeout  time.Duration // bound on window/showMessageRequest
 	callTimeout time.Duration // bound on other server→client requests
-	// gitHead returns "abc1234 subject" for the repository at dir, or "".
-	gitHead func(ctx context.Context, dir string) string
+	// gitHead returns the newest commit of the repository at dir that
+	// touches files other than plan (slash-separated, relative to dir) and
+	// .planls/, or the zero headCommit.
+	gitHead func(ctx context.Context, dir, plan string) headCommit
 	// noFSWatch disables fsnotify (tests that drive didChangeWatchedFiles).
 	noFSWatch bool
 	// onStart, when set, sees the session's server (tests inspect it).

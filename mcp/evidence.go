@@ -2,13 +2,14 @@ package mcp
 
 import "github.com/planls/planls/core"
 
-// withEvidenceNotes adds core's weak-evidence warnings to a result's
-// content as a second text block, so the agent reads them at once. The
+// withEvidenceNotes adds core's weak-evidence warnings, and the advice
+// next to a refused move out of completed (core.CompletedFinalCode), to a
+// result's content as further text blocks, so the agent reads them at once. The
 // seed's content[0].text stays byte for byte what core wrote.
 func withEvidenceNotes(res core.Result) core.Envelope {
 	env := res.Envelope
 	for _, n := range res.Notices {
-		if n.Code == core.WeakEvidenceCode {
+		if n.Code == core.WeakEvidenceCode || n.Code == core.CompletedFinalCode {
 			// Copy: the content slice may be shared with the result's state.
 			env.Content = append(env.Content[:len(env.Content):len(env.Content)], core.Content{Type: "text", Text: n.Text})
 		}

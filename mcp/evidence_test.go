@@ -32,3 +32,20 @@ func TestWeakEvidenceNote(t *testing.T) {
 		t.Fatalf("get: %q %q", got.Text, got.Notes)
 	}
 }
+
+// TestCompletedStaysFinal: the tool refuses to move a completed task (the
+// seed's status machine and its exact text in content[0]) and adds what
+// the agent should do instead as a second text block.
+func TestCompletedStaysFinal(t *testing.T) {
+	cs := connect(t, Options{Root: newProject(t)})
+	call(t, cs, `{"action":"create","subject":"a"}`)
+	call(t, cs, `{"action":"complete","id":1,"evidence":"TestA passes"}`)
+	got := call(t, cs, `{"action":"update","id":1,"status":"pending"}`)
+	if !got.IsError || got.Text != "Error: illegal transition completed → pending" {
+		t.Fatalf("content[0] %q", got.Text)
+	}
+	want := `#1 is completed, and only a person can reopen a completed task. If its work is not done, tell the user why and ask them to reopen it: planls todo reopen 1 --reason "..." (or Reopen in the editor).`
+	if len(got.Notes) != 1 || got.Notes[0] != want {
+		t.Fatalf("notes %q", got.Notes)
+	}
+}

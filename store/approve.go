@@ -24,7 +24,9 @@ type ApproveOptions struct {
 // `Error: ...` envelope with details.error set, nothing written): a plan
 // file outside Root (symlinks resolved), a plan file that is not UTF-8 text
 // (NUL bytes, invalid UTF-8, a UTF-16/32 byte order mark), and, unless
-// aopts.Force, a plan with no items while the approved plan has plan items.
+// aopts.Force, a plan with no items while the approved plan has plan items,
+// and a plan file other than the approved one that would drop some of its
+// live plan items (ReplacingPlan says which).
 // After a change, the text gets one `note: ...` line per completed,
 // deferred or in-progress plan item the approval tombstoned, one listing
 // the open plan items a forced empty plan removed, and one per task that
@@ -63,9 +65,19 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			// nothing to hold the work to (issue 10).
 			return refusal(st, params, nothingToApprove(rel))
 		}
+		why := "removed, reworded or moved to another heading"
+		if old := approvedPath(st); old != "" && old != rel {
+			// Another plan file would replace the approved one, and with it
+			// every item the two do not share (field trial: 7 items lost to
+			// a second plan file approved by mistake).
+			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !opts.ReadOnly {
+				return refusal(st, params, ReplacingPlan(st, rel, gone))
+			}
+			why = fmt.Sprintf("%s was replaced by %s", old, rel)
+		}
 		res := core.Approve(st, plan, src, rel, opts)
 		if res.Changed && res.State != nil {
-			notes := approvalNotes(st, res.State)
+			notes := approvalNotes(st, res.State, why)
 			notes = append(notes, skippedNotes(src, plan)...)
 			if len(notes) > 0 {
 				res.Envelope.Content = []core.Content{{Type: "text", Text: res.Envelope.Text() + "\n" + strings.Join(notes, "\n")}}
@@ -152,4 +164,44 @@ func skippedNotes(src []byte, plan *planparse.Plan) []string {
 		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Reason()))
 	}
 	return out
+}
+
+// approvedPath is the path of st's approved plan ("" when none is).
+func approvedPath(st *core.State) string {
+	if st.Plan == nil {
+		return ""
+	}
+	return st.Plan.Path
+}
+
+// ReplacingPlan is the refusal of approving the plan file rel in place of
+// st's approved plan, which would drop the plan items gone
+// (core.Dropped): it names the approved plan and what would be removed,
+// and the two ways on.
+func ReplacingPlan(st *core.State, rel string, gone []core.Task) string {
+	_, live := core.PlanCounts(st)
+	return fmt.Sprintf("%s is not the approved plan: %s is (%q, %s). Approving %s instead would remove %d of them (%s). "+
+		"Approve %s to keep working on it, or replace it on purpose: planls approve --force %s",
+		rel, st.Plan.Path, core.NoControls(st.Plan.Title), core.CountNoun(live, "plan item"), rel, len(gone), droppedSummary(gone),
+		st.Plan.Path, rel)
+}
+
+// droppedSummary is "#1–#7: 2 completed, 1 deferred, 4 open".
+func droppedSummary(gone []core.Task) string {
+	ids := make([]int, len(gone))
+	count := map[core.Status]int{}
+	for i, t := range gone {
+		ids[i] = t.ID
+		count[t.Status]++
+	}
+	var parts []string
+	for _, s := range []struct {
+		st   core.Status
+		name string
+	}{{core.Completed, "completed"}, {core.Deferred, "deferred"}, {core.InProgress, "in progress"}, {core.Pending, "pending"}} {
+		if n := count[s.st]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, s.name))
+		}
+	}
+	return core.IDRuns(ids) + ": " + strings.Join(parts, ", ")
 }

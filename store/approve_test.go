@@ -25,7 +25,7 @@ func approveFile(t *testing.T, s *Store, body string, aopts ApproveOptions) core
 }
 
 // call runs one real todo call and fails on a rejection.
-func call(t *testing.T, s *Store, p string) {
+func call(t testing.TB, s *Store, p string) {
 	t.Helper()
 	res, err := s.Call(context.Background(), params(p), core.Options{Now: fixedTime})
 	if err != nil || res.Envelope.IsError() {
@@ -213,7 +213,7 @@ func BenchmarkApprovalNotes(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if notes := approvalNotes(old, next); len(notes) != n {
+		if notes := approvalNotes(old, next, "removed, reworded or moved to another heading"); len(notes) != n {
 			b.Fatalf("%d notes", len(notes))
 		}
 	}

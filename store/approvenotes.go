@@ -24,7 +24,7 @@ import (
 //
 // It names no replacing item: a guess by subject or place named the wrong
 // one (second trial issue 4), and a wrong name is worse than none.
-func approvalNotes(old, next *core.State) []string {
+func approvalNotes(old, next *core.State, why string) []string {
 	before := make(map[int]*core.Task, len(old.Tasks))
 	for i := range old.Tasks {
 		before[old.Tasks[i].ID] = &old.Tasks[i]
@@ -59,7 +59,7 @@ func approvalNotes(old, next *core.State) []string {
 			open = append(open, fmt.Sprintf("#%d", r.ID))
 		}
 		if kept != "" {
-			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (removed, reworded or moved to another heading)", r.ID, core.NoControls(r.Subject), kept))
+			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (%s)", r.ID, core.NoControls(r.Subject), kept, why))
 		}
 	}
 	if _, live := core.PlanCounts(next); len(open) > 0 && live == 0 {

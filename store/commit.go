@@ -63,8 +63,13 @@ var testHookStateMissing func()
 
 // journalChanges counts the usable journal entries; 0 when there is no
 // journal or it cannot be read (then there is nothing to rebuild from).
+// A tail that is gone while sealed segments remain counts the newest
+// segment's last revision: the rebuild starts from it.
 func (s *Store) journalChanges() int {
 	if lastRevision(s.JournalPath()) == 0 {
+		if segs, _ := s.segments(); len(segs) > 0 {
+			return int(segs[len(segs)-1].last)
+		}
 		return 0
 	}
 	entries, _, err := ReadJournal(s.JournalPath())
@@ -189,6 +194,13 @@ func (s *Store) persist(old, next *core.State, journal int64, kind string, param
 		s.noteJournal(nil, 0)
 		return err
 	}
+	// The change is committed; a seal that fails (a full disk) is tried
+	// again by the next commit and costs nothing but the tail's size.
+	if sealed, err := s.maybeSeal(next, fi, len(data)); err != nil {
+		fi = nil
+	} else if sealed != nil {
+		fi = sealed
+	}
 	s.noteJournal(fi, next.Revision)
 	return nil
 }
@@ -211,9 +223,11 @@ func (s *Store) sweepTempsOnce() {
 // can own one.
 func (s *Store) removeTemps() {
 	// Globbed under Dir, so "[", "*" or "?" in the project's path stay literal.
-	matches, _ := fs.Glob(os.DirFS(s.Dir()), "."+StateName+"[0-9]*")
-	for _, m := range matches {
-		_ = os.Remove(filepath.Join(s.Dir(), m))
+	for _, pat := range []string{"." + StateName + "[0-9]*", "." + JournalName + "[0-9]*", SealDirName + "/.*.gz[0-9]*"} {
+		matches, _ := fs.Glob(os.DirFS(s.Dir()), pat)
+		for _, m := range matches {
+			_ = os.Remove(filepath.Join(s.Dir(), m))
+		}
 	}
 }
 

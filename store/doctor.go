@@ -128,6 +128,11 @@ func (s *Store) inspect(r *DoctorReport) error {
 		r.JournalRevision = entries[len(entries)-1].Revision
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("journal: %s, last revision %d", core.CountNoun(r.JournalEntries, "entry"), r.JournalRevision))
+	notes, err := s.sealedNotes(entries)
+	if err != nil {
+		return err
+	}
+	r.Notes = append(r.Notes, notes...)
 	r.Notes = append(r.Notes, lastMergeNotes(entries)...)
 	// Replay starts at the last full snapshot, so damage before it (such as
 	// a fork an older planls made) no longer matters: noted, not a problem.
@@ -156,9 +161,16 @@ func (s *Store) inspect(r *DoctorReport) error {
 }
 
 func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
-	jt, err := readTreeFile(s.JournalPath())
+	jt, err := s.journalTree()
 	if err != nil {
 		return err
+	}
+	if len(jt.entries) == 0 {
+		// The tail is gone (deleted, or never committed): the newest sealed
+		// segment begins with a snapshot too, and ends where the tail began.
+		if jt, err = s.newestSegmentTree(); err != nil {
+			return err
+		}
 	}
 	entries := jt.entries
 	if len(entries) == 0 {

@@ -28,10 +28,11 @@ func branchRepairNote(probs []JournalProblem) []string {
 // relJournal is the journal path as users see it in messages.
 func relJournal() string { return DirName + "/" + JournalName }
 
-// readTreeFile is readTree of the journal at path; a missing journal is
+// journalTree is readTree of the journal's tail, with each seal's snapshot
+// linked to the entry it was sealed after (linkSeals); a missing journal is
 // an empty tree.
-func readTreeFile(path string) (*journalTree, error) {
-	f, err := os.Open(path)
+func (s *Store) journalTree() (*journalTree, error) {
+	f, err := os.Open(s.JournalPath())
 	if os.IsNotExist(err) {
 		return &journalTree{}, nil
 	}
@@ -39,7 +40,13 @@ func readTreeFile(path string) (*journalTree, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readTree(f)
+	jt, err := readTree(f)
+	if err != nil {
+		return nil, err
+	}
+	jt.linkSeals(s.readSegment)
+	jt.fork = s.sealedFork(jt)
+	return jt, nil
 }
 
 // journalMerges records the branches a rebuild merged: one merge entry (a

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/planls/planls/core"
@@ -38,12 +40,22 @@ type JournalEntry struct {
 	Full   bool            `json:"full,omitempty"`
 	// Head is the state after the change without tasks and idempotency keys
 	// (version, nextId, plan, ...): all of its other top-level fields, so
-	// fields added to core.State later replay too.
-	Head json.RawMessage `json:"head"`
+	// fields added to core.State later replay too. It is left out when
+	// those fields are as the change found them (all but the revision):
+	// most changes touch one task and nothing else, and the approved plan
+	// alone is some 300 bytes. Always there when Full.
+	Head json.RawMessage `json:"head,omitempty"`
 	// Tasks are the full new records of created or changed tasks (every task when Full).
 	Tasks     []core.Task         `json:"tasks"`
 	Removed   []int               `json:"removed,omitempty"`   // ids no longer in the state
 	Mutations *[]core.MutationKey `json:"mutations,omitempty"` // set when the idempotency keys changed (always when Full)
+	// Prior is the status each changed or removed task had before the
+	// change, by id (a JSON object key: the id in decimal); a task in
+	// Tasks but not here was created by it. Empty when Full. The history
+	// (History) reads a change's "from" here rather than from the entry
+	// before it, which on a journal merged from two branches may be the
+	// other branch's.
+	Prior map[string]core.Status `json:"prior,omitempty"`
 
 	line int // 1-based line in the file, set by ReadJournal
 }
@@ -57,6 +69,15 @@ func headOf(st *core.State) (json.RawMessage, error) {
 	// bytes would have its quotes escaped, so only the field itself matches.
 	b = bytes.Replace(bytes.TrimRight(b, "\n"), []byte(`,"tasks":null`), nil, 1)
 	return json.RawMessage(b), err
+}
+
+// sameHead reports whether next's head (nextHead, as headOf gives it) is
+// old's but for the revision.
+func sameHead(old, next *core.State, nextHead json.RawMessage) (bool, error) {
+	o := *old
+	o.Revision = next.Revision
+	oldHead, err := headOf(&o)
+	return bytes.Equal(oldHead, nextHead), err
 }
 
 // newEntry describes the change from old to next. full forces a snapshot.
@@ -73,15 +94,28 @@ func newEntry(old, next *core.State, full bool) (JournalEntry, error) {
 		e.Mutations = &m
 		return e, nil
 	}
+	if same, err := sameHead(old, next, head); err != nil {
+		return e, err
+	} else if same {
+		e.Head = nil
+	}
 	before := make(map[int][]byte, len(old.Tasks))
+	status := make(map[int]core.Status, len(old.Tasks))
 	for _, t := range old.Tasks {
 		b, err := json.Marshal(t)
 		if err != nil {
 			return e, err
 		}
 		before[t.ID] = b
+		status[t.ID] = t.Status
 	}
 	seen := make(map[int]bool, len(next.Tasks))
+	prior := func(id int) {
+		if e.Prior == nil {
+			e.Prior = map[string]core.Status{}
+		}
+		e.Prior[strconv.Itoa(id)] = status[id]
+	}
 	for _, t := range next.Tasks {
 		seen[t.ID] = true
 		b, err := json.Marshal(t)
@@ -90,12 +124,16 @@ func newEntry(old, next *core.State, full bool) (JournalEntry, error) {
 		}
 		if prev, ok := before[t.ID]; !ok || !bytes.Equal(prev, b) {
 			e.Tasks = append(e.Tasks, t)
+			if ok {
+				prior(t.ID)
+			}
 		}
 	}
 	slices.SortStableFunc(e.Tasks, byID)
 	for _, t := range old.Tasks {
 		if !seen[t.ID] {
 			e.Removed = append(e.Removed, t.ID)
+			prior(t.ID)
 		}
 	}
 	slices.Sort(e.Removed)
@@ -245,7 +283,9 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 	r := bufio.NewReader(f)
 	var prev int64
 	seen := map[int64]bool{0: true} // revisions so far: a branch starts from one of them
-	lines := map[int64]string{}     // each revision's line, to tell a repeated line from a branch's
+	// Each revision's line (a hash of it), to tell a repeated line from a branch's.
+	lines := map[int64]uint64{}
+	seed := maphash.MakeSeed()
 	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -257,7 +297,7 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 				probs = append(probs, JournalProblem{n, "last line is cut short (a writer was killed while appending); ignored"})
 			case uerr != nil:
 				probs = append(probs, JournalProblem{n, "not a journal entry: " + uerr.Error()})
-			case e.Revision <= prev && seen[e.Base] && e.Base < e.Revision && lines[e.Revision] != string(bytes.TrimSpace(line)):
+			case e.Revision <= prev && seen[e.Base] && e.Base < e.Revision && lines[e.Revision] != maphash.Bytes(seed, bytes.TrimSpace(line)):
 				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d comes again after revision %d: another branch's changes, %s", e.Revision, prev, mergedAsText)})
 			case e.Revision <= prev:
 				probs = append(probs, JournalProblem{n, fmt.Sprintf("revision %d does not follow revision %d; ignored", e.Revision, prev)})
@@ -271,7 +311,7 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 				out = append(out, e)
 				prev = e.Revision
 				seen[prev] = true
-				lines[prev] = string(bytes.TrimSpace(line))
+				lines[prev] = maphash.Bytes(seed, bytes.TrimSpace(line))
 			}
 		}
 		if err == io.EOF {

@@ -35,6 +35,10 @@ type journalTree struct {
 	parents [][]int
 	// markers are the 1-based lines holding git conflict markers.
 	markers []int
+	// fork, when set, is the state at which the branches of heads a and b
+	// parted when this journal holds no entry of both (each branch sealed
+	// its share of their common history away); nil when unknown.
+	fork func(a, b int) *core.State
 }
 
 // isConflictMarker reports a line git writes around a conflict.
@@ -82,6 +86,13 @@ func (jt *journalTree) link() {
 	jt.parents = make([][]int, len(jt.entries))
 	lastAt := map[int64]int{}
 	for i, e := range jt.entries {
+		if e.Kind == kindSnapshot {
+			// A tail's first entry after a seal: it restates its branch's
+			// state, whose history is in the sealed file, not here. Its
+			// revision may be one the other branch used too.
+			lastAt[e.Revision] = i
+			continue
+		}
 		if p, ok := lastAt[e.Base]; ok && e.Base > 0 {
 			jt.parents[i] = append(jt.parents[i], p)
 		} else if i > 0 && e.Base > 0 {
@@ -107,10 +118,12 @@ func (e *JournalEntry) merge() (mergeParams, bool) {
 
 // heads are the tips of the journal's branches, in file order: the last
 // entry of each run of rising revisions (a new run starts where a revision
-// does not rise: a second branch's entries pasted after the first's) that
-// no later entry was applied to. As for Replay, a full snapshot supersedes
-// every line before it, so only entries from the last one on count. A
-// clean journal has one head, its last entry.
+// does not rise, or at a seal's snapshot: a second branch's entries pasted
+// after the first's) that no later entry was applied to. As for Replay, a
+// full snapshot supersedes every line before it, so only entries from the
+// last one on count; a seal's snapshot does not, since the lines before it
+// in a journal merged as text are the other branch's. A clean journal has
+// one head, its last entry.
 func (jt *journalTree) heads() []int {
 	child := make([]bool, len(jt.entries))
 	for _, ps := range jt.parents {
@@ -120,14 +133,14 @@ func (jt *journalTree) heads() []int {
 	}
 	start := 0
 	for i := len(jt.entries) - 1; i > 0; i-- {
-		if jt.entries[i].Full {
+		if jt.entries[i].Full && jt.entries[i].Kind != kindSnapshot {
 			start = i
 			break
 		}
 	}
 	var out []int
 	for i := start; i < len(jt.entries); i++ {
-		runEnd := i == len(jt.entries)-1 || jt.entries[i+1].Revision <= jt.entries[i].Revision
+		runEnd := i == len(jt.entries)-1 || jt.entries[i+1].Revision <= jt.entries[i].Revision || jt.entries[i+1].Kind == kindSnapshot
 		if runEnd && !child[i] {
 			out = append(out, i)
 		}
@@ -198,6 +211,8 @@ func (jt *journalTree) merged() (*core.State, []branchMerge) {
 		var base *core.State
 		if a := jt.commonAncestor(hs[0], h); a >= 0 {
 			base = jt.state(a)
+		} else if jt.fork != nil {
+			base = jt.fork(hs[0], h)
 		}
 		theirs := jt.state(h)
 		res := core.Merge(base, cur, theirs, core.MergeOptions{})
@@ -226,4 +241,40 @@ func revOf(st *core.State) int64 {
 		return 0
 	}
 	return st.Revision
+}
+
+// linkSeals gives each seal's snapshot without a parent the entry it was
+// sealed after when that entry is in this journal too: the latest earlier
+// entry that its sealed segment (read by open, a path relative to
+// DirName, uncompressed) also holds. In a journal merged as text from a
+// branch that sealed since the fork, that is the fork point, the common
+// ancestor a rebuild merges the branches over. A segment that cannot be
+// read leaves the snapshot without a parent (the branches then merge as
+// if created apart).
+func (jt *journalTree) linkSeals(open func(name string) ([]byte, error)) {
+	for i, e := range jt.entries {
+		if e.Kind != kindSnapshot || len(jt.parents[i]) > 0 || i == 0 {
+			continue
+		}
+		var sp sealParams
+		if json.Unmarshal(e.Params, &sp) != nil || sp.Sealed == "" {
+			continue
+		}
+		data, err := open(sp.Sealed)
+		if err != nil {
+			continue
+		}
+		keys := map[string]bool{}
+		for _, l := range journalLines(data) {
+			if se, ok := parseEntry(l); ok {
+				keys[se.key()] = true
+			}
+		}
+		for j := i - 1; j >= 0; j-- {
+			if keys[jt.entries[j].key()] {
+				jt.parents[i] = []int{j}
+				break
+			}
+		}
+	}
 }

@@ -153,7 +153,7 @@ func (s *Store) ensureDir() error {
 	}
 	gi := s.Dir() + string(os.PathSeparator) + ".gitignore"
 	old, err := os.ReadFile(gi)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2 || string(old) == gitignoreV3)) {
+	if errors.Is(err, os.ErrNotExist) || (err == nil && (string(old) == gitignoreV1 || string(old) == gitignoreV2 || string(old) == gitignoreV3 || string(old) == gitignoreV4)) {
 		if err := os.WriteFile(gi, []byte(gitignoreBody), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", gi, err)
 		}

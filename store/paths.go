@@ -18,9 +18,13 @@ const (
 // ignores it (it is made from the files that are history).
 const ReportName = "report.html"
 
-// gitignoreBody keeps the lock, any temp file a killed writer left, the
-// state files doctor --move-aside set aside and the plan report out of git.
-const gitignoreBody = gitignoreV3 + ReportName + "\n"
+// gitignoreBody keeps the lock, any temp file a killed writer left (of the
+// state, the journal's tail and its sealed segments), the files doctor
+// --move-aside set aside and the plan report out of git.
+const gitignoreBody = gitignoreV4 + "." + JournalName + "*\n" + SealDirName + "/.*\n"
+
+// gitignoreV4 is the body before the journal was sealed into segments.
+const gitignoreV4 = gitignoreV3 + ReportName + "\n"
 
 // gitignoreV3 is the body before planls report wrote into .planls/.
 const gitignoreV3 = gitignoreV2 + JournalName + ".corrupt-*\n"

@@ -68,6 +68,11 @@ func resultHints(cmd *cobra.Command, res core.Result) []string {
 		case strings.HasPrefix(msg, "reason required") && cmd.Flags().Lookup("reason") != nil:
 			out = append(out, `hint: pass it with --reason "..."`)
 		}
+		for _, n := range res.Notices {
+			if n.Code == core.CompletedFinalCode {
+				out = append(out, fmt.Sprintf(`hint: a completed task is reopened by a person, with why: planls todo reopen %d --reason "..."`, n.ID))
+			}
+		}
 		return out
 	}
 	if cursor := res.Envelope.Details.NextCursor; cursor != "" && cmd.Name() == "list" {

@@ -22,7 +22,7 @@ const teamPlan = "# Ship it\n\n## Work\n- one\n- two\n- three\n"
 
 // gitRun runs git in dir and returns its combined output, failing the test
 // on a non-zero exit unless allowFail.
-func gitRun(t *testing.T, dir string, allowFail bool, args ...string) string {
+func gitRun(t testing.TB, dir string, allowFail bool, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -35,7 +35,7 @@ func gitRun(t *testing.T, dir string, allowFail bool, args ...string) string {
 	return string(out)
 }
 
-func git(t *testing.T, dir string, args ...string) string { return gitRun(t, dir, false, args...) }
+func git(t testing.TB, dir string, args ...string) string { return gitRun(t, dir, false, args...) }
 
 // teamRepo is a git repository on main whose PLAN.md (items #1–#3) was
 // approved by its first planls approve, which set up the merge driver, and

@@ -84,6 +84,8 @@ the tool runs.`,
 // for an update to one status.
 type todoAction struct {
 	use, short string
+	long       string // the help's long text; "" = short
+	example    string
 	action     string      // the tool's action
 	status     core.Status // sugar: the status the update sets
 	pos        positional  // what the arguments are
@@ -116,7 +118,12 @@ var todoActions = []todoAction{
 	{use: "list", action: "list", short: "List tasks (tombstones hidden unless --include-deleted)", fields: slices.Concat(listing, common)},
 	{use: "get <id>", action: "get", short: "Show one task with its blockedBy and blocks edges", pos: argsID, fields: slices.Concat([]string{"id"}, common)},
 	{use: "delete <id>", action: "delete", short: "Tombstone a task (plan items can't be deleted)", pos: argsID, fields: slices.Concat([]string{"id"}, common)},
-	{use: "clear", action: "clear", short: "Drop every agent-created task (plan items stay)", fields: common},
+	{use: "clear", action: "clear", short: "Drop every agent-created task (needs --confirm-clear; plan items stay; undo with restore)", fields: common,
+		long: `Drop every task that is not a plan item, tombstones included; plan items stay. The ids start
+again at 1 when nothing is left, as the todo tool's clear does. What it drops is kept in the state:
+planls todo restore (without ids) brings it back, under new ids where theirs were taken since.
+From a shell it needs --confirm-clear, like delete_all; the todo tool itself (MCP, --params) keeps
+the seed's clear, which asks nothing.`},
 	{use: "complete <id>", action: "complete", short: "Complete a task with --evidence", pos: argsID,
 		fields: slices.Concat([]string{"id", "evidence", "note", "expected-version", "client-mutation-id"}, common)},
 	{use: "delete_all", action: "delete_all", short: "Soft-delete every task that is not a plan item (needs --confirm-delete-all; undo with restore)",
@@ -124,12 +131,20 @@ var todoActions = []todoAction{
 	{use: "restore [id...]", action: "restore", short: "Bring back what delete_all (or delete) tombstoned", pos: argsIDs, fields: slices.Concat([]string{"ids"}, common)},
 	{use: "start <id>", action: "update", status: core.InProgress, short: "Set a task in_progress", pos: argsID, fields: slices.Concat(sugarFlds, common)},
 	{use: "defer <id>", action: "update", status: core.Deferred, short: "Defer a task with --reason (the user is told why)", pos: argsID, fields: slices.Concat(sugarFlds, []string{"reason"}, common)},
-	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a deferred or in-progress task back to pending (a completed task stays completed)", pos: argsID, fields: slices.Concat(sugarFlds, common)},
+	{use: "reopen <id>", action: "update", status: core.Pending, short: "Set a task back to pending; a completed one needs --reason (the journal keeps who, when, why and its evidence)", pos: argsID, fields: slices.Concat(sugarFlds, []string{"reason"}, common),
+		long: `Set a task back to pending. A deferred or in-progress task needs nothing more (its deferral
+reason is dropped, as the todo tool does). A completed task is reopened only with --reason, why its
+evidence does not hold: a person's correction, which the todo tool itself (MCP, --params, pi)
+refuses to agents, since there completed is final. The journal (.planls/journal.jsonl) records
+who reopened it (git user.name <user.email>, else the login name), when, why, and the evidence it
+had.`,
+		example: `  planls todo reopen 4
+  planls todo reopen 3 --reason "the test passed only on my machine; CI fails"`},
 }
 
 // command builds the cobra command of a.
 func (a todoAction) command() *cobra.Command {
-	c := &cobra.Command{Use: a.use, Short: a.short}
+	c := &cobra.Command{Use: a.use, Short: a.short, Long: a.long, Example: a.example}
 	switch a.pos {
 	case argsNone:
 		c.Args = cobra.NoArgs
@@ -139,10 +154,24 @@ func (a todoAction) command() *cobra.Command {
 		c.Args = cobra.ArbitraryArgs
 	}
 	addFields(c, a.fields...)
+	if a.action == "clear" {
+		c.Flags().Bool("confirm-clear", false, "drop the tasks (without it, clear says what it would drop and changes nothing)")
+	}
+	if f := c.Flags().Lookup("reason"); f != nil && a.status == core.Pending {
+		f.Usage = "why the task is not done (needed to reopen a completed task; the journal keeps it)"
+	}
 	c.RunE = func(cmd *cobra.Command, argv []string) error {
 		p, err := a.params(cmd, argv)
 		if err != nil {
 			return err
+		}
+		if a.status == core.Pending && cmd.Flags().Changed("reason") {
+			return runReopen(cmd, p)
+		}
+		if a.action == "clear" {
+			if err := confirmClear(cmd); err != nil {
+				return err
+			}
 		}
 		return runTodoParams(cmd, p)
 	}
@@ -244,6 +273,10 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 		if !asJSON && redundantNotice(res.Envelope.Text(), n) {
 			continue
 		}
+		if n.Code == core.CompletedFinalCode && !asJSON {
+			// The agent's advice; a person reopens it with the flag.
+			continue
+		}
 		if n.Code == core.WeakEvidenceCode && n.Plain != "" && !asJSON {
 			// A shell user fixes it with the CLI's flags; --json callers
 			// (the pi package) speak the tool's JSON and keep its form.
@@ -268,4 +301,30 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 		printHints(errw, resultHints(cmd, res)...)
 	}
 	return nil
+}
+
+// confirmClear refuses `planls todo clear` without --confirm-clear while it
+// would drop anything, saying what: like delete_all, a person confirms a
+// bulk removal (the tool's clear, which agents call, keeps the seed's
+// behaviour and asks nothing).
+func confirmClear(cmd *cobra.Command) error {
+	if ok, _ := cmd.Flags().GetBool("confirm-clear"); ok {
+		return nil
+	}
+	_, st, err := openState(cmd)
+	if err != nil {
+		return err
+	}
+	var ids []int
+	for _, t := range st.Tasks {
+		if t.Source != "plan" {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "Error: clear drops %s that %s not plan items (%s); run it again with --confirm-clear (planls todo restore brings them back)\n",
+		core.CountNoun(len(ids), "task"), map[bool]string{true: "is", false: "are"}[len(ids) == 1], core.IDRuns(ids))
+	return silentExit(exitRejected)
 }

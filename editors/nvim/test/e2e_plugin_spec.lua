@@ -286,6 +286,40 @@ H.test('s starts, d defers, r reopens', function()
   end, 'diagnostics after start/defer/reopen', describe_diags)
 end)
 
+H.test('r on a completed item asks why and reopens it; the journal keeps who, why and the evidence', function()
+  local _, restore_notify = H.capture_notify()
+  local rc, out = H.cli(ws, { 'todo', 'complete', '4', '--evidence', 'curl shows the counter' })
+  H.eq(0, rc, 'planls todo complete: ' .. out)
+  H.wait(TIMEOUT, function()
+    return sidebar.lines()[item_line(4)]:find('✓ #4 ', 1, true) ~= nil
+  end, '#4 completed in the sidebar', describe_sidebar)
+  local prompts, restore = H.stub_input({ 'the counter is never exported' })
+  goto_item(4)
+  vim.api.nvim_feedkeys('r', 'x', false)
+  H.wait(TIMEOUT, function()
+    local t = task(4)
+    return t and t.status == 'pending'
+  end, '#4 reopened', describe_sidebar)
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to reopen #4 (why it is not done): ' }, prompts)
+  -- The journal line follows the state file's rename: wait for it.
+  local last
+  H.wait(TIMEOUT, function()
+    local lines = vim.fn.readfile(ws .. '/.planls/journal.jsonl')
+    last = vim.json.decode(lines[#lines])
+    return last.kind == 'reopen'
+  end, 'the reopen journaled', function()
+    return vim.inspect(last)
+  end)
+  H.eq('the counter is never exported', last.params.reason)
+  H.eq('curl shows the counter', last.params.evidence)
+  H.eq('completed', last.params.from)
+  H.wait(TIMEOUT, function()
+    return sidebar.lines()[item_line(4)]:find('○ #4 ', 1, true) ~= nil
+  end, '#4 open in the sidebar', describe_sidebar)
+end)
+
 H.test('<CR> jumps to the item in PLAN.md, keeping unsaved changes', function()
   local count = vim.api.nvim_buf_line_count(plan_buf)
   vim.api.nvim_buf_set_lines(plan_buf, count, count, false, { '' })
@@ -406,8 +440,9 @@ H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_act
   restore()
   restore_notify()
   H.ok(ok, 'code action did not complete #7; menu: ' .. vim.inspect(titles))
-  -- The server also offers the last recorded evidence in one click.
-  H.eq({ 'Complete #7…', 'Complete #7 with go test ./... -race: ok', 'Defer #7…', 'Start #7' }, titles)
+  -- Another item's evidence is never offered (it proves that item), and
+  -- the workspace has no commit that changes more than the plan.
+  H.eq({ 'Complete #7…', 'Defer #7…', 'Start #7' }, titles)
   H.eq({ 'Evidence for #7: ' }, prompts)
   H.eq('k6 run load.js: quiet key p99 12 ms', task(7).evidence)
   H.wait(TIMEOUT, function()

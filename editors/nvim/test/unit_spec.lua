@@ -182,7 +182,27 @@ H.test('start and reopen do not prompt', function()
   restore()
   restore_notify()
   H.eq({}, prompts)
-  H.eq({ 'planls.start', 'planls.reopen' }, { c.sent[1].params.command, c.sent[2].params.command })
+  -- reopen first asks the task's status (todo get): only a completed one needs a reason.
+  local sent = {}
+  for _, m in ipairs(c.sent) do
+    table.insert(sent, m.params.command)
+  end
+  H.eq({ 'planls.start', 'planls.todo', 'planls.reopen' }, sent)
+end)
+
+H.test('reopening a completed item asks why, and sends the reason', function()
+  local prompts, restore = H.stub_input({ 'the test was skipped' })
+  local _, restore_notify = H.capture_notify()
+  local c = fake_client({
+    content = { { type = 'text', text = '#2 [completed] Add the lexer' } },
+    details = { tasks = { { id = 2, status = 'completed', subject = 'Add the lexer' } } },
+  })
+  actions.prompt_and_execute(c, 'planls.reopen', { id = 2 })
+  restore()
+  restore_notify()
+  H.eq({ 'Reason to reopen #2 (why it is not done): ' }, prompts)
+  H.eq('planls.reopen', c.sent[2].params.command)
+  H.eq('the test was skipped', c.sent[2].params.arguments[1].reason)
 end)
 
 H.test('itemcheck.plan_has: only tracked ids of the plan', function()

@@ -2,13 +2,11 @@
 // language client, see commandFilter.ts). Server commands arriving from code
 // actions, the sidebar or the palette all end up in runServerCommand.
 
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ServerManager } from './client';
 import { CommandArg, normalizeArg, serverArg } from './commandArgs';
-import { currentCommit } from './git';
 import type { PlanController } from './planController';
-import { completePrompt, deferPrompt, PromptSpec } from './prompts';
+import { completePrompt, deferPrompt, PromptSpec, reopenPrompt } from './prompts';
 import { summarizeEnvelope } from './protocol';
 import { pickableItems, RevealTarget } from './treeModel';
 import { revealCommand } from './treeView';
@@ -69,12 +67,14 @@ async function itemCommand(deps: CommandDeps, action: ItemAction, arg: CommandAr
 		}
 	}
 	const id = a.id as number;
-	if (action === 'complete' || action === 'defer') {
+	const reopening = action === 'reopen' && deps.plans.statusOf(a.uri, id) === 'completed';
+	if (action === 'complete' || action === 'defer' || reopening) {
 		const field = action === 'complete' ? 'evidence' : 'reason';
 		const given = a[field];
 		if (typeof given !== 'string' || given.trim() === '') {
 			const subject = a.subject || deps.plans.subjectOf(a.uri, id);
-			const spec = action === 'complete' ? completePrompt(id, subject, await commitFor(deps, a.uri)) : deferPrompt(id, subject);
+			const spec =
+				action === 'complete' ? completePrompt(id, subject, await offeredEvidence(deps, a.uri, id)) : reopening ? reopenPrompt(id, subject) : deferPrompt(id, subject);
 			const answer = await ask(spec);
 			if (answer === undefined) {
 				return; // Escape: change nothing.
@@ -98,22 +98,36 @@ function ask(spec: PromptSpec): Thenable<string | undefined> {
 	});
 }
 
-async function commitFor(deps: CommandDeps, uri: string | undefined): Promise<string | undefined> {
-	const plan = deps.plans.planFor(uri);
-	const target = uri || plan?.planUri || vscode.workspace.workspaceFolders?.[0]?.uri.toString();
-	if (!target) {
+/**
+ * offeredEvidence is the evidence the server offers as a one-click
+ * "Complete #N with …" code action on item id, the default answer of the
+ * prompt: one rule for every client (lsp/readyevidence.go). undefined
+ * when it offers none or the item is not in the plan file.
+ */
+async function offeredEvidence(deps: CommandDeps, uri: string | undefined, id: number): Promise<string | undefined> {
+	const plan = deps.plans.planFor(uri, id);
+	const item = plan?.groups.flatMap((g) => g.items).find((it) => it.id === id);
+	if (!plan || !item?.range) {
 		return undefined;
 	}
 	try {
-		const u = vscode.Uri.parse(target);
-		if (u.scheme !== 'file') {
-			return undefined;
+		const line = item.range.start.line;
+		const actions = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>(
+			'vscode.executeCodeActionProvider',
+			vscode.Uri.parse(plan.planUri),
+			new vscode.Range(line, 0, line, 0),
+		);
+		for (const a of actions ?? []) {
+			const c = 'command' in a && typeof a.command === 'object' ? a.command : (a as vscode.Command);
+			const arg = c?.arguments?.[0] as { id?: unknown; evidence?: unknown } | undefined;
+			if (c?.command === 'planls.complete' && arg?.id === id && typeof arg.evidence === 'string' && arg.evidence.trim() !== '') {
+				return arg.evidence;
+			}
 		}
-		const p = u.fsPath;
-		return await currentCommit(path.extname(p) ? path.dirname(p) : p);
 	} catch {
-		return undefined;
+		// No default: the prompt still asks.
 	}
+	return undefined;
 }
 
 async function pickItem(deps: CommandDeps, action: ItemAction): Promise<CommandArg | undefined> {

@@ -121,6 +121,13 @@ export class PlanController implements vscode.Disposable {
 		return this.plans.find((p) => p.exists && holds(p));
 	}
 
+	/** statusOf returns an item's status; undefined when unknown. */
+	statusOf(uri: string | undefined, id: number): string | undefined {
+		return this.planFor(uri, id)
+			?.groups.flatMap((g) => g.items)
+			.find((it) => it.id === id)?.status;
+	}
+
 	/** subjectOf returns an item's subject for prompts; "" when unknown. */
 	subjectOf(uri: string | undefined, id: number): string {
 		const plan = this.planFor(uri, id);

@@ -421,8 +421,8 @@ export function pickableItems(plans: readonly PlanResult[], action: 'complete' |
 		complete: ['pending', 'in_progress'],
 		defer: ['pending', 'in_progress'],
 		start: ['pending', 'deferred'],
-		// completed is final in core: completed → pending is an illegal transition.
-		reopen: ['in_progress', 'deferred'],
+		// A completed item reopens with a reason (a person's correction).
+		reopen: ['in_progress', 'deferred', 'completed'],
 	};
 	const out: ItemRef[] = [];
 	for (const p of plans) {

@@ -67,13 +67,36 @@ end
 
 --- What each prompting command asks for: the argument field it fills and
 --- the prompt (with the item id).
+--- `only`: ask only when the task has this status (reopening a completed
+--- item is a person's correction that needs a reason; reopening a deferred
+--- or in-progress one needs nothing).
 M.prompts = {
   ['planls.complete'] = { field = 'evidence', prompt = 'Evidence for #%s: ' },
   ['planls.defer'] = { field = 'reason', prompt = 'Reason to defer #%s: ' },
+  ['planls.reopen'] = { field = 'reason', prompt = 'Reason to reopen #%s (why it is not done): ', only = 'completed' },
 }
 
+--- Calls cb(status) with the status of task arg.id (nil when it cannot be
+--- read), asking the server with the read-only todo `get`.
+local function status_of(client, arg, cb)
+  local params = {
+    command = 'planls.todo',
+    arguments = { { params = { action = 'get', id = val(arg.id) }, uri = val(arg.uri) or clientmod.root_uri(client) } },
+  }
+  clientmod.request(client, 'workspace/executeCommand', params, function(err, result)
+    local details = not err and type(result) == 'table' and val(result.details) or nil
+    for _, t in ipairs(type(details) == 'table' and require('planls.render').tables(details.tasks) or {}) do
+      if tonumber(val(t.id)) == tonumber(val(arg.id)) then
+        return cb(val(t.status))
+      end
+    end
+    cb(nil)
+  end)
+end
+
 --- Asks with vim.ui.input (so dressing.nvim, snacks and the like apply) for
---- the evidence or reason of `command` (planls.complete or planls.defer),
+--- the evidence or reason of `command` (planls.complete, planls.defer, or
+--- planls.reopen of a completed item),
 --- then sends it added to `arg`. A nil or blank answer cancels: nothing is
 --- sent and cb(nil, nil, true) is called. An `arg` that already carries the
 --- value (the server's one-click "Complete #3 with <commit>" actions) is
@@ -84,6 +107,20 @@ function M.prompt_and_execute(client, command, arg, cb)
   if not p or (type(given) == 'string' and vim.trim(given) ~= '') then
     return M.execute(client, command, arg, cb)
   end
+  if p.only then
+    return status_of(client, arg, function(status)
+      if status ~= p.only then
+        return M.execute(client, command, arg, cb)
+      end
+      M.ask_and_execute(client, command, arg, p, cb)
+    end)
+  end
+  M.ask_and_execute(client, command, arg, p, cb)
+end
+
+--- Asks with vim.ui.input for p.field (an M.prompts entry) and sends
+--- `command` with the answer added to `arg`; a nil or blank answer cancels.
+function M.ask_and_execute(client, command, arg, p, cb)
   vim.ui.input({ prompt = string.format(p.prompt, tostring(val(arg.id) or '?')) }, function(answer)
     if answer == nil or vim.trim(answer) == '' then
       vim.notify('planls: cancelled, nothing changed', vim.log.levels.INFO)
@@ -98,7 +135,7 @@ function M.prompt_and_execute(client, command, arg, cb)
   end)
 end
 
---- vim.lsp.commands handler for planls.complete and planls.defer (code
+--- vim.lsp.commands handler for planls.complete, planls.defer and planls.reopen (code
 --- actions and code lenses): command is the LSP Command, ctx the handler
 --- context with client_id.
 function M.lsp_command(command, ctx)

@@ -18,16 +18,18 @@ interface Calls {
 	prompts: Record<string, unknown>[];
 	errors: string[];
 	refreshes: number;
+	/** Lines the server was asked code actions for. */
+	asked: number[];
 }
 
 /** setup registers the commands against fakes; answer is what the input box returns (undefined = Escape). */
-function setup(plan: PlanResult, answer: string | undefined, reply: unknown = { content: [{ type: 'text', text: 'ok' }], details: {} }) {
+function setup(plan: PlanResult, answer: string | undefined, reply: unknown = { content: [{ type: 'text', text: 'ok' }], details: {} }, offered: unknown[] = []) {
 	const handlers = new Map<string, (...a: unknown[]) => unknown>();
 	vscode.commands.registerCommand = (id: string, fn: (...a: unknown[]) => unknown) => {
 		handlers.set(id, fn);
 		return { dispose() {} };
 	};
-	const calls: Calls = { sent: [], prompts: [], errors: [], refreshes: 0 };
+	const calls: Calls = { sent: [], prompts: [], errors: [], refreshes: 0, asked: [] };
 	vscode.window.showInputBox = async (opts: Record<string, unknown>) => {
 		calls.prompts.push(opts);
 		return answer;
@@ -37,6 +39,12 @@ function setup(plan: PlanResult, answer: string | undefined, reply: unknown = { 
 		return undefined;
 	};
 	vscode.window.setStatusBarMessage = () => ({ dispose() {} });
+	// The server's code actions on the item's line: what it offers as evidence.
+	vscode.commands.executeCommand = async (id: string, _uri: unknown, range: { startLine: number }) => {
+		assert.equal(id, 'vscode.executeCodeActionProvider');
+		calls.asked.push(range.startLine);
+		return offered;
+	};
 	vscode.Uri.parse = (s: string) => ({ scheme: new URL(s).protocol.replace(':', ''), fsPath: fileURLToPath(s) });
 	const server = {
 		async executeCommand(command: string, arg: Record<string, unknown>) {
@@ -48,6 +56,7 @@ function setup(plan: PlanResult, answer: string | undefined, reply: unknown = { 
 		current: [plan],
 		planFor: () => plan,
 		subjectOf: (_u: string | undefined, id: number) => plan.groups.flatMap((g) => g.items).find((i) => i.id === id)?.subject ?? '',
+		statusOf: (_u: string | undefined, id: number) => plan.groups.flatMap((g) => g.items).find((i) => i.id === id)?.status,
 		refresh: async () => {
 			calls.refreshes++;
 		},
@@ -72,16 +81,46 @@ function repoWithPlan(t: { after: (fn: () => void) => void }): { plan: PlanResul
 	return { plan, head: git('rev-parse', '--short', 'HEAD') };
 }
 
-test('Complete from a code action asks for evidence, offers the commit, and sends the answer', async (t) => {
-	const { plan, head } = repoWithPlan(t);
-	const { handlers, calls } = setup(plan, '  PR #12  ');
+test('Complete from a code action asks for evidence, offers what the server offers, and sends the answer', async (t) => {
+	const { plan } = repoWithPlan(t);
+	const item = plan.groups.flatMap((g) => g.items).find((i) => i.id === 9)!;
+	const offered = [
+		{ title: 'Complete #8 with x', command: { command: 'planls.complete', title: 'x', arguments: [{ id: 8, evidence: 'not this item' }] } },
+		{ title: 'Complete #9…', command: { command: 'planls.complete', title: 'Complete #9…', arguments: [{ id: 9 }] } },
+		{ title: 'Complete #9 with 9eb5e9f Add it', command: { command: 'planls.complete', title: 't', arguments: [{ id: 9, evidence: '9eb5e9f Add it' }] } },
+	];
+	const { handlers, calls } = setup(plan, '  PR #12  ', undefined, offered);
 	await handlers.get('planls.complete')!({ id: 9, uri: plan.planUri });
 	assert.equal(calls.prompts.length, 1);
 	assert.equal(calls.prompts[0].title, 'Complete #9: Clients already retry on 429');
-	assert.equal(calls.prompts[0].value, `commit ${head}`);
+	assert.deepEqual(calls.asked, [item.range!.start.line]);
+	assert.equal(calls.prompts[0].value, '9eb5e9f Add it');
 	assert.equal(calls.prompts[0].ignoreFocusOut, true);
 	assert.deepEqual(calls.sent, [['planls.complete', { id: 9, uri: plan.planUri, evidence: 'PR #12' }]]);
 	assert.equal(calls.refreshes, 1);
+});
+
+test('Complete offers no default when the server offers no commit (one that only adds PLAN.md proves nothing)', async (t) => {
+	const { plan } = repoWithPlan(t);
+	const { handlers, calls } = setup(plan, 'PR #12', undefined, [{ title: 'Complete #9…', command: { command: 'planls.complete', title: 'c', arguments: [{ id: 9 }] } }]);
+	await handlers.get('planls.complete')!({ id: 9, uri: plan.planUri });
+	assert.equal(calls.prompts[0].value, '');
+});
+
+test('Reopen of a completed item asks why; of a deferred one asks nothing', async (t) => {
+	const { plan } = repoWithPlan(t);
+	const items = plan.groups.flatMap((g) => g.items);
+	const done = items.find((i) => i.status === 'completed')!;
+	const deferred = items.find((i) => i.status === 'deferred')!;
+	const { handlers, calls } = setup(plan, ' CI fails ');
+	await handlers.get('planls.reopen')!({ id: done.id, uri: plan.planUri });
+	await handlers.get('planls.reopen')!({ id: deferred.id, uri: plan.planUri });
+	assert.equal(calls.prompts.length, 1);
+	assert.equal(calls.prompts[0].title, `Reopen #${done.id}: ${done.subject}`);
+	assert.deepEqual(calls.sent, [
+		['planls.reopen', { id: done.id, uri: plan.planUri, reason: 'CI fails' }],
+		['planls.reopen', { id: deferred.id, uri: plan.planUri }],
+	]);
 });
 
 test('Escape in the prompt sends nothing', async (t) => {

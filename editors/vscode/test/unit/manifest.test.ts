@@ -36,7 +36,7 @@ test('item menus offer exactly the actions that fit each status', () => {
 		['planls.item.pending', ['planls.complete', 'planls.defer', 'planls.start']],
 		['planls.item.pending.blocked', ['planls.complete', 'planls.defer', 'planls.start']],
 		['planls.item.inProgress', ['planls.complete', 'planls.defer', 'planls.reopen']],
-		['planls.item.completed', []],
+		['planls.item.completed', ['planls.reopen']],
 		['planls.item.deferred', ['planls.reopen', 'planls.start']],
 		['planls.item.draft', []],
 		['planls.plan.unapproved', ['planls.approve']],

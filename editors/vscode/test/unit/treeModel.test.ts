@@ -190,7 +190,7 @@ test('pickableItems offers only items the action applies to', () => {
 	assert.deepEqual(ids('complete'), [2, 3, 4, 5, 6, 9, 10]);
 	assert.deepEqual(ids('defer'), [2, 3, 4, 5, 6, 9, 10]);
 	assert.deepEqual(ids('start'), [3, 4, 5, 6, 7, 9, 10]);
-	assert.deepEqual(ids('reopen'), [2, 7]);
+	assert.deepEqual(ids('reopen'), [1, 2, 7, 8]);
 	assert.deepEqual(pickableItems([{ ...p, approved: false }], 'complete'), []);
 	assert.deepEqual(pickableItems([p], 'complete')[0], { id: 2, uri: 'file:///work/proj/PLAN.md', subject: 'Wire the limiter into `POST /v1/ingest` and `POST /v1/batch`' });
 });

@@ -1,0 +1,198 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/planls/planls/core"
+)
+
+// segmentRE is a sealed segment's file name (segmentName): first and last
+// revision, the content hash.
+var segmentRE = regexp.MustCompile(`^([0-9]{10})-([0-9]{10})-[0-9a-f]{12}\.jsonl\.gz$`)
+
+// segment is one sealed file of the journal: its path relative to DirName
+// (slash-separated, "journal/<name>") and the revisions it spans.
+type segment struct {
+	name        string
+	first, last int64
+}
+
+// segments lists the sealed segments, ordered by their revisions (then by
+// name: two branches' segments can span the same ones). Files that are not
+// segments are ignored; no directory means no segments.
+func (s *Store) segments() ([]segment, error) {
+	ents, err := os.ReadDir(s.SealDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []segment
+	for _, e := range ents {
+		m := segmentRE.FindStringSubmatch(e.Name())
+		if m == nil || !e.Type().IsRegular() {
+			continue
+		}
+		first, _ := strconv.ParseInt(m[1], 10, 64)
+		last, _ := strconv.ParseInt(m[2], 10, 64)
+		out = append(out, segment{name: SealDirName + "/" + e.Name(), first: first, last: last})
+	}
+	slices.SortFunc(out, func(a, b segment) int {
+		return cmp.Or(cmp.Compare(a.first, b.first), cmp.Compare(a.last, b.last), cmp.Compare(a.name, b.name))
+	})
+	return out, nil
+}
+
+// readSegment returns the uncompressed bytes of the sealed segment name
+// (relative to DirName, as a snapshot's params give it). A name that is
+// not a segment of this directory (a hand-edited params pointing
+// elsewhere) is refused.
+func (s *Store) readSegment(name string) ([]byte, error) {
+	dir, base := path.Split(name)
+	if dir != SealDirName+"/" || !segmentRE.MatchString(base) {
+		return nil, fmt.Errorf("%q is not a sealed journal segment", name)
+	}
+	f, err := os.Open(filepath.Join(s.SealDir(), base))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", DirName, name, err)
+	}
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, zr); err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", DirName, name, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// sealedNotes are doctor's lines about the sealed history: how many
+// segments and which revisions they hold, and a segment the tail's
+// snapshot names that is not here (the history before it is then in
+// another clone only: it was not committed, or was removed). tail is the
+// tail's entries. None without segments or a snapshot.
+func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
+	segs, err := s.segments()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.SealDir(), err)
+	}
+	var out []string
+	if len(segs) > 0 {
+		out = append(out, fmt.Sprintf("sealed history: %s in %s/%s/, revisions %d–%d",
+			core.CountNoun(len(segs), "segment"), DirName, SealDirName, segs[0].first, segs[len(segs)-1].last))
+	}
+	for _, e := range tail {
+		var sp sealParams
+		if e.Kind != kindSnapshot || json.Unmarshal(e.Params, &sp) != nil || sp.Sealed == "" {
+			continue
+		}
+		if !slices.ContainsFunc(segs, func(g segment) bool { return g.name == sp.Sealed }) {
+			out = append(out, fmt.Sprintf("sealed history: %s/%s, which holds the changes before revision %d, is missing (the state is whole; the history before it is only where it was sealed: commit %s/%s/)",
+				DirName, sp.Sealed, e.Revision+1, DirName, SealDirName))
+		}
+	}
+	return out, nil
+}
+
+// newestSegmentTree is the journal tree of the newest sealed segment, for a
+// rebuild without a tail; an empty tree when there is none.
+func (s *Store) newestSegmentTree() (*journalTree, error) {
+	segs, err := s.segments()
+	if err != nil || len(segs) == 0 {
+		return &journalTree{}, err
+	}
+	data, err := s.readSegment(segs[len(segs)-1].name)
+	if err != nil {
+		return nil, err
+	}
+	jt, err := readTree(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	jt.linkSeals(s.readSegment)
+	return jt, nil
+}
+
+// sealedFork finds, for a rebuild, where two of jt's branches parted when
+// jt holds no entry of both: each branch's history is its entries in jt
+// back to its seal's snapshot, and before that the segments the snapshots
+// name, one behind the other. The fork is the last entry of a's history
+// that b's also holds, and its state is a's history replayed up to it.
+// nil when the histories share nothing or a segment cannot be read.
+func (s *Store) sealedFork(jt *journalTree) func(a, b int) *core.State {
+	return func(a, b int) *core.State {
+		ha, hb := s.branchHistory(jt, a), s.branchHistory(jt, b)
+		inB := make(map[string]bool, len(hb))
+		for i := range hb {
+			inB[hb[i].key()] = true
+		}
+		for f := len(ha) - 1; f >= 0; f-- {
+			if !inB[ha[f].key()] {
+				continue
+			}
+			start := 0
+			for i := f; i > 0; i-- {
+				if ha[i].Full {
+					start = i
+					break
+				}
+			}
+			st := core.Empty()
+			for i := start; i <= f; i++ {
+				ha[i].apply(st)
+			}
+			return st
+		}
+		return nil
+	}
+}
+
+// branchHistory is the history of jt's entry i, oldest first: its chain of
+// first parents in jt and, behind a seal's snapshot at the chain's start,
+// the sealed segments it names in turn (each segment starts with the
+// snapshot of the seal before it, or with the journal's first entry).
+func (s *Store) branchHistory(jt *journalTree, i int) []JournalEntry {
+	var chain []JournalEntry
+	for j := i; ; {
+		chain = append(chain, jt.entries[j])
+		if len(jt.parents[j]) == 0 {
+			break
+		}
+		j = jt.parents[j][0]
+	}
+	slices.Reverse(chain)
+	for seen := map[string]bool{}; len(chain) > 0 && chain[0].Kind == kindSnapshot; {
+		var sp sealParams
+		if json.Unmarshal(chain[0].Params, &sp) != nil || seen[sp.Sealed] {
+			break
+		}
+		seen[sp.Sealed] = true
+		data, err := s.readSegment(sp.Sealed)
+		if err != nil {
+			break
+		}
+		var seg []JournalEntry
+		for _, l := range journalLines(data) {
+			if e, ok := parseEntry(l); ok {
+				seg = append(seg, e)
+			}
+		}
+		chain = append(seg, chain[1:]...)
+	}
+	return chain
+}
