@@ -57,9 +57,17 @@ type event struct {
 type entry struct {
 	item  Item
 	empty bool
-	box   bool    // a task box of any marker ("[ ]", "[x]", "[~]", "[-]", ...)
-	kids  []entry // the entries of a list nested directly in this one
+	box   bool // a task box of any marker ("[ ]", "[x]", "[~]", "[-]", ...)
+	// The list item and its tree and lines, when a list is nested in it,
+	// so that the entries of that list can be read when they are needed
+	// (nestedEntries): an area label's bullets (rule 10).
+	li ast.Node
+	t  *tree
+	sp span
 }
+
+// hasKids reports whether a list is nested in the entry.
+func (e *entry) hasKids() bool { return e.li != nil }
 
 // extract is what one goldmark tree gives: its events and the first title
 // candidate among its paragraphs (rule 3's last resort).
@@ -254,13 +262,23 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 	}
 	it.PlanText = planText(x.ln, subjectLine+1, sp.last)
 	ent.item = it
-	ent.kids = x.nested(li, sp)
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() == ast.KindList {
+			ent.li, ent.t, ent.sp = li, x.t, sp
+			break
+		}
+	}
 	return ent, true
 }
 
-// nested returns the entries of the first list nested in list item li
-// (whose lines are sp): an area label's bullets (rule 10).
-func (x *extractor) nested(li ast.Node, sp span) []entry {
+// nestedEntries returns the entries of the first list nested in e's list
+// item, read from src with line table ln.
+func nestedEntries(src []byte, ln *lines, e *entry) []entry {
+	if e.li == nil {
+		return nil
+	}
+	x := &extractor{src: src, ln: ln, t: e.t}
+	li, sp := e.li, e.sp
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		l, ok := c.(*ast.List)
 		if !ok {
@@ -278,7 +296,6 @@ func (x *extractor) nested(li ast.Node, sp span) []entry {
 		out := make([]entry, 0, len(items))
 		for i, it := range items {
 			if e, ok := x.item(it, spans[i]); ok {
-				e.kids = nil
 				out = append(out, e)
 			}
 		}
@@ -466,8 +483,9 @@ func (x *extractor) table(n ast.Node, next int) event {
 		}
 		c := cells[pick]
 		s, e := trimRange(x.src, c.Start, c.End)
-		if v := plainTitle(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" {
-			// A count ("| Phase 1 | 5 tasks |" as "| 5 |"): a summary row.
+		if v := plainTitle(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" || isIDRange(v) {
+			// A count ("| Phase 1 | 5 tasks |" as "| 5 |") or a range of
+			// task ids ("| MVP | T001-T040 |"): a summary row.
 			continue
 		}
 		lr := Range{x.ln.start[l] + indent(x.ln.text(l)), x.ln.end[l]}
@@ -476,6 +494,24 @@ func (x *extractor) table(n ast.Node, next int) event {
 		ev.rows = append(ev.rows, entry{item: it})
 	}
 	return ev
+}
+
+// isIDRange reports whether a cell is only task ids: "T001-T040", "T5",
+// "US1, US2".
+func isIDRange(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '–' || r == ',' || r == ' ' }) {
+		i := 0
+		for i < len(part) && part[i] >= 'A' && part[i] <= 'Z' {
+			i++
+		}
+		if i == 0 || i > 4 || digits(part, i) != len(part) || digits(part, i) == i {
+			return false
+		}
+	}
+	return true
 }
 
 // tableCells splits a table row into its cells' byte ranges (absolute,

@@ -228,7 +228,9 @@ func (r *reader) excluded(s *sec) bool {
 		hasWordPrefix(s.aside, []string{"ideas", "not required", "future", "later", "optional, not planned"}))
 }
 
-func (r *reader) top(s *sec) bool { return s.head < 0 || s.level <= 1 }
+// top reports whether s is the part before any heading or under the title
+// (a level-1 heading, unless the plan uses several as its sections).
+func (r *reader) top(s *sec) bool { return s.head < 0 || s.level <= 1 && r.level1 < 2 }
 
 // isTask reports whether a heading names one piece of work: a task word and
 // a number, an id, or a numbered heading that is a step of a sequence, sits
@@ -283,13 +285,13 @@ func (r *reader) card(s *sec) bool {
 	return true
 }
 
-// spec reports whether a plain section is reference in a plan that names
-// its work: a plan with context sections (Summary, Background) and a
+// spec reports whether a plain section with a list, a table or code is
+// reference in a plan that names its work: a plan with context sections (Summary, Background) and a
 // section that lists its work ("Key Changes", "Implementation plan",
 // "Milestones") that this section is not under; or a plan whose work is in
 // task or phase headings, where this section comes before the first of them.
 func (r *reader) spec(s *sec) bool {
-	if r.anchored == 0 || r.underAnchor(s) || !s.content {
+	if r.anchored == 0 || r.underAnchor(s) || !r.hasKind(s, isReference) {
 		return false
 	}
 	if r.anchorLabel && r.ctx {
@@ -298,12 +300,23 @@ func (r *reader) spec(s *sec) bool {
 	return r.firstNamed > 0 && s.idx < r.firstNamed
 }
 
-// underAnchor reports whether s is inside a section that names work.
+// underAnchor reports whether s is inside a section that names work or
+// lists work or checks.
 func (r *reader) underAnchor(s *sec) bool {
 	for p := r.parentOf(s); p != nil; p = r.parentOf(p) {
-		if r.isAnchor(p) {
+		if r.isAnchor(p) || p.kind.lists() {
 			return true
 		}
+	}
+	return false
+}
+
+// isReference reports whether an event is what reference is written in: a
+// list, a table or code. A section of prose only is one piece of work.
+func isReference(ev *event) bool {
+	switch ev.kind {
+	case evList, evTable, evFence, evProse:
+		return true
 	}
 	return false
 }
@@ -316,14 +329,15 @@ func (r *reader) isAnchor(s *sec) bool {
 
 // listsWork reports whether a section's label says it holds the plan's
 // work: a work-list or task-list label, but not one that only follows the
-// work ("Next steps", "Rollout") or names a design ("Approach").
+// work ("Next steps", "Rollout"), names a design ("Approach") or is any
+// section's name ("Work").
 func (r *reader) listsWork(s *sec) bool {
 	return (s.kind == kWork || s.kind == kTasks) && !afterWork[s.label]
 }
 
 var afterWork = map[string]bool{"next steps": true, "rollout": true, "fixes": true, "follow-ups": true, "follow-up": true,
 	"approach": true, "recommended approach": true, "proposed approach": true, "solution": true, "proposed solution": true,
-	"proposal": true}
+	"proposal": true, "work": true}
 
 // agentChange: in a plan-mode agent's layout (a Summary, one heading per
 // change, a Test plan), a heading with content under it that no work-list

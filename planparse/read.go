@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -244,9 +245,12 @@ func (r *reader) emit(s *sec) {
 		return
 	}
 	prose := r.bullets(s, false)
-	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && (r.dialect == "bullets" || s.kind.checks()) && !r.kidTask(s) {
+	if len(r.plan.Items) == before && s.head >= 0 && (s.level > 1 || r.level1 > 1) && prose && (r.dialect == "bullets" || s.kind.checks()) &&
+		(len(s.kids) == 0 || s.kind.lists() && !r.kidTask(s)) {
 		// Rule 5: a prose-only work section is one item; in a checkbox plan
-		// only a checks section written as prose is.
+		// only a checks section written as prose is. Over sub-sections,
+		// prose introduces them, but a work list's prose over plain
+		// sub-sections is an item of its own, as rpiv reads it.
 		r.headingItem(s, false)
 	}
 	if len(r.plan.Items) == before && s.head >= 0 && s.why == "" {
@@ -379,8 +383,8 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) {
 			continue
 		}
-		if areas && len(e.kids) > 0 && !e.box {
-			for _, k := range e.kids {
+		if areas && e.hasKids() && !e.box {
+			for _, k := range nestedEntries(r.src, r.ln, e) {
 				if !k.empty && !isDoNot(k.item.Subject) {
 					r.add(s, k.item)
 				}
@@ -408,7 +412,7 @@ func areaLabels(ev *event) bool {
 		if e.box {
 			return false
 		}
-		if len(e.kids) == 0 {
+		if !e.hasKids() {
 			continue
 		}
 		parents++
@@ -722,12 +726,17 @@ func (r *reader) headingItem(s *sec, body bool) {
 }
 
 // dedupe drops an item made from a heading when the plan states the same
-// work again as a list entry (rule 7: a checklist that restates the step
-// headings is where the work is ticked off).
+// work again as a checkbox, by its words or by its task word and number
+// (rule 7: a checklist that restates the step headings is where the work
+// is ticked off).
 func (r *reader) dedupe() {
+	if !slices.ContainsFunc(r.plan.Items, func(it Item) bool { return it.Section && it.PlanText != "" }) {
+		return
+	}
 	listed := map[string]bool{}
 	for i := range r.plan.Items {
-		if it := &r.plan.Items[i]; !it.Section {
+		// The list that restates the headings is a checklist: its boxes.
+		if it := &r.plan.Items[i]; !it.Section && it.Checkbox != NoCheckbox {
 			listed[dedupeKey(it.Subject)] = true
 			if id := taskID(it.Subject); id != "" {
 				listed[id] = true
@@ -746,17 +755,19 @@ func (r *reader) dedupe() {
 	})
 }
 
+var taskWords = sync.OnceValue(func() []string { return slices.Concat(unitWords, groupWords) })
+
 // taskID returns the task or group word and number a subject starts with
 // ("step 1.2", "task 3", "milestone 2"), or "".
 func taskID(subject string) string {
-	s := strings.ToLower(plainTitle(subject))
+	s := strings.ToLower(removeEmphasis(subject))
 	if strings.HasPrefix(s, "(") {
 		// "(2025-03-02 11:40Z) Milestone 1: …": an ExecPlan's time stamp.
 		if i := strings.IndexByte(s, ')'); i > 0 {
 			s = trimSpace(s[i+1:])
 		}
 	}
-	for _, w := range slices.Concat(unitWords, groupWords) {
+	for _, w := range taskWords() {
 		if rest, ok := numberedAfter(s, w); ok {
 			id := strings.TrimSpace(s[:len(s)-len(rest)])
 			return "\x00" + strings.TrimRight(id, ":：.)—–- ")
@@ -766,7 +777,7 @@ func taskID(subject string) string {
 }
 
 func dedupeKey(s string) string {
-	s = strings.ToLower(plainTitle(s))
+	s = strings.ToLower(removeEmphasis(s))
 	return strings.Map(func(r rune) rune {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			return r

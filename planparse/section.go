@@ -1,6 +1,9 @@
 package planparse
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // sec is one heading's section (or the part before the first heading): the
 // events up to the next heading, and what its heading and body say, so that
@@ -128,15 +131,16 @@ func (r *reader) facts() {
 		// A level-1 heading is the title, unless the plan uses several as
 		// its sections; the title names the plan, never a kind of section.
 		if s.level > 1 || r.level1 > 1 {
+			plain := plainTitle(text)
 			var label string
-			label, s.aside = normLabel(text)
+			label, s.aside = normPlain(plain)
 			s.label = label
 			s.kind = labelKind(label)
 			if s.kind == kPlain {
 				s.kind = seedKind(text)
 			}
 			var rest string
-			s.form, rest = formOf(text)
+			s.form, rest = formOfPlain(plain, text)
 			if s.form == fNumbered {
 				if s.kind != kPlain {
 					s.form = fNone // "3. Tests", "1. Summary": a numbered label
@@ -172,7 +176,10 @@ func (r *reader) facts() {
 // sequence when there are two or more at one level and no numbered label
 // among them.
 func (r *reader) sequences(sib []int) {
-	count := map[int]int{}
+	if len(sib) < 2 {
+		return
+	}
+	var count [7]int // by heading level
 	for _, k := range sib {
 		t := r.secs[k]
 		if t.form == fNumbered {
@@ -215,7 +222,7 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 				s.boxes++
 			default:
 				s.plain++
-				if isFieldText(e.item.Subject) {
+				if strings.ContainsAny(e.item.Subject, ":：") && isFieldText(e.item.Subject) {
 					s.fieldBullets++
 				}
 			}
@@ -227,7 +234,8 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	case evParagraph:
 		if ev.lines > 0 {
 			s.content = true
-			if leadInClass(ev.last) != kPlain || isFieldLeadIn(ev.last) || isFieldText(string(r.ln.text(ev.l0))) {
+			if first := r.ln.text(ev.l0); bytes.ContainsAny(first, ":：") && isFieldText(string(first)) ||
+				leadInClass(ev.last) != kPlain || isFieldLeadIn(ev.last) {
 				s.leadIns++
 			}
 		}

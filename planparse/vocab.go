@@ -182,7 +182,7 @@ var labelWords = map[kind][]string{
 		"changes", "implementation", "implementation plan", "implementation steps", "implementation details",
 		"plan", "the plan", "plan of work", "work plan", "execution plan", "action plan", "steps",
 		"next steps", "concrete steps", "roadmap", "milestones", "phases", "deliverables", "backlog",
-		"rollout", "fixes", "approach", "solution", "proposal", "workstreams", "scope of work",
+		"work", "rollout", "fixes", "approach", "solution", "proposal", "workstreams", "scope of work",
 		"cambios", "implementación", "implementacion", "plan de implementación", "pasos", "fases",
 		"hoja de ruta", "entregables", "pendientes", "mudanças", "alterações", "implementação",
 		"plano de implementação", "passos", "etapas", "entregas", "changements", "modifications",
@@ -237,7 +237,7 @@ var labelModifiers = []string{
 	"product", "functional", "non-functional", "security", "performance", "manual", "automated",
 	"unit", "integration", "e2e", "end-to-end", "proposed", "recommended", "suggested", "planned",
 	"immediate", "remaining", "core", "initial", "full", "complete", "execution",
-	"success", "risk", "test", "testing", "code", "phase", "task", "milestone", "feature", "dev",
+	"success", "risk", "test", "testing", "code", "phase", "task", "milestone", "feature", "dev", "file",
 	"developer",
 }
 
@@ -318,17 +318,18 @@ func labelKind(s string) kind {
 		return k
 	}
 	// The head of a short phrase: "deployment checks", "admin tasks".
-	words := strings.Fields(s)
-	if len(words) < 2 || len(words) > 4 {
+	words := strings.Count(s, " ") + 1
+	if words < 2 || words > 4 || strings.Contains(s, "  ") {
 		return kPlain
 	}
-	for _, w := range words {
+	for w := range strings.SplitSeq(s, " ") {
 		if determiners[w] {
 			return kPlain
 		}
 	}
-	for n := min(len(words)-1, 3); n >= 1; n-- {
-		if k, ok := idx[strings.Join(words[len(words)-n:], " ")]; ok && (k.lists() || k == kExclude && n >= 2) {
+	for i, n := 0, words; n > 1; n-- {
+		i += strings.IndexByte(s[i:], ' ') + 1
+		if k, ok := idx[s[i:]]; ok && (k.lists() || k == kExclude && n > 2) {
 			return k
 		}
 	}
@@ -374,37 +375,63 @@ func seedKind(text string) kind {
 // prefixLabel returns the kind of the longest label s starts with when a
 // qualifier follows it.
 func prefixLabel(s string, idx map[string]kind) kind {
-	best, bestLen := kPlain, 0
-	for _, q := range qualifiers {
-		i := strings.Index(s, q)
-		for i > 0 {
-			if k, ok := idx[strings.TrimSpace(s[:i])]; ok && i > bestLen {
-				best, bestLen = k, i
-			}
-			j := strings.Index(s[i+len(q):], q)
-			if j < 0 {
+	qs := qualifierIndex()
+	for i := len(s) - 1; i > 0; i-- {
+		for _, q := range qs[s[i]] {
+			if strings.HasPrefix(s[i:], q) {
+				if k, ok := idx[strings.TrimSpace(s[:i])]; ok {
+					return k
+				}
 				break
 			}
-			i += len(q) + j
 		}
 	}
-	return best
+	return kPlain
 }
+
+// qualifierIndex buckets the qualifiers by their first byte.
+var qualifierIndex = sync.OnceValue(func() *[256][]string {
+	var x [256][]string
+	for _, q := range qualifiers {
+		x[q[0]] = append(x[q[0]], q)
+	}
+	return &x
+})
 
 // cjkLabel reads a CJK heading, which has no spaces between words and puts
 // the head of a compound last ("タスク概要" is an overview, "任务清单" a
-// task list): the label it ends with decides, else the one it starts with
-// when a qualifier follows.
+// task list): the longest label it ends with decides.
 func cjkLabel(s string, idx map[string]kind) kind {
 	t := strings.ReplaceAll(s, " ", "")
-	best, bestLen := kPlain, 0
-	for w, k := range idx {
-		if len(w) > bestLen && hasCJK(w) && strings.HasSuffix(t, w) {
-			best, bestLen = k, len(w)
+	r, _ := utf8.DecodeLastRuneInString(t)
+	for _, w := range cjkByLastRune()[r] {
+		if strings.HasSuffix(t, w) {
+			return idx[w]
 		}
 	}
-	return best
+	return kPlain
 }
+
+// cjkByLastRune lists the CJK labels by their last character, longest
+// first.
+var cjkByLastRune = sync.OnceValue(func() map[rune][]string {
+	m := map[rune][]string{}
+	for w := range labelIndex() {
+		if hasCJK(w) {
+			r, _ := utf8.DecodeLastRuneInString(w)
+			m[r] = append(m[r], w)
+		}
+	}
+	for _, ws := range m {
+		slices.SortFunc(ws, func(a, b string) int {
+			if len(a) != len(b) {
+				return len(b) - len(a)
+			}
+			return strings.Compare(a, b)
+		})
+	}
+	return m
+})
 
 // hasCJK reports whether s holds a character of the CJK, kana or hangul
 // blocks (all encoded in 3 bytes from 0xE3 on).
@@ -421,8 +448,10 @@ func hasCJK(s string) bool {
 // removed, leading symbols (emoji, "✅") and a leading number dropped, a
 // parenthetical and trailing punctuation dropped, lower case. It also
 // returns the parenthetical's text, lower case ("" when there is none).
-func normLabel(text string) (label, aside string) {
-	s := plainTitle(text)
+func normLabel(text string) (label, aside string) { return normPlain(plainTitle(text)) }
+
+// normPlain is normLabel of text whose inline markup is already removed.
+func normPlain(s string) (label, aside string) {
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	s = trimNumber(s)
 	s = strings.TrimLeft(s, "-–—:：. ")
@@ -491,8 +520,12 @@ var fileActions = []string{"modify", "new", "delete", "add", "create", "update",
 
 // formOf returns the form of a heading's text and the text after its form
 // prefix ("Phase 3: Deployment checks" gives fGroup and "Deployment checks").
-func formOf(text string) (form, string) {
-	s := strings.ToLower(plainTitle(text))
+func formOf(text string) (form, string) { return formOfPlain(plainTitle(text), text) }
+
+// formOfPlain is formOf of text whose inline markup is already removed
+// (plain); raw is the text as written, for ids written in upper case.
+func formOfPlain(plain, raw string) (form, string) {
+	s := strings.ToLower(plain)
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '[' })
 	if strings.HasPrefix(s, "[") {
 		if end := strings.IndexByte(s, ']'); end > 0 {
@@ -535,7 +568,7 @@ func formOf(text string) (form, string) {
 			}
 		}
 	}
-	if rest, ok := idPrefix(text); ok {
+	if rest, ok := idPrefix(raw); ok {
 		return fUnit, rest
 	}
 	if len(s) > 1 && s[0] == 'v' && s[1] >= '0' && s[1] <= '9' {
