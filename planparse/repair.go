@@ -123,7 +123,8 @@ func fenceLine(l []byte) (ch byte, n int, info, ok bool) {
 // on its first line, "```" on its last, as agents print a plan in a chat)
 // as the Markdown inside: the two fence lines are turned into spaces in buf.
 // Only a fence with no info string or a Markdown or text one that spans the
-// whole document (blank lines and front matter aside) is unwrapped.
+// whole document (blank lines and front matter aside) and holds a heading or
+// a list is unwrapped.
 func unwrapFence(buf []byte) {
 	first, last := -1, -1
 	for s := 0; s < len(buf); {
@@ -160,6 +161,17 @@ func unwrapFence(buf []byte) {
 		default:
 			return
 		}
+	}
+	// What is inside must read as Markdown: a heading or a list line.
+	md := false
+	for s := first + len(open) + 1; s < last && !md; {
+		l := line(s)
+		t := bytes.TrimLeft(l, " ")
+		md = len(l)-len(t) < 4 && (isATXLine(t) || isMarkerLine(t))
+		s += len(l) + 1
+	}
+	if !md {
+		return
 	}
 	// The fence must not close earlier: a bare fence line of its character
 	// in between, other than one that closes a fence opened inside it,
