@@ -22,8 +22,8 @@ type listFilter struct {
 	statuses       map[Status]bool // nil = any status
 	includeDeleted bool
 	dueBefore      *time.Time
-	search         string // lower-cased; "" = none
-	group          string // plan group, normalised; "" = none
+	search         string // foldText'ed; "" = none
+	group          string // plan group, groupKey'ed; "" = none
 }
 
 // listPage is one list answer: the text, the total matched and the cursor
@@ -75,23 +75,30 @@ func resolveFilter(p *params, opts Options) (listFilter, error) {
 		}
 	}
 	if p.Search != nil {
-		f.search = strings.ToLower(*p.Search)
+		f.search = foldText(*p.Search)
 	}
 	if p.Group != nil {
-		if f.group = normSubject(*p.Group); f.group == "" {
+		if f.group = groupKey(*p.Group); f.group == "" {
 			return f, fmt.Errorf("group must name a plan group (a heading of the plan)")
 		}
 	}
 	return f, nil
 }
 
-// inGroup reports whether plan item t sits under the heading g (normalised):
+// inGroup reports whether plan item t sits under the heading g (groupKey):
 // its own group or any heading above it.
 func inGroup(t *Task, g string) bool {
 	if !t.isPlan() {
 		return false
 	}
-	return normSubject(t.PlanGroup) == g || slices.ContainsFunc(t.PlanScope, func(h string) bool { return normSubject(h) == g })
+	return groupKey(t.PlanGroup) == g || slices.ContainsFunc(t.PlanScope, func(h string) bool { return groupKey(h) == g })
+}
+
+// groupKey is a heading as the group filter compares it: whitespace runs as
+// one space, ends trimmed, and foldText (Unicode form, variation selectors
+// and case ignored, as the search does).
+func groupKey(s string) string {
+	return foldText(strings.Join(strings.Fields(s), " "))
 }
 
 func (f *listFilter) match(t *Task) bool {
@@ -114,9 +121,9 @@ func (f *listFilter) match(t *Task) bool {
 		return false
 	}
 	if f.search != "" {
-		hay := strings.ToLower(t.Subject) + "\x00" + strings.ToLower(t.PlanText)
+		hay := foldText(t.Subject) + "\x00" + foldText(t.PlanText)
 		if t.Description != nil {
-			hay += "\x00" + strings.ToLower(*t.Description)
+			hay += "\x00" + foldText(*t.Description)
 		}
 		if !strings.Contains(hay, f.search) {
 			return false

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -16,14 +17,7 @@ import (
 // equal, so re-saving PLAN.md in NFD or with a BOM never makes an item look
 // changed. The stored subject and planText stay verbatim.
 func keyText(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(s) {
 		return s
 	}
 	// All three encode as 0xEF and two more bytes: that byte is a fast
@@ -41,6 +35,33 @@ func keyText(s string) string {
 		return s
 	}
 	return norm.NFC.String(s)
+}
+
+// foldText is s as list filters compare it: keyText (NFC, no emoji
+// variation selectors, no BOM) with Unicode full case folding, so that a
+// search typed in NFC finds a plan saved in NFD (macOS), "✔" finds "✔️" and
+// "STRASSE" finds "Straße". ASCII text is only lower-cased (the same
+// result, without the folder's allocations).
+func foldText(s string) string {
+	if isASCII(s) {
+		return strings.ToLower(s)
+	}
+	s = cases.Fold().String(keyText(s))
+	// Folding can leave a text that is no longer NFC (a folded letter
+	// before a combining mark): compose again.
+	if norm.NFC.IsNormalString(s) {
+		return s
+	}
+	return norm.NFC.String(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // textID hashes src as a reader sees it: keyText of the text with LF line

@@ -11,6 +11,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/internal/rpcid"
 )
 
 // errDetached is returned by a handler that took ownership of its reply (it
@@ -23,7 +25,8 @@ type request struct {
 	method string
 	params json.RawMessage
 	isCall bool
-	id     jsonrpc2.ID
+	id     jsonrpc2.ID // the stand-in for the client's id (wireid.go)
+	wireID string      // the client's id as it was sent (JSON text)
 	once   sync.Once
 	reply  jsonrpc2.Replier
 	out    *outbox
@@ -84,6 +87,7 @@ func toRPCError(err error) error {
 type dispatcher struct {
 	log    *slog.Logger
 	out    *outbox
+	ids    *wireIDs // the stream's: $/cancelRequest names a client's id
 	handle func(*request) (any, error)
 
 	mu      sync.Mutex
@@ -100,8 +104,8 @@ type dispatcher struct {
 	exitRead bool
 }
 
-func newDispatcher(log *slog.Logger, out *outbox, handle func(*request) (any, error)) *dispatcher {
-	d := &dispatcher{log: log, out: out, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}, ending: ErrClientClosed}
+func newDispatcher(log *slog.Logger, out *outbox, ids *wireIDs, handle func(*request) (any, error)) *dispatcher {
+	d := &dispatcher{log: log, out: out, ids: ids, handle: handle, cancels: map[jsonrpc2.ID]context.CancelFunc{}, ending: ErrClientClosed}
 	d.cond = sync.NewCond(&d.mu)
 	return d
 }
@@ -123,7 +127,7 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 	d.mu.Lock()
 	if call, ok := req.(*jsonrpc2.Call); ok {
 		var cancel context.CancelFunc
-		r.isCall, r.id = true, call.ID()
+		r.isCall, r.id, r.wireID = true, call.ID(), d.ids.text(call.ID())
 		r.ctx, cancel = context.WithCancel(ctx)
 		d.cancels[r.id] = cancel
 		r.done = func() {
@@ -157,21 +161,24 @@ func (d *dispatcher) endRead() error {
 	return d.ending
 }
 
-// cancel decodes the id of $/cancelRequest into a jsonrpc2.ID (numbers and
-// strings alike) and cancels that request's context.
+// cancel cancels the context of each unanswered request whose id is the
+// same JSON value as $/cancelRequest's (a string, or a number of any size:
+// rpcid.Key), and of no other.
 func (d *dispatcher) cancel(params json.RawMessage) {
 	var p struct {
-		ID jsonrpc2.ID `json:"id"`
+		ID json.RawMessage `json:"id"`
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		d.log.Debug("bad $/cancelRequest", "err", err)
+	if err := json.Unmarshal(params, &p); err != nil || !rpcid.Valid(p.ID) {
+		d.log.Debug("bad $/cancelRequest", "params", preview(params), "err", err)
 		return
 	}
-	d.mu.Lock()
-	cancel := d.cancels[p.ID]
-	d.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	for _, id := range d.ids.lookup(p.ID) {
+		d.mu.Lock()
+		cancel := d.cancels[id]
+		d.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
 	}
 }
 

@@ -26,9 +26,10 @@ type folder struct {
 
 	state    *core.State // last good state (Empty when the file is missing)
 	stateErr error       // the state file cannot be used (after retries)
-	stateSum [32]byte
-	stateOK  bool // stateSum describes the current file
-	badReads int  // consecutive unparsable reads awaiting a retry
+	stateSum [32]byte    // of the bytes last read (zero: missing)
+	stateOK  bool        // stateSum describes the current file
+	goodSum  [32]byte    // of the bytes state was decoded from
+	badReads int         // consecutive unparsable reads awaiting a retry
 
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
@@ -106,26 +107,37 @@ func (s *server) readState(f *folder) bool {
 	if err == nil && f.stateOK && sum == f.stateSum {
 		return false // unchanged bytes, including our own writes already applied
 	}
-	st, rerr := f.store.Read()
-	if err != nil && !missing {
+	// The state and its sum come from one read of the file: a writer that
+	// is not atomic (a hand edit, git checkout) can leave it empty between
+	// two reads, and the empty file's sum must not stand for the full
+	// file's state.
+	st, data, rerr := f.store.ReadBytes()
+	switch {
+	case err != nil && !missing:
 		rerr = err
+	case data != nil:
+		missing, sum = false, sha256.Sum256(data)
+	case rerr == nil:
+		missing, sum = true, [32]byte{}
 	}
 	if rerr != nil && !missing && f.badReads < s.opts.retries && f.stateErr == nil {
 		f.badReads++
 		s.scheduleRetry(f)
 		return false
 	}
-	stillMissing := missing && f.stateOK && f.stateSum == sum && f.stateErr == nil
+	// The bytes the shown state came from, read again (after a retry, by a
+	// command's refresh once the file watch applied its write): no change.
+	unchanged := rerr == nil && f.stateErr == nil && f.state != nil && sum == f.goodSum
 	f.badReads, f.stateOK, f.stateSum = 0, true, sum
 	switch {
 	case rerr != nil: // a change the user sees only when the message is another
 		changed := f.stateErr == nil || f.stateErr.Error() != rerr.Error()
 		f.stateErr = rerr
 		return changed
-	case stillMissing:
+	case unchanged:
 		return false
 	}
-	f.state, f.stateErr = st, nil
+	f.state, f.stateErr, f.goodSum = st, nil, sum
 	return true
 }
 

@@ -22,8 +22,10 @@ import (
 )
 
 // waitTimeout bounds every wait on a protocol event. Tests never sleep: they
-// wait for a message, and this is only how long before they give up.
-const waitTimeout = 10 * time.Second
+// wait for a message, and this is only how long before they give up. Under
+// -race on the two loaded cores CI and developers share, a fresh server's
+// first answer on a 600-item plan took over 10 s (TestEditsEqualFreshServer).
+const waitTimeout = 30 * time.Second
 
 // env is an in-memory editor talking to a real server over net.Pipe with
 // real LSP framing (Content-Length).

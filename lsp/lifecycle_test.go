@@ -147,6 +147,7 @@ func TestNonPlanChangeReadsNothing(t *testing.T) {
 	u := e.open(plan, basicPlan(t))
 	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
 	nu := e.open(notes, "# notes\n")
+	e.barrier() // opening re-reads the folder: before the state changes, not after
 	cli(t, root, `{"action":"update","id":1,"status":"in_progress"}`)
 	e.change(nu, 2, "# notes\n\nmore\n")
 	e.barrier()

@@ -93,7 +93,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	if opts.onStart != nil {
 		opts.onStart(s)
 	}
-	d := newDispatcher(log, out, s.handle)
+	d := newDispatcher(log, out, wire.ids, s.handle)
 	s.laterChange = d.queuedChange
 	d.handled = opts.onHandled
 	var wg sync.WaitGroup

@@ -102,12 +102,16 @@ func (s *server) close() {
 	}
 }
 
-// handle routes one message. Unknown requests get MethodNotFound; unknown
+// handle routes one message. Unknown requests get MethodNotFound whether or
+// not the session is initialized (a method is unknown in every state);
+// known ones before initialize get ServerNotInitialized, and every request
+// after shutdown InvalidRequest (LSP §"Lifecycle Messages"). Unknown
 // notifications (including $/ ones) are ignored (LSP §"$ Notifications").
 func (s *server) handle(r *request) (any, error) {
 	s.mu.Lock()
 	st := s.state
 	s.mu.Unlock()
+	h, known := handlers[r.method]
 	switch {
 	case r.method == "exit" && st == shutDown:
 		s.endSession(nil)
@@ -115,18 +119,15 @@ func (s *server) handle(r *request) (any, error) {
 	case r.method == "exit":
 		s.endSession(ErrExitWithoutShutdown)
 		return nil, nil
+	case st == shutDown:
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	case !known && r.isCall:
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
+	case !known:
+		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {
 			return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "server not initialized")
-		}
-		return nil, nil
-	case st == shutDown:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
-	}
-	h, ok := handlers[r.method]
-	if !ok {
-		if r.isCall {
-			return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
 		}
 		return nil, nil
 	}

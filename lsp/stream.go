@@ -19,19 +19,20 @@ import (
 const maxMessage = 256 << 20
 
 // stream is the LSP base protocol framing (Content-Length headers). Unlike
-// jsonrpc2.NewStream it matches header names case-insensitively (RFC 7230) and
-// survives a body that is not JSON-RPC: it answers with a ParseError whose id
-// is null (JSON-RPC 2.0 §5) and reads on, where the library's stream would end
-// the connection.
+// jsonrpc2.NewStream it matches header names case-insensitively (RFC 7230),
+// survives a body that is not JSON-RPC (it answers -32700 or -32600 itself,
+// JSON-RPC 2.0 §5.1, and reads on, where the library's stream would end the
+// connection) and keeps request ids exactly as sent (wireid.go).
 type stream struct {
 	rwc io.ReadWriteCloser
 	in  *bufio.Reader
 	log *slog.Logger
-	mu  sync.Mutex // serialises writes: Read may answer a parse error itself
+	ids *wireIDs
+	mu  sync.Mutex // serialises writes: Read may answer a bad message itself
 }
 
 func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, ids: newWireIDs()}
 }
 
 // Read returns the next decodable message; I/O errors (EOF) end the stream.
@@ -46,11 +47,14 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if body == nil {
 			continue
 		}
-		msg, err := jsonrpc2.DecodeMessage(body)
-		if err != nil {
-			s.log.Warn("dropping undecodable message", "err", err, "bytes", len(body))
-			s.writeRaw(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%q}}`,
-				jsonrpc2.ParseError, "parse error: "+err.Error()))
+		msg, reply := decodeMessage(body, s.ids)
+		if reply != nil {
+			s.log.Warn("answered a bad message", "reply", string(reply), "bytes", len(body))
+			s.writeRaw(reply)
+			continue
+		}
+		if msg == nil {
+			s.log.Debug("dropping a response to no request of ours", "message", preview(body))
 			continue
 		}
 		return msg, total, nil
@@ -98,13 +102,23 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 }
 
 // Write frames one message, encoded by encoding/json (through the jsonrpc2
-// message's own MarshalJSON).
+// message's own MarshalJSON); a reply goes out with the id its request came
+// with.
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	data, err := json.Marshal(msg)
+	data, err := s.encode(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshaling message: %w", err)
 	}
 	return s.writeRaw(data)
+}
+
+func (s *stream) encode(msg jsonrpc2.Message) ([]byte, error) {
+	if resp, ok := msg.(*jsonrpc2.Response); ok {
+		if id, ok := s.ids.release(resp.ID()); ok {
+			return encodeResponse(id, resp)
+		}
+	}
+	return json.Marshal(msg)
 }
 
 // writeRaw frames one encoded message body as one write.

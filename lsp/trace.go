@@ -46,7 +46,7 @@ func (s *server) traceHandled(r *request, start time.Time, err error) {
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	msg := fmt.Sprintf("handled notification '%s' in %.1f ms", r.method, ms)
 	if r.isCall {
-		msg = fmt.Sprintf("handled request '%s' (id %v) in %.1f ms", r.method, r.id, ms)
+		msg = fmt.Sprintf("handled request '%s' (id %s) in %.1f ms", r.method, r.wireID, ms)
 	}
 	switch {
 	case errors.Is(err, errDetached):

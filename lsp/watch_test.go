@@ -494,3 +494,44 @@ func waitRegistration(e *env) string {
 	})
 	return reg
 }
+
+// A state file caught empty by a writer that is not atomic (a hand edit,
+// git checkout: truncate, then write) is re-read after retryDelay; when by
+// then it holds the same bytes again, nothing changed and nothing is
+// announced. The retry used to force a re-read that counted as a change:
+// one stray planls/stateChanged under load (TestOwnWritesIgnored saw 3).
+func TestRetryOfSameBytesIsNoChange(t *testing.T) {
+	opts := testOptions()
+	opts.retryDelay = time.Hour // the test fires the retry itself
+	e, root, _ := diskEnv(t, opts)
+	before := len(e.notesOf("planls/stateChanged"))
+	state := filepath.Join(root, ".planls", "state.json")
+	raw, _ := os.ReadFile(state)
+	writeFile(t, state, "") // the writer's truncate
+	s := serverOf(t, e)
+	s.mu.Lock()
+	f := s.folders[0]
+	s.mu.Unlock()
+	// The empty read leaves no trace the client sees: poll the server.
+	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		read := f.badReads > 0
+		s.mu.Unlock()
+		if read {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the server never read the empty state file")
+		}
+	}
+	writeFile(t, state, string(raw)) // ... and its write: the same bytes
+	e.barrier()
+	s.mu.Lock()
+	f.stateOK = false // what the retry timer does
+	s.refresh(f, false)
+	s.mu.Unlock()
+	e.barrier()
+	if n := len(e.notesOf("planls/stateChanged")) - before; n != 0 {
+		t.Errorf("%d stateChanged for a state file that came back the same", n)
+	}
+}

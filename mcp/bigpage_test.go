@@ -14,7 +14,7 @@ import (
 
 // TestStdioBigListPage is issue 11 item 9 over the real binary: 200 tasks
 // with long evidence and plan text, listed 200 at a time. Every page fits
-// pageBytes (text and structuredContent together), rows are one line each
+// pageBytes (text and details together), rows are one line each
 // unless fields asks for more, the cursor walks every row exactly once, and
 // group filters by plan heading.
 func TestStdioBigListPage(t *testing.T) {
@@ -69,10 +69,10 @@ func TestStdioBigListPage(t *testing.T) {
 			t.Fatalf("%s: %s", args, text)
 		}
 		var res struct {
-			StructuredContent map[string]any `json:"structuredContent"`
+			Meta map[string]map[string]any `json:"_meta"`
 		}
 		json.Unmarshal(m.Result, &res)
-		return text, raw, res.StructuredContent
+		return text, raw, res.Meta[DetailsKey]
 	}
 	rowRe := regexp.MustCompile(`(?m)^\[\w+\] #(\d+) `)
 	seen := map[string]bool{}

@@ -23,7 +23,7 @@ type details struct {
 	TasksInState int  `json:"tasksInState,omitempty"`
 }
 
-// structured returns the structuredContent of a result: a list page's rows
+// structured returns the details of a result (_meta or structuredContent): a list page's rows
 // for a list; otherwise details with tasks cut to those core says the call
 // affected or showed (the MCP seed's "affected item(s)"), in state order,
 // at most maxDetailRows.

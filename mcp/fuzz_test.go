@@ -49,9 +49,9 @@ func FuzzToolCall(f *testing.F) {
 			}
 		}
 		text := res.Content[0].(*sdk.TextContent).Text
-		d, ok := res.StructuredContent.(details)
-		if !ok {
-			t.Fatalf("structuredContent is %T", res.StructuredContent)
+		d, ok := res.Meta[DetailsKey].(details)
+		if !ok || res.StructuredContent != nil {
+			t.Fatalf("_meta details is %T, structuredContent %v", res.Meta[DetailsKey], res.StructuredContent)
 		}
 		if res.IsError != (d.Error != "") || (res.IsError && text != "Error: "+d.Error) {
 			t.Fatalf("isError %v, text %q, details.error %q", res.IsError, text, d.Error)

@@ -27,7 +27,7 @@ type result struct {
 	Raw     string // the whole CallToolResult as JSON
 }
 
-// gotDetails is structuredContent decoded: core's details plus trimming.
+// gotDetails is _meta["planls/details"] decoded: core's details plus trimming.
 type gotDetails struct {
 	Action       string        `json:"action"`
 	Params       any           `json:"params"`
@@ -140,12 +140,15 @@ func decodeResult(t testing.TB, res *sdk.CallToolResult) result {
 		}
 		r.Notes = append(r.Notes, n.Text)
 	}
-	sc, err := json.Marshal(res.StructuredContent)
+	if res.StructuredContent != nil {
+		t.Fatalf("structuredContent without --structured-content always: %s", raw)
+	}
+	sc, err := json.Marshal(res.Meta[DetailsKey])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(sc, &r.Details); err != nil {
-		t.Fatalf("structuredContent %s: %v", sc, err)
+		t.Fatalf("_meta[%s] %s: %v", DetailsKey, sc, err)
 	}
 	if r.IsError != (r.Details.Error != "") {
 		t.Fatalf("isError %v but details.error %q", r.IsError, r.Details.Error)

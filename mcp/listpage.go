@@ -8,7 +8,7 @@ import (
 )
 
 // pageBytes is the most one list answer may take on the wire (its text and
-// structuredContent together, as JSON): 32 KiB, about 8,000 tokens, well
+// details together, as JSON): 32 KiB, about 8,000 tokens, well
 // inside what agent clients accept from one tool result (~25,000 tokens;
 // issue 11 item 9). A page that would be bigger holds fewer rows, and its
 // cursor continues after the last row shown.
@@ -50,7 +50,7 @@ func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Resu
 
 // wireSize is the bytes of a result as the client receives it.
 func wireSize(res core.Result) int {
-	b, _ := json.Marshal(toolResult(res, true)) // the larger of the two shapes
+	b, _ := json.Marshal(toolResult(res, false)) // either shape: the details once
 	return len(b)
 }
 
@@ -98,7 +98,7 @@ func withLimit(args json.RawMessage, n int) (json.RawMessage, bool) {
 	return b, err == nil
 }
 
-// pageRows is a list page's structuredContent tasks: its rows, in page
+// pageRows is a list page's details tasks: its rows, in page
 // order, with only the row fields the page shows (details.fields), each
 // cut like the text's; the rest of a task is a get away.
 func pageRows(res core.Result) []core.Task {

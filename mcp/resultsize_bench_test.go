@@ -13,16 +13,20 @@ import (
 )
 
 // BenchmarkUpdate50Stdio is an `update` on a 50-task project over stdio to
-// the real binary, as a generic MCP client and as the two agents that hand
-// structuredContent to the model (their clientInfo names): the result's
-// bytes on the wire per call and the server's CPU time per call.
+// the real binary, by default and with --structured-content always: the
+// result's bytes on the wire per call, the bytes of its content text (what
+// an agent shows the model) and the server's CPU time per call.
 func BenchmarkUpdate50Stdio(b *testing.B) {
-	for _, client := range []string{"bench", "claude-code", "codex-mcp-client"} {
-		b.Run(client, func(b *testing.B) {
+	for _, mode := range []string{"default", "always"} {
+		b.Run(mode, func(b *testing.B) {
 			root := newProject(b)
-			cmd := exec.Command(planlsBin(b), "mcp", "--root", root)
+			flags := []string{"mcp", "--root", root}
+			if mode == "always" {
+				flags = append(flags, "--structured-content", mode)
+			}
+			cmd := exec.Command(planlsBin(b), flags...)
 			cmd.Env = cleanEnv()
-			c := sdk.NewClient(&sdk.Implementation{Name: client, Version: "0"}, nil)
+			c := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "0"}, nil)
 			cs, err := c.Connect(context.Background(), &sdk.CommandTransport{Command: cmd}, nil)
 			if err != nil {
 				b.Fatal(err)
@@ -40,7 +44,7 @@ func BenchmarkUpdate50Stdio(b *testing.B) {
 				json.RawMessage(`{"action":"update","id":7,"status":"in_progress"}`),
 				json.RawMessage(`{"action":"update","id":7,"status":"pending"}`),
 			}
-			var bytes int
+			var bytes, text int
 			cpu0 := procCPU(b, cmd.Process.Pid)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -50,9 +54,11 @@ func BenchmarkUpdate50Stdio(b *testing.B) {
 				}
 				raw, _ := json.Marshal(res)
 				bytes += len(raw)
+				text += len(res.Content[0].(*sdk.TextContent).Text)
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(bytes)/float64(b.N), "result-bytes")
+			b.ReportMetric(float64(text)/float64(b.N), "text-bytes")
 			b.ReportMetric(ms((procCPU(b, cmd.Process.Pid)-cpu0)/time.Duration(b.N)), "server-cpu-ms")
 		})
 	}

@@ -4,8 +4,9 @@
 // The tool takes seed 000's parameters (`action` or `ops`) and seed 003's
 // additions, passes them as raw JSON to core through the store (validation
 // and every message are core's), and returns core's envelope: content[0].text
-// as text content and details as structuredContent. Rejections are tool
-// results with isError, never protocol errors.
+// as text content and details in _meta (and structuredContent with
+// --structured-content always; structured.go says why not by default).
+// Rejections are tool results with isError, never protocol errors.
 package mcp
 
 import (
@@ -23,7 +24,7 @@ type Options struct {
 	Root        string // explicit workspace root (--root); "" = PLANLS_ROOT, MCP roots, cwd
 	ReadOnly    bool   // serve only list/get (memory:read scope)
 	NoDeleteAll bool   // refuse delete_all
-	// Structured says which clients get structuredContent (--structured-content).
+	// Structured says whether results carry structuredContent (--structured-content).
 	Structured Structured
 	// Version is reported as serverInfo.version; "" reports "dev".
 	Version string

@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planls/planls/internal/rpcid"
 )
 
 // maxMessageBytes caps one inbound message line (16 MiB, the SDK's own
@@ -54,7 +57,7 @@ type stdioGuard struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
 	queue    []line          // read, not yet handed to the SDK
-	owed     map[string]bool // ids (raw JSON) of requests handed over, not answered
+	owed     map[string]bool // stand-in ids (JSON text) of requests handed over, not answered
 	calls    int             // tools/call requests among owed
 	callIDs  map[string]bool
 	initID   string      // id of the initialize request, until it is answered
@@ -64,15 +67,25 @@ type stdioGuard struct {
 	closed   bool
 
 	pending []byte // the rest of the line the SDK is reading
+
+	ids wireIDs // the clients' request ids behind the SDK's stand-ins
 }
 
 // line is one checked message line of stdin.
 type line struct {
-	data  []byte
-	ids   []string // ids of the requests in it (raw JSON)
+	orig  []byte   // the line as read (for logs)
+	data  []byte   // what the SDK is handed
+	ids   []string // stand-in ids of the requests in it (JSON text)
 	calls []string // ... of which are tools/call
-	init  string   // id of an initialize request in it
-	batch bool     // a JSON-RPC batch (an array)
+	init  string   // stand-in id of an initialize request in it
+	// wire maps the line's stand-ins to the ids the client wrote.
+	wire map[string]json.RawMessage
+	// cancels are its cancellations, one per stand-in they name: a
+	// cancellation is handed on after its request (the SDK would find
+	// nothing to cancel before), and one of a request still queued here
+	// drops that request instead.
+	cancels []cancel
+	batch   bool // a JSON-RPC batch (an array)
 	// notes are a batch's notifications, handed to the SDK as lines of
 	// their own before it: the SDK waits for a reply to every element of a
 	// batch, a notification's too, and would never answer the batch.
@@ -80,7 +93,7 @@ type line struct {
 }
 
 func newStdioGuard(in io.Reader, out io.Writer, log *slog.Logger) *stdioGuard {
-	g := &stdioGuard{in: in, log: log, max: maxMessageBytes, owed: map[string]bool{}, callIDs: map[string]bool{}}
+	g := &stdioGuard{in: in, log: log, max: maxMessageBytes, owed: map[string]bool{}, callIDs: map[string]bool{}, ids: newWireIDs()}
 	g.out = &lockedWriter{w: out, g: g}
 	g.cond = sync.NewCond(&g.mu)
 	go g.pump()
@@ -116,21 +129,31 @@ func (g *stdioGuard) pump() {
 // accept checks one line and queues it, or answers it with an error.
 func (g *stdioGuard) accept(data []byte) {
 	data = bytes.TrimSpace(data)
-	ln, id, code, msg := checkLine(data)
+	ln, id, code, msg := checkLine(data, &g.ids)
 	if msg != "" {
 		g.refuse(id, code, msg, string(data))
 		return
 	}
+	g.ids.admit(ln.wire)
 	g.mu.Lock()
+	ln.cancels = g.dropQueued(ln.cancels)
+	if ln.data == nil && len(ln.notes) == 0 && len(ln.cancels) == 0 {
+		g.mu.Unlock()
+		g.log.Debug("mcp: a cancellation of no request in flight", "line", string(data))
+		return
+	}
 	g.queue = append(g.queue, ln)
 	g.cond.Broadcast()
 	g.mu.Unlock()
 }
 
 // checkLine decodes a line as the SDK will: one message, or a batch (Read
-// checks that the session's protocol has batches). A bad line gives the
-// reply's id (nil = null), code and message.
-func checkLine(data []byte) (ln line, id json.RawMessage, code int, msg string) {
+// checks that the session's protocol has batches). Each request's id is
+// replaced by a stand-in from ids (wireid.go) and a cancellation's
+// requestId by the stand-ins it names. A bad line gives the reply's id
+// (nil = null), code and message; a line left with nothing to hand on (a
+// cancellation of nothing in flight) has neither data nor notes.
+func checkLine(data []byte, ids idMap) (ln line, id json.RawMessage, code int, msg string) {
 	if !utf8.Valid(data) {
 		return ln, nil, -32700, "Parse error: the message is not valid UTF-8"
 	}
@@ -154,7 +177,6 @@ func checkLine(data []byte) (ln line, id json.RawMessage, code int, msg string) 
 	default:
 		return ln, nil, -32600, "Invalid Request: a message must be a JSON object or a batch array"
 	}
-	ln.data = data
 	var rest []json.RawMessage
 	seen := map[string]bool{}
 	for i, e := range elems {
@@ -165,45 +187,83 @@ func checkLine(data []byte) (ln line, id json.RawMessage, code int, msg string) 
 		if e[0] != '{' {
 			return line{}, nil, -32600, "Invalid Request: " + where + "a batch element must be a JSON object"
 		}
-		m, err := jsonrpc.DecodeMessage(e)
+		sp, err := rpcid.Members(e, "id", "method", "params", "result", "error")
 		if err != nil {
-			return line{}, echoID(e, !ln.batch), -32600, "Invalid Request: " + where + err.Error()
+			return line{}, nil, -32600, "Invalid Request: " + where + err.Error()
 		}
-		req, ok := m.(*jsonrpc.Request)
-		if ok && !req.IsCall() && ln.batch {
-			ln.notes = append(ln.notes, e)
+		idSpan, methodSpan := sp[0], sp[1]
+		if idSpan.Found && !rpcid.Valid(idSpan.Val) {
+			return line{}, nil, -32600, fmt.Sprintf("Invalid Request: %san id must be a string, a number or null, not %s", where, preview(idSpan.Val))
+		}
+		var echo json.RawMessage
+		if idSpan.Found && !ln.batch {
+			echo = idSpan.Val
+		}
+		var method string
+		if methodSpan.Found {
+			if methodSpan.Val[0] != '"' || json.Unmarshal(methodSpan.Val, &method) != nil {
+				return line{}, echo, -32600, "Invalid Request: " + where + "method must be a string"
+			}
+		}
+		if !methodSpan.Found && (!idSpan.Found || !sp[3].Found && !sp[4].Found) {
+			return line{}, echo, -32600, "Invalid Request: " + where + "neither a request (no method) nor a response (no id with a result or an error)"
+		}
+		isCall := methodSpan.Found && idSpan.Found
+		var stand string
+		if isCall {
+			if !ln.batch && !servedMethods[method] {
+				return line{}, echo, -32601, fmt.Sprintf("Method not found: %q", method)
+			}
+			key := rpcid.Key(idSpan.Val)
+			if seen[key] {
+				return line{}, nil, -32600, fmt.Sprintf("Invalid Request: %srequest id %s is used twice in one batch", where, idSpan.Val)
+			}
+			seen[key] = true
+			stand = ids.standIn()
+			e = idSpan.Replace(e, []byte(stand))
+		}
+		if _, err := jsonrpc.DecodeMessage(e); err != nil {
+			return line{}, echo, -32600, "Invalid Request: " + where + err.Error()
+		}
+		if !isCall {
+			if methodSpan.Found && method == cancelledMethod {
+				// Each cancellation becomes one per stand-in it names.
+				ln.cancels = append(ln.cancels, cancelsFor(e, sp[2], ids)...)
+			} else if methodSpan.Found && ln.batch {
+				ln.notes = append(ln.notes, e)
+			} else {
+				rest = append(rest, e)
+			}
 			continue
 		}
+		if ln.wire == nil {
+			ln.wire = map[string]json.RawMessage{}
+		}
+		ln.wire[stand] = bytes.Clone(idSpan.Val)
 		rest = append(rest, e)
-		if !ok || !req.IsCall() {
-			continue
-		}
-		rid := rawID(req.ID)
-		if seen[rid] {
-			return line{}, nil, -32600, fmt.Sprintf("Invalid Request: %srequest id %s is used twice in one batch", where, rid)
-		}
-		seen[rid] = true
-		ln.ids = append(ln.ids, rid)
-		switch req.Method {
+		ln.ids = append(ln.ids, stand)
+		switch method {
 		case "tools/call":
-			ln.calls = append(ln.calls, rid)
+			ln.calls = append(ln.calls, stand)
 		case "initialize":
-			ln.init = rid
+			ln.init = stand
 			// The SDK answers params it cannot decode with error code 0;
-			// JSON-RPC's code for them is -32602 (issue 11 item 3).
+			// JSON-RPC's code for them is -32602.
 			var p sdk.InitializeParams
-			if len(req.Params) > 0 {
-				if err := json.Unmarshal(req.Params, &p); err != nil {
-					return line{}, json.RawMessage(rid), -32602, "Invalid params: initialize: " + paramsError(err)
+			if sp[2].Found {
+				if err := json.Unmarshal(sp[2].Val, &p); err != nil {
+					return line{}, echo, -32602, "Invalid params: initialize: " + paramsError(err)
 				}
 			}
 		}
 	}
-	if ln.batch && len(ln.notes) > 0 {
-		ln.data = nil
-		if len(rest) > 0 {
-			ln.data, _ = json.Marshal(rest)
-		}
+	ln.orig = data
+	switch {
+	case len(rest) == 0:
+	case ln.batch:
+		ln.data = joinBatch(rest)
+	default:
+		ln.data = rest[0]
 	}
 	return ln, nil, 0, ""
 }
@@ -230,32 +290,6 @@ func jsonKind(k string) string {
 		return "an array"
 	}
 	return "a number"
-}
-
-// echoID is the id a reply to a bad message carries: the message's own id
-// when it is a string or a number, else null (JSON-RPC 2.0 §5).
-func echoID(msg json.RawMessage, single bool) json.RawMessage {
-	var f struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if !single || json.Unmarshal(msg, &f) != nil || len(f.ID) == 0 {
-		return nil
-	}
-	var v any
-	if json.Unmarshal(f.ID, &v) != nil {
-		return nil
-	}
-	switch v.(type) {
-	case string, float64:
-		return f.ID
-	}
-	return nil
-}
-
-// rawID is an id as JSON, the key owed requests are tracked by.
-func rawID(id jsonrpc.ID) string {
-	b, _ := json.Marshal(id.Raw()) // nil on error: ""
-	return string(b)
 }
 
 // refuse writes a JSON-RPC error reply for a bad line and logs it.
@@ -294,16 +328,24 @@ scan:
 		if g.closed {
 			return 0, io.EOF
 		}
+		var held map[string]bool // stand-ins of the lines left in the queue so far
 		for i, ln := range g.queue {
-			if len(ln.calls) > 0 && g.calls > 0 {
-				continue // a tools/call is being served: keep arrival order
-			}
-			if ln.batch && g.initID != "" {
-				continue // batches depend on the protocol initialize settles
+			wait := len(ln.calls) > 0 && g.calls > 0 || // a tools/call is being served: keep arrival order
+				ln.batch && g.initID != "" || // batches depend on the protocol initialize settles
+				slices.ContainsFunc(ln.cancels, func(c cancel) bool { return held[c.target] })
+			if wait {
+				if held == nil {
+					held = map[string]bool{}
+				}
+				for _, id := range ln.ids {
+					held[id] = true
+				}
+				continue
 			}
 			g.queue = append(g.queue[:i:i], g.queue[i+1:]...)
 			if ln.batch && g.protocol >= firstNoBatchProtocol {
-				g.refuse(nil, -32600, fmt.Sprintf("Invalid Request: JSON-RPC batches are not part of MCP %s and later (this session: %s)", firstNoBatchProtocol, g.protocol), string(ln.data))
+				g.ids.forget(ln.wire)
+				g.refuse(nil, -32600, fmt.Sprintf("Invalid Request: JSON-RPC batches are not part of MCP %s and later (this session: %s)", firstNoBatchProtocol, g.protocol), string(ln.orig))
 				continue scan
 			}
 			for _, id := range ln.ids {
@@ -319,6 +361,9 @@ scan:
 			g.pending = g.pending[:0]
 			for _, n := range ln.notes {
 				g.pending = append(append(g.pending, n...), '\n')
+			}
+			for _, c := range ln.cancels {
+				g.pending = append(append(g.pending, c.note...), '\n')
 			}
 			if ln.data != nil {
 				g.pending = append(append(g.pending, ln.data...), '\n')
@@ -344,6 +389,25 @@ scan:
 	}
 }
 
+// dropQueued removes from the queue each request that a cancellation names
+// while it waits there alone on its line (a tools/call behind another):
+// it is never run and, as MCP asks of a cancelled request, never answered.
+// It returns the cancellations still to hand on. The caller holds mu.
+func (g *stdioGuard) dropQueued(cancels []cancel) []cancel {
+	rest := cancels[:0]
+	for _, c := range cancels {
+		i := slices.IndexFunc(g.queue, func(ln line) bool { return len(ln.ids) == 1 && ln.ids[0] == c.target && !ln.batch })
+		if i < 0 {
+			rest = append(rest, c)
+			continue
+		}
+		g.ids.forget(g.queue[i].wire)
+		g.queue = slices.Delete(g.queue, i, i+1)
+		g.cond.Broadcast()
+	}
+	return rest
+}
+
 // Close stops handing lines to the SDK (it closes its reader when the
 // session ends) and closes stdin when it can be closed.
 func (g *stdioGuard) Close() error {
@@ -360,26 +424,59 @@ func (g *stdioGuard) Close() error {
 	return nil
 }
 
-// answered marks the replies in one outgoing line (a message or a batch).
-func (g *stdioGuard) answered(data []byte) {
+// reply is one response the SDK wrote: its stand-in id and the message.
+type reply struct {
+	standIn string
+	msg     []byte
+}
+
+// restoreIDs puts the clients' ids back into the responses of one outgoing
+// line (a message or a batch): out is the line to write (nil: unchanged),
+// replies the responses it carries, by stand-in.
+func (g *stdioGuard) restoreIDs(data []byte) (out []byte, replies []reply) {
+	batch := bytes.HasPrefix(data, []byte("["))
 	msgs := []json.RawMessage{data}
-	if bytes.HasPrefix(data, []byte("[")) && json.Unmarshal(data, &msgs) != nil {
+	if batch && json.Unmarshal(data, &msgs) != nil {
+		return nil, nil
+	}
+	changed := false
+	for i, m := range msgs {
+		sp, ok := responseID(m)
+		if !ok {
+			continue
+		}
+		stand := string(sp.Val)
+		replies = append(replies, reply{stand, m})
+		if raw, ok := g.ids.take(stand); ok {
+			msgs[i], changed = sp.Replace(m, raw), true
+		}
+	}
+	switch {
+	case !changed:
+		return nil, replies
+	case batch:
+		return joinBatch(msgs), replies
+	}
+	return msgs[0], replies
+}
+
+// answered marks replies as written: the requests are no longer owed, and
+// the reply to initialize settles the session's protocol version.
+func (g *stdioGuard) answered(replies []reply) {
+	if len(replies) == 0 {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for _, m := range msgs {
-		id, ok := responseID(m)
-		if !ok {
-			continue
-		}
+	for _, r := range replies {
+		id := r.standIn
 		if id == g.initID && g.initID != "" {
 			var init struct {
 				Result struct {
 					ProtocolVersion string `json:"protocolVersion"`
 				} `json:"result"`
 			}
-			_ = json.Unmarshal(m, &init)
+			_ = json.Unmarshal(r.msg, &init)
 			g.protocol = init.Result.ProtocolVersion
 			g.initID = ""
 		}
@@ -392,38 +489,39 @@ func (g *stdioGuard) answered(data []byte) {
 	g.cond.Broadcast()
 }
 
-// responseID is the id of a response (raw JSON); ok is false for requests,
-// notifications and what does not parse. The SDK writes "id" before the
-// result, so a big result is normally not decoded at all.
-func responseID(msg []byte) (id string, ok bool) {
+// responseID is the id of a response (its span in msg); ok is false for
+// requests, notifications and what does not parse. The SDK writes "id"
+// before the result, so a big result is normally not decoded at all.
+func responseID(msg []byte) (id rpcid.Span, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(msg))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false
+		return id, false
 	}
 	response := false
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return "", false
+			return id, false
 		}
 		switch key {
 		case "method":
-			return "", false
+			return id, false
 		case "result", "error":
-			if id != "" {
+			if id.Found {
 				return id, true
 			}
 			response = true
 		}
 		var v json.RawMessage
 		if dec.Decode(&v) != nil {
-			return "", false
+			return id, false
 		}
 		if key == "id" {
-			id = string(v)
+			end := int(dec.InputOffset())
+			id = rpcid.Span{Val: v, Start: end - len(v), End: end, Found: true}
 		}
 	}
-	return id, response && id != ""
+	return id, response && id.Found
 }
 
 // lockedWriter is stdout shared by the SDK's replies and the guard's error
@@ -434,13 +532,19 @@ type lockedWriter struct {
 	g  *stdioGuard
 }
 
-// Write sends one line of the SDK's and notes the replies it carries.
+// Write sends one line of the SDK's, with the clients' ids in its replies,
+// and notes the replies it carries.
 func (w *lockedWriter) Write(p []byte) (int, error) {
-	n, err := w.writeRaw(p)
-	if err == nil {
-		w.g.answered(bytes.TrimSpace(p))
+	out, replies := w.g.restoreIDs(bytes.TrimSpace(p))
+	line := p
+	if out != nil {
+		line = append(out, '\n')
 	}
-	return n, err
+	if _, err := w.writeRaw(line); err != nil {
+		return 0, err
+	}
+	w.g.answered(replies)
+	return len(p), nil
 }
 
 func (w *lockedWriter) writeRaw(p []byte) (int, error) {

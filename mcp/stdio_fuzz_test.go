@@ -41,9 +41,10 @@ func FuzzStdioLine(f *testing.F) {
 }
 
 func checkOne(t *testing.T, data []byte) {
-	ln, id, code, msg := checkLine(data)
+	ids := newWireIDs()
+	ln, id, code, msg := checkLine(data, &ids)
 	if msg != "" {
-		if code != -32700 && code != -32600 {
+		if code != -32700 && code != -32600 && code != -32601 && code != -32602 {
 			t.Fatalf("%q: code %d", data, code)
 		}
 		if id != nil && !json.Valid(id) {
@@ -86,9 +87,12 @@ func TestResponseID(t *testing.T) {
 		`{"jsonrpc":"2.0","id":6}`:                                           "",
 		`not json`:                                                           "",
 	} {
-		got, ok := responseID([]byte(msg))
+		sp, ok := responseID([]byte(msg))
+		got := string(sp.Val)
 		if !ok {
 			got = ""
+		} else if msg[sp.Start:sp.End] != got {
+			t.Errorf("responseID(%s): span [%d,%d) holds %q", msg, sp.Start, sp.End, msg[sp.Start:sp.End])
 		}
 		if got != want {
 			t.Errorf("responseID(%s) = %q, want %q", msg, got, want)

@@ -1,63 +1,37 @@
 package mcp
 
-import (
-	"fmt"
-	"slices"
+import "fmt"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-)
+// DetailsKey is the _meta key of a tool result that holds its details
+// snapshot (details.go): `"_meta": {"planls/details": {...}}`.
+const DetailsKey = "planls/details"
 
-// Structured says which clients get a tool result's structuredContent.
+// Structured says whether tool results also carry structuredContent.
+//
+// Claude Code and Codex CLI show the model a result's structuredContent (as
+// JSON) instead of its content text whenever it is present, Codex for
+// errors too, and any client may do the same (the MCP spec leaves the
+// choice to the client). The tool declares no outputSchema, so
+// structuredContent is optional: by default a result is the seed's text as
+// content, which every client shows the model, and the details snapshot in
+// _meta, which clients hand to programs and not to the model.
 type Structured int
 
 const (
-	// StructuredAuto sends it to every client except those known to hand
-	// structuredContent to the model in place of content (textClients).
-	StructuredAuto Structured = iota
-	// StructuredAlways sends it to every client.
+	// StructuredNever is the default: content text, details in _meta.
+	StructuredNever Structured = iota
+	// StructuredAlways adds the details as structuredContent too, for
+	// clients that read it in code and never show it to a model.
 	StructuredAlways
-	// StructuredNever sends content only: the model reads the seed's text
-	// in any client.
-	StructuredNever
 )
 
-// textClients are the clientInfo.name values of MCP clients that show the
-// model a result's structuredContent (as JSON) instead of its content text
-// whenever structuredContent is present, errors included: Claude Code
-// ("claude-code") and Codex CLI ("codex-mcp-client"). The tool declares no
-// outputSchema, so structuredContent is optional (MCP 2025-06-18, tools:
-// structured content) and these clients get the seed's content[0].text alone.
-var textClients = []string{"claude-code", "codex-mcp-client"}
-
-// ParseStructured reads the --structured-content flag: auto, always or never.
+// ParseStructured reads the --structured-content flag: never or always.
 func ParseStructured(s string) (Structured, error) {
 	switch s {
-	case "", "auto":
-		return StructuredAuto, nil
+	case "", "never":
+		return StructuredNever, nil
 	case "always":
 		return StructuredAlways, nil
-	case "never":
-		return StructuredNever, nil
 	}
-	return 0, fmt.Errorf("--structured-content is %q: want auto, always or never", s)
-}
-
-// sendsStructured reports whether a result for the session's client carries
-// structuredContent. A session not yet initialized counts as an unknown
-// client.
-func (s Structured) sendsStructured(ss *sdk.ServerSession) bool {
-	switch s {
-	case StructuredAlways:
-		return true
-	case StructuredNever:
-		return false
-	}
-	if ss == nil {
-		return true
-	}
-	p := ss.InitializeParams()
-	if p == nil || p.ClientInfo == nil {
-		return true
-	}
-	return !slices.Contains(textClients, p.ClientInfo.Name)
+	return 0, fmt.Errorf("--structured-content is %q: want never or always", s)
 }

@@ -23,22 +23,21 @@ func rawCall(t *testing.T, cs *sdk.ClientSession, args string) *sdk.CallToolResu
 	return res
 }
 
-// The clients that show the model structuredContent instead of the text get
-// the seed's text alone, for a success and for a rejection alike; any other
-// client gets both; the flag overrides the client's name either way.
-func TestStructuredContentByClient(t *testing.T) {
+// Whatever the client, a result is the seed's text as content (what Claude
+// Code, Codex and any client show the model) and the details in _meta; with
+// --structured-content always the details are structuredContent instead.
+// The text is exact for a success and for a rejection alike.
+func TestResultShape(t *testing.T) {
 	for _, tc := range []struct {
 		client string
 		mode   Structured
-		want   bool
 	}{
-		{"claude-code", StructuredAuto, false},
-		{"codex-mcp-client", StructuredAuto, false},
-		{"mcp-inspector", StructuredAuto, true},
-		{"claude-code", StructuredAlways, true},
-		{"mcp-inspector", StructuredNever, false},
+		{"claude-code", StructuredNever},
+		{"codex-mcp-client", StructuredNever},
+		{"some-new-client", StructuredNever},
+		{"some-new-client", StructuredAlways},
 	} {
-		t.Run(tc.client+"/"+map[Structured]string{0: "auto", 1: "always", 2: "never"}[tc.mode], func(t *testing.T) {
+		t.Run(tc.client+map[Structured]string{StructuredNever: "", StructuredAlways: "/always"}[tc.mode], func(t *testing.T) {
 			root := newProject(t)
 			plan := "# Demo\n\n## Work\n- Add the parser\n- Write the docs\n"
 			if err := os.WriteFile(filepath.Join(root, "PLAN.md"), []byte(plan), 0o644); err != nil {
@@ -46,16 +45,29 @@ func TestStructuredContentByClient(t *testing.T) {
 			}
 			approve(t, root)
 			cs := connectAs(t, tc.client, Options{Root: root, Structured: tc.mode})
-			for _, c := range []struct{ args, text string }{
-				{`{"action":"update","id":1,"status":"completed"}`, "Error: evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open"},
-				{`{"action":"update","id":1,"status":"completed","evidence":"` + "`go test ./...` passes" + `"}`, "Updated #1 (pending → completed)"},
+			for _, c := range []struct{ args, text, errMsg string }{
+				{`{"action":"update","id":1,"status":"completed"}`,
+					"Error: evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open",
+					"evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open"},
+				{`{"action":"update","id":1,"status":"completed","evidence":"` + "`go test ./...` passes" + `"}`, "Updated #1 (pending → completed)", ""},
 			} {
 				res := rawCall(t, cs, c.args)
-				if len(res.Content) != 1 || res.Content[0].(*sdk.TextContent).Text != c.text {
-					t.Fatalf("%s: content %+v, want %q", c.args, res.Content, c.text)
+				if len(res.Content) != 1 || res.Content[0].(*sdk.TextContent).Text != c.text || res.IsError != (c.errMsg != "") {
+					t.Fatalf("%s: content %+v isError %v, want %q", c.args, res.Content, res.IsError, c.text)
 				}
-				if (res.StructuredContent != nil) != tc.want {
-					t.Fatalf("%s: structuredContent %v, want present=%v", c.args, res.StructuredContent, tc.want)
+				var raw any = res.Meta[DetailsKey]
+				if tc.mode == StructuredAlways {
+					if res.Meta[DetailsKey] != nil {
+						t.Fatalf("%s: details in both _meta and structuredContent", c.args)
+					}
+					raw = res.StructuredContent
+				} else if res.StructuredContent != nil {
+					t.Fatalf("%s: structuredContent %v by default", c.args, res.StructuredContent)
+				}
+				b, _ := json.Marshal(raw)
+				var d gotDetails
+				if err := json.Unmarshal(b, &d); err != nil || d.Action != "update" || d.Error != c.errMsg || len(d.Tasks) != 1 || d.Tasks[0].ID != 1 || d.TasksInState != 2 {
+					t.Fatalf("%s: details %s (%v)", c.args, b, err)
 				}
 			}
 		})
@@ -63,12 +75,12 @@ func TestStructuredContentByClient(t *testing.T) {
 }
 
 func TestParseStructured(t *testing.T) {
-	for in, want := range map[string]Structured{"": StructuredAuto, "auto": StructuredAuto, "always": StructuredAlways, "never": StructuredNever} {
+	for in, want := range map[string]Structured{"": StructuredNever, "never": StructuredNever, "always": StructuredAlways} {
 		if got, err := ParseStructured(in); err != nil || got != want {
 			t.Errorf("%q: %v %v", in, got, err)
 		}
 	}
-	if _, err := ParseStructured("yes"); err == nil || err.Error() != `--structured-content is "yes": want auto, always or never` {
+	if _, err := ParseStructured("auto"); err == nil || err.Error() != `--structured-content is "auto": want never or always` {
 		t.Fatalf("err %v", err)
 	}
 }

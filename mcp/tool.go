@@ -43,7 +43,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
-	structured := h.opts.Structured.sendsStructured(req.Session)
+	structured := h.opts.Structured == StructuredAlways
 	root, ask, err := h.rootFor(ctx, req)
 	if ask != nil {
 		return ask, nil
@@ -202,19 +202,23 @@ func actionOf(args json.RawMessage) string {
 	return p.Action
 }
 
-// toolResult maps the core result onto MCP: content stays text content,
-// details becomes structuredContent (only the tasks the call is about) when
-// withStructured, and a rejected call is isError so the agent reads it as
-// a failure.
+// toolResult maps the core result onto MCP: content stays text content (the
+// seed's text, what the model reads), details (only the tasks the call is
+// about) goes to _meta[DetailsKey], or to structuredContent instead when
+// withStructured, and a rejected call is isError so the agent reads it
+// as a failure.
 func toolResult(res core.Result, withStructured bool) *sdk.CallToolResult {
 	env := withEvidenceNotes(res)
 	content := make([]sdk.Content, 0, len(env.Content))
 	for _, c := range env.Content {
 		content = append(content, &sdk.TextContent{Text: c.Text})
 	}
+	d := structured(res)
 	out := &sdk.CallToolResult{Content: content, IsError: env.IsError()}
 	if withStructured {
-		out.StructuredContent = structured(res)
+		out.StructuredContent = d
+	} else {
+		out.Meta = sdk.Meta{DetailsKey: d}
 	}
 	return out
 }

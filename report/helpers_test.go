@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/planls/planls/core"
@@ -103,7 +104,10 @@ func fixture(hostile bool) Input {
 	h.set(t0.Add(2*time.Hour), "lsp", 1, complete("a1b2c3d: the bucket, `go test ./internal/ratelimit` passes"))
 	h.set(t0.Add(3*time.Hour), "mcp", 2, complete(ev2))
 	h.set(t0.Add(4*time.Hour), "cli", 4, complete("TestBucketRefill and https://ci.example.com/run/7"))
-	h.set(t0.Add(5*time.Hour), "cli", 4, status(core.Pending)) // reopened
+	// A completed item reopened as people do it (journal kind "reopen").
+	h.set(t0.Add(5*time.Hour), "cli", 4, status(core.Pending))
+	h.events[len(h.events)-1].Kind = "reopen"
+	h.events[len(h.events)-1].Params = json.RawMessage(`{"action":"reopen","id":4,"reason":"the test was a stub","from":"completed","evidence":"TestBucketRefill and https://ci.example.com/run/7"}`)
 	h.set(t0.Add(6*time.Hour), "mcp", 5, deferWith(why))
 	delete(subjects, 5)
 	subjects[6] = "go test ./... -race passes"

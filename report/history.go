@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,11 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 		case "merge":
 			evs = append(evs, Event{Kind: "merged", Text: "merged from a branch", Detail: firstLine(ev.Result)})
 		}
+		// A reopen of a completed item says why, and what the evidence was.
+		var reopen core.ReopenedParams
+		if ev.Kind == "reopen" {
+			_ = json.Unmarshal(ev.Params, &reopen)
+		}
 		for _, ch := range ev.Changes {
 			key := ch.UID
 			if key == "" {
@@ -78,6 +84,12 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 				e.Kind, e.Detail = "deferred", t.Reason
 			case had && (was.status == core.Completed || was.status == core.Deferred) && isOpen(now):
 				e.Kind = "reopened"
+				if reopen.ID == ch.ID {
+					e.Detail = reopen.Reason
+					if reopen.Evidence != "" {
+						e.Detail += " (the evidence was: " + reopen.Evidence + ")"
+					}
+				}
 			case now == core.InProgress && (!had || was.status != core.InProgress):
 				e.Kind = "started"
 			default:

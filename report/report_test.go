@@ -197,6 +197,11 @@ func TestHistoryTimelineAndChart(t *testing.T) {
 			t.Errorf("point %d: %v, want %v", i, got[i], wantPts[i])
 		}
 	}
+	for _, e := range r.Timeline {
+		if e.Kind == "reopened" && e.Detail != "the test was a stub (the evidence was: TestBucketRefill and https://ci.example.com/run/7)" {
+			t.Errorf("the reopen says %q", e.Detail)
+		}
+	}
 	if len(r.Chart.Marks) != 2 || !r.Chart.Marks[0].First || r.Chart.Marks[1].First || r.Approvals != 2 {
 		t.Errorf("marks %+v, approvals %d: want the first approval and one re-approval", r.Chart.Marks, r.Approvals)
 	}

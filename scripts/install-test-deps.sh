@@ -32,4 +32,5 @@ if [ -x test/clients/install.sh ]; then test/clients/install.sh; fi
 if [ -x editors/vscode/scripts/install-test-deps.sh ]; then editors/vscode/scripts/install-test-deps.sh; fi
 if [ -x agents/pi/test/install.sh ]; then agents/pi/test/install.sh; fi
 if [ -x test/report-browser/install.sh ]; then test/report-browser/install.sh; fi
+if [ -x test/agents/install.sh ]; then test/agents/install.sh; fi
 echo "== test dependencies in place"

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Runs every planls test: installs what the tests need, then the Go suites
-# (gofmt, vet, staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
+# (gofmt, vet, a cross-build and vet for windows/amd64 and darwin/arm64,
+# staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
 # 0.12), the real-client matrix (Neovim, eglot, Vim+ALE), the node LSP
 # client, the MCP inspector, VS Code (code-server + Chromium), pi (agents/pi)
-# and the plan report in Chromium.
+# the plan report in Chromium, and the real Claude Code and Codex CLI with the
+# planls plugin (test/agents).
 # Usage: scripts/test.sh            everything
 #        SKIP_INSTALL=1 scripts/test.sh   skip the install step
-#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi report)
+#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi report agents)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 export PLANLS_TEST_CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 export PATH="$PLANLS_TEST_CACHE/bin:$PATH"
-SUITES=${SUITES:-"go nvim clients node mcp vscode pi report"}
+SUITES=${SUITES:-"go nvim clients node mcp vscode pi report agents"}
 # A count, not a duration: with a duration Go 1.26's fuzz coordinator can fail
 # a target with a bare "context deadline exceeded" when the time runs out
 # (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
@@ -52,10 +54,22 @@ fuzz_short() {
   go test -run '^$' -fuzz '^FuzzStdioLine$' -fuzztime 20000x ./mcp
 }
 
+# The binary and every package (tests included, through vet) for the other
+# systems users run: nothing here can run them, so they are built and vetted.
+cross_build() {
+  local t
+  for t in windows/amd64 darwin/arm64; do
+    echo "-- $t"
+    GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go build -o /dev/null ./cmd/planls &&
+      GOOS=${t%/*} GOARCH=${t#*/} CGO_ENABLED=0 go vet ./... || return 1
+  done
+}
+
 if has go; then
   suite "repo hygiene" repo_hygiene
   suite gofmt gofmt_clean
   suite "go vet" go vet ./...
+  suite "cross-build and vet (windows/amd64, darwin/arm64)" cross_build
   suite staticcheck staticcheck ./...
   suite "go test -race" go test -race -count=1 -timeout 15m ./...
   suite "fuzz ($FUZZTIME each)" fuzz_short
@@ -74,6 +88,7 @@ has vscode && [ -x editors/vscode/test/run.sh ] && suite "VS Code" editors/vscod
 has pi && [ -x agents/pi/test/run.sh ] && suite "pi" agents/pi/test/run.sh
 # planls report in Debian's chromium: what a person sees, hostile text, axe-core.
 has report && [ -x test/report-browser/run.sh ] && suite "report in Chromium" test/report-browser/run.sh
+has agents && [ -x test/agents/run.sh ] && suite "Claude Code and Codex" test/agents/run.sh
 
 echo
 [ $failed -gt 0 ] && echo "failed suites: ${failures[*]}"

@@ -17,6 +17,17 @@ type ApproveOptions struct {
 	// Force approves a plan with no items even though the approved plan has
 	// plan items (every one of them is then tombstoned).
 	Force bool
+	// Replace approves a plan file other than the approved one even when
+	// that drops some of the approved plan's live items (the refusal
+	// ReplacingPlan gives otherwise), without Force's other effect: the
+	// user chose the new plan itself, as when accepting an agent's plan in
+	// its plan mode. A plan with no items is still refused.
+	Replace bool
+	// Source, when not nil, is the plan's text, approved for planPath
+	// before the caller writes it there: a language server watching the
+	// file then never sees the new text beside the old state, since the
+	// file appears right after the commit, not a commit's length before it.
+	Source []byte
 }
 
 // Approve parses the plan file at planPath (absolute, or relative to Root)
@@ -44,9 +55,12 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		params, _ := json.Marshal(map[string]string{"path": filepath.ToSlash(abs)})
 		return s.refuse(params, fmt.Sprintf("plan file %s is outside the workspace root %s: move it under the root, or run planls in the project that holds it", filepath.ToSlash(abs), filepath.ToSlash(s.Root)))
 	}
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		return core.Result{}, fmt.Errorf("read plan: %w", err)
+	src := aopts.Source
+	if src == nil {
+		var err error
+		if src, err = os.ReadFile(abs); err != nil {
+			return core.Result{}, fmt.Errorf("read plan: %w", err)
+		}
 	}
 	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
 	if msg := notText(src); msg != "" {
@@ -70,7 +84,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			// Another plan file would replace the approved one, and with it
 			// every item the two do not share (field trial: 7 items lost to
 			// a second plan file approved by mistake).
-			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !opts.ReadOnly {
+			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
 				return refusal(st, params, ReplacingPlan(st, rel, gone))
 			}
 			why = fmt.Sprintf("%s was replaced by %s", old, rel)

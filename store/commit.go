@@ -26,6 +26,12 @@ func (s *Store) Read() (*core.State, error) {
 	return st, err
 }
 
+// ReadBytes is Read that also returns the bytes it read (nil for a
+// missing file read as the empty state; the file's bytes also with a
+// *StateError), so that a caller can tell a change from a re-read of the
+// same bytes by the very bytes it decoded.
+func (s *Store) ReadBytes() (*core.State, []byte, error) { return s.read() }
+
 // read is Read that also returns the bytes it decoded (nil for a missing
 // file read as the empty state).
 func (s *Store) read() (*core.State, []byte, error) {

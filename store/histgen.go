@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,22 +15,24 @@ import (
 // Call would, one after another: the i-th applies the params call(i, st)
 // returns for the state st it finds, with the clock at start plus i
 // seconds, and the journal is sealed as commits seal it (EnvSealBytes
-// applies). Unlike n commits it takes no lock, syncs only the sealed
+// applies). Unlike n commits it takes the lock once, syncs only the sealed
 // segments and writes the state file and the tail once, at the end, so a
 // history of 100,000 changes takes seconds: it is for benchmarks and soak
-// tests that need a long history, never for a workspace someone else is
-// writing. A call that is rejected or changes nothing is an error, and
-// nothing is written then but the segments sealed before it.
-func (s *Store) ExtendHistory(n int, start time.Time, call func(i int, st *core.State) json.RawMessage) error {
+// tests that need a long history. A call that is rejected or changes
+// nothing is an error, and nothing is written then but the segments
+// sealed before it. ctx bounds the wait for the lock.
+func (s *Store) ExtendHistory(ctx context.Context, n int, start time.Time, call func(i int, st *core.State) json.RawMessage) error {
+	h, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer h.unlock()
 	st, err := s.Read()
 	if err != nil {
 		return err
 	}
 	tail, err := os.ReadFile(s.JournalPath())
 	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	if err := s.ensureDir(); err != nil {
 		return err
 	}
 	buf := bytes.NewBuffer(tail)

@@ -67,6 +67,13 @@ type HistoryMerge struct {
 // it; other errors are I/O. It reads the whole history (about 1 µs and
 // 700 bytes an entry): for reports, not for every command.
 func (s *Store) History(ctx context.Context, fn func(HistoryEntry) error) error {
+	// The tail first: a seal that lands between the two reads moves the
+	// tail read into a segment listed after it (given once), where the
+	// other order would miss the entries it moved.
+	tail, err := os.ReadFile(s.JournalPath())
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
 	segs, err := s.segments()
 	if err != nil {
 		return err
@@ -81,11 +88,7 @@ func (s *Store) History(ctx context.Context, fn func(HistoryEntry) error) error 
 			return err
 		}
 	}
-	data, err := os.ReadFile(s.JournalPath())
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	return h.file(ctx, data, fn)
+	return h.file(ctx, tail, fn)
 }
 
 // historian turns journal entries into HistoryEntries: it drops the ones

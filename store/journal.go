@@ -278,6 +278,11 @@ func ReadJournal(path string) ([]JournalEntry, []JournalProblem, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
+	return readJournal(f)
+}
+
+// readJournal is ReadJournal of the journal r holds.
+func readJournal(f io.Reader) ([]JournalEntry, []JournalProblem, error) {
 	var out []JournalEntry
 	var probs []JournalProblem
 	r := bufio.NewReader(f)

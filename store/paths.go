@@ -50,3 +50,9 @@ func (s *Store) LockPath() string { return filepath.Join(s.Root, DirName, LockNa
 
 // relState is the state path as users see it in messages.
 func relState() string { return DirName + "/" + StateName }
+
+// WriteFile replaces the file at path with data (mode 0644) the way the
+// store writes its own files: a temp file in the same directory, fsync,
+// rename over path; readers see the old file or the new one, on every
+// system planls builds for.
+func WriteFile(path string, data []byte) error { return writeAtomic(path, data) }

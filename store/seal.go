@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/planls/planls/core"
@@ -113,9 +115,11 @@ func (s *Store) seal(st *core.State) (os.FileInfo, error) {
 
 // writeSegment writes tail (a tail's bytes, ending at st) as a sealed
 // segment and returns the line the new tail starts with; nil (and nothing
-// written) for a tail that holds git conflict markers or no entry.
+// written) for a tail that holds no entry, or another branch's entries
+// merged as text (with or without git's conflict markers): sealing would
+// take them out of the reach of doctor --rebuild, which merges them.
 func (s *Store) writeSegment(tail []byte, st *core.State) ([]byte, error) {
-	if conflictLine(tail) > 0 {
+	if conflictLine(tail) > 0 || mergedAsTextIn(tail) {
 		return nil, nil
 	}
 	first, last, ok := revisionSpan(tail)
@@ -168,6 +172,14 @@ func snapshotLine(st *core.State, sealed, actor string, now time.Time) ([]byte, 
 func segmentName(first, last int64, data []byte) string {
 	h := sha256.Sum256(data)
 	return fmt.Sprintf("%010d-%010d-%s.jsonl.gz", first, last, hex.EncodeToString(h[:6]))
+}
+
+// mergedAsTextIn reports a tail in which two branches' entries follow one
+// another without the merge driver's merge entry (doctor's "merged as
+// text" problem).
+func mergedAsTextIn(tail []byte) bool {
+	_, probs, _ := readJournal(bytes.NewReader(tail))
+	return slices.ContainsFunc(probs, func(p JournalProblem) bool { return strings.HasSuffix(p.Msg, mergedAsText) })
 }
 
 // revisionSpan is the revisions of the first and the last line of a

@@ -277,3 +277,29 @@ func TestHistoryDecodesAsEncodingJSON(t *testing.T) {
 		t.Errorf("bad lines decoded: %+v", got)
 	}
 }
+
+// A tail holding two branches' entries merged as text (a union resolved by
+// hand: no markers) is not sealed: doctor --rebuild still merges them.
+func TestNoSealOfATextMerge(t *testing.T) {
+	t.Setenv(EnvSealBytes, "off")
+	s := Open(t.TempDir(), "test")
+	workload(t, s, 10)
+	tail, _ := os.ReadFile(s.JournalPath())
+	lines := journalLines(tail)
+	// The last two entries again, as another branch's: a union of both sides.
+	theirs := bytes.Join(lines[len(lines)-2:], []byte("\n"))
+	theirs = bytes.ReplaceAll(theirs, []byte(`"actor":"test"`), []byte(`"actor":"theirs"`))
+	union := append(append(bytes.Clone(tail), theirs...), '\n')
+	if !mergedAsTextIn(union) {
+		t.Fatal("the union is not seen as merged as text")
+	}
+	if line, err := s.writeSegment(union, mustRead(t, s)); line != nil || err != nil {
+		t.Errorf("sealed a text merge: %s %v", line, err)
+	}
+	if segs, _ := s.segments(); len(segs) != 0 {
+		t.Errorf("segments written: %v", segs)
+	}
+	if line, err := s.writeSegment(tail, mustRead(t, s)); line == nil || err != nil {
+		t.Errorf("a clean tail: %s %v", line, err)
+	}
+}

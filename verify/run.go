@@ -1,13 +1,10 @@
 package verify
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
-	"time"
 
 	"github.com/planls/planls/core"
 )
@@ -16,16 +13,16 @@ import (
 // from the end: the last lines say why).
 const maxOutput = 400
 
-// commandCheck re-runs a backticked command when opts.Run is set; bare
-// commands ("npm test: 42 passed") and commands without --run are named
-// but not checked.
+// commandCheck re-runs a backticked command with opts.Runner when there is
+// one; bare commands ("npm test: 42 passed") and commands without a runner
+// are named but not checked.
 func commandCheck(ctx context.Context, root string, ref core.EvidenceRef, opts Options) Check {
 	c := Check{Ref: ref}
 	switch {
 	case !ref.Backticked:
 		c.State, c.Detail = Unverifiable, fmt.Sprintf("command %s: not run (only backticked commands are re-run)", ref.Command)
 		return c
-	case !opts.Run:
+	case opts.Runner == nil:
 		c.State, c.Detail = Unverifiable, fmt.Sprintf("command `%s`: not run (pass --run to re-run it)", ref.Command)
 		return c
 	}
@@ -33,7 +30,7 @@ func commandCheck(ctx context.Context, root string, ref core.EvidenceRef, opts O
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	code, out, err := runShell(ctx, root, ref.Command, timeout)
+	code, out, err := opts.Runner(ctx, root, ref.Command, timeout)
 	want := "exit 0"
 	switch {
 	case ref.Exit == core.ExpectNonZero:
@@ -52,32 +49,6 @@ func commandCheck(ctx context.Context, root string, ref core.EvidenceRef, opts O
 		c.State, c.Detail = Failed, fmt.Sprintf("command `%s` exited %d, the evidence states %s%s", ref.Command, code, want, tail(out))
 	}
 	return c
-}
-
-// runShell runs line with sh -c in dir; on timeout the whole process group
-// is killed, so a command's children do not outlive it.
-func runShell(ctx context.Context, dir, line string, timeout time.Duration) (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", line)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	killGroup(cmd)
-	// Output pipes held open by a grandchild must not keep Wait waiting.
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	if ctx.Err() == context.DeadlineExceeded {
-		return -1, out.Bytes(), context.DeadlineExceeded
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), out.Bytes(), nil
-	}
-	if err != nil {
-		return -1, out.Bytes(), err
-	}
-	return 0, out.Bytes(), nil
 }
 
 // tail quotes the end of a command's output.

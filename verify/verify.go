@@ -32,13 +32,21 @@ const DefaultTimeout = 2 * time.Minute
 
 // Options control a verification run.
 type Options struct {
-	// Run re-runs backticked commands (sh -c, in the root) and compares
-	// their exit status with the stated result. Never on by default: a
-	// command can do anything.
-	Run bool
+	// Runner, when set, re-runs backticked commands (in the root) and the
+	// exit status is compared with the stated result. nil (the default)
+	// runs nothing: a command can do anything, and its text comes from a
+	// state file that any branch or agent can change. Only `planls verify
+	// --run` sets it (to shell.Run), after the commands were listed and
+	// their running confirmed (docs/VERIFY.md).
+	Runner Runner
 	// Timeout bounds each command (DefaultTimeout when 0).
 	Timeout time.Duration
 }
+
+// Runner runs one command line in dir within timeout and returns its exit
+// status and output; err is context.DeadlineExceeded on timeout, or why it
+// could not run (shell.Run has this shape).
+type Runner func(ctx context.Context, dir, line string, timeout time.Duration) (exit int, output []byte, err error)
 
 // Check is the outcome for one reference of an item's evidence.
 type Check struct {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/verify/shell"
 )
 
 func verifyOne(t *testing.T, root, evidence string, opts Options) Result {
@@ -148,7 +149,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		start := time.Now()
-		res := verifyOne(t, dir, tc.evidence, Options{Run: true, Timeout: 300 * time.Millisecond})
+		res := verifyOne(t, dir, tc.evidence, Options{Runner: shell.Run, Timeout: 300 * time.Millisecond})
 		if len(res.Checks) != 1 {
 			t.Fatalf("%q: checks %+v", tc.evidence, res.Checks)
 		}

@@ -187,14 +187,7 @@ func hookReason(st *core.State, planName string, v *planView) string {
 	list("Plan items closed without proof (state.json edited by hand?); they count as open. "+
 		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:",
 		findingLines(v, core.RuleNoProof, plain))
-	list(fmt.Sprintf("%s has changed since the user approved it, so the work is not done against an approved plan. "+
-		"Do not approve the plan yourself: tell the user what changed and ask them to review %s and re-approve it:", planName, planName),
-		findingLines(v, core.RuleDrift, func(line int, msg string) string {
-			if line == 0 {
-				return "- " + msg
-			}
-			return fmt.Sprintf("- line %d: %s", line, msg)
-		}))
+	list(driftHead(planName), driftLines(v))
 	list(fmt.Sprintf("Boxes ticked in %s whose plan items are still open (a ticked box is not proof):", planName),
 		findingLines(v, core.RuleTicked, func(line int, msg string) string { return fmt.Sprintf("- %s:%d: %s", planName, line, msg) }))
 	list("Completed plan items whose evidence fails verification (planls verify); the work they claim is not "+
@@ -206,6 +199,23 @@ func hookReason(st *core.State, planName string, v *planView) string {
 		reason += "\n"
 	}
 	return reason
+}
+
+// driftHead asks the agent to get the user's re-approval of planName:
+// approval is the user's decision, never the agent's.
+func driftHead(planName string) string {
+	return fmt.Sprintf("%s has changed since the user approved it, so the work is not done against an approved plan. "+
+		"Do not approve the plan yourself: tell the user what changed and ask them to review %s and re-approve it:", planName, planName)
+}
+
+// driftLines are v's plan-drift findings, "- line N: message" each.
+func driftLines(v *planView) []string {
+	return findingLines(v, core.RuleDrift, func(line int, msg string) string {
+		if line == 0 {
+			return "- " + msg
+		}
+		return fmt.Sprintf("- line %d: %s", line, msg)
+	})
 }
 
 // blockStop prints the Stop hook's block decision.

@@ -113,7 +113,7 @@ func longHistory(b *testing.B, n int) string {
 	planls(b, root, "approve")
 	s := store.Open(root, "mcp")
 	start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	err := s.ExtendHistory(n-1, start, func(i int, st *core.State) json.RawMessage {
+	err := s.ExtendHistory(context.Background(), n-1, start, func(i int, st *core.State) json.RawMessage {
 		if i < 30 {
 			return json.RawMessage(fmt.Sprintf(`{"action":"create","subject":"todo %d: check the retry path of part %d","description":"found while wiring part %d"}`, i, i, i))
 		}

@@ -27,10 +27,10 @@ The project root is --root, else $PLANLS_ROOT, else the client's MCP roots, else
 directory with .git or .planls) above the working directory. Without one every call fails with an
 error naming where it looked; no state is ever created outside a project.
 
-A result's content[0].text is the seed's text; its structuredContent holds the tasks the call
-changed or showed. Claude Code and Codex CLI show the model structuredContent instead of the text
-when both are there, so by default (--structured-content auto) those two clients, known by their
-clientInfo name, get the text alone; always or never decide for every client.`,
+A result's content is the seed's text, what the model reads; the details snapshot (the tasks the
+call changed or showed) is in _meta["planls/details"]. Claude Code and Codex CLI, and any client
+that prefers it, show the model structuredContent instead of the text when it is there, so it is
+sent only with --structured-content always (for clients that read it in code), in place of _meta.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var err error
@@ -54,7 +54,7 @@ clientInfo name, get the text alone; always or never decide for every client.`,
 	}
 	cmd.Flags().StringVar(&opts.Root, "root", "", "workspace root (default: $PLANLS_ROOT, the client's MCP roots, or the project above the working directory)")
 	cmd.Flags().BoolVar(&opts.ReadOnly, "read-only", false, "serve only list and get; refuse every change")
-	cmd.Flags().StringVar(&structured, "structured-content", "auto", "which clients get structuredContent: auto (all but Claude Code and Codex, which show it to the model instead of the text), always, never")
+	cmd.Flags().StringVar(&structured, "structured-content", "never", "also send the details as structuredContent: never, or always (agents such as Claude Code and Codex then show the model that JSON instead of the text)")
 	cmd.Flags().BoolVar(&opts.NoDeleteAll, "no-delete-all", false, "refuse delete_all even when confirmed")
 	return cmd
 }

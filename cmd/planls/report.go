@@ -14,7 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
@@ -100,7 +99,7 @@ checked as planls verify does, offline: no command is ever run for the report. E
 			if err != nil {
 				return fail(err)
 			}
-			if err := renameio.WriteFile(abs, buf.Bytes(), 0o644); err != nil {
+			if err := store.WriteFile(abs, buf.Bytes()); err != nil {
 				return fail(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Wrote %s (%d plan items, %s)\n", displayPath(abs, s.Root), r.Total.All(), byteSize(buf.Len()))
@@ -123,8 +122,8 @@ checked as planls verify does, offline: no command is ever run for the report. E
 // and where links go. local links files by file:// URL when there is no
 // forge (right for a page opened here, not for a pull request).
 func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool) (*report.Report, error) {
-	// verify and the forge lookups mostly wait on git; the history is read
-	// and the plan analysed meanwhile (they share nothing).
+	// verify and the forge lookups mostly wait on git, and the plan is
+	// analysed, while the history is read: they share nothing.
 	var results []verify.Result
 	var links report.Links
 	var wg sync.WaitGroup
@@ -135,9 +134,11 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{})
 		links = reportLinks(s.Root)
 	})
+	var v *planView
+	var verr error
+	wg.Go(func() { v, verr = loadPlanView(s.Root, st, nil) })
 	var entries []store.HistoryEntry
 	err := s.History(ctx, func(h store.HistoryEntry) error { entries = append(entries, h); return nil })
-	v, verr := loadPlanView(s.Root, st, nil)
 	wg.Wait()
 	if err = cmp.Or(err, verr); err != nil {
 		return nil, err

@@ -108,6 +108,7 @@ Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items a
 		newInitCmd(),
 		newMergeCmd(),
 		newReportCmd(),
+		newHookCmd(),
 	)
 	wrapRunE(root)
 	return root

@@ -19,10 +19,10 @@ import (
 // evidence names against the workspace (issue 14).
 func newVerifyCmd() *cobra.Command {
 	var format string
-	var run bool
+	var run, trusted bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "verify [ids...] [--run [--timeout D]] [--format text|json|sarif|github]",
+		Use:   "verify [ids...] [--run [--trust-recorded-commands] [--timeout D]] [--format text|json|sarif|github]",
 		Short: "Check the evidence of completed items: commits, files, tests (and commands with --run)",
 		Long: `Check what the evidence of each completed plan item (or of the tasks named by id) names, offline:
 
@@ -33,6 +33,11 @@ func newVerifyCmd() *cobra.Command {
   commands in backticks      re-run only with --run (sh -c in the workspace root, each bounded by
                                --timeout); the exit status must match the stated result
                                ("passes", "ok": 0; "fails": non-zero; "exit 2": 2)
+
+--run first lists every command it would run, with its item, who recorded it (the journal) and
+in which commit (git log), and runs them only when you answer y on the terminal; without a
+terminal it runs nothing unless --trust-recorded-commands says to (CI). The commands are text
+from .planls/state.json, which any branch, merge or agent can change (docs/VERIFY.md).
   URLs                       named, not fetched
 
 Each item is verified (something named holds and nothing failed), unverifiable (nothing named
@@ -48,6 +53,9 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format); err != nil {
 				return err
+			}
+			if trusted && !run {
+				return usagef("--%s only applies with --run", trustFlag)
 			}
 			var ids []int
 			for _, a := range args {
@@ -68,7 +76,13 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 			if err != nil {
 				return err
 			}
-			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Run: run, Timeout: timeout})
+			var runner verify.Runner
+			if run {
+				if runner, err = commandRunner(cmd, s, tasks, timeout, trusted); err != nil {
+					return err
+				}
+			}
+			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Runner: runner, Timeout: timeout})
 			v, err := loadPlanView(s.Root, st, nil)
 			if err != nil {
 				return fail(err)
@@ -84,7 +98,8 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
-	cmd.Flags().BoolVar(&run, "run", false, "re-run the backticked commands of the evidence (sh -c in the workspace root)")
+	cmd.Flags().BoolVar(&run, "run", false, "re-run the backticked commands of the evidence (sh -c in the workspace root), after listing them and asking on the terminal")
+	cmd.Flags().BoolVar(&trusted, trustFlag, false, "with --run: run the listed commands without asking (CI); you trust whoever could change .planls/state.json on this branch")
 	cmd.Flags().DurationVar(&timeout, "timeout", verify.DefaultTimeout, "bound on each command re-run with --run")
 	return cmd
 }

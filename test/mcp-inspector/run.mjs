@@ -54,6 +54,10 @@ function call(root, args, extraServerArgs = [], cwd = root) {
 
 const text = (res) => (res.content && res.content[0] && res.content[0].text) || res.failedRun || '';
 const show = (res) => JSON.stringify(res).slice(0, 400);
+// The details snapshot: in _meta by default (structuredContent only with
+// --structured-content always, since agents show structuredContent to the
+// model instead of the text).
+const details = (res) => (res._meta && res._meta['planls/details']) || undefined;
 
 const ws = newWorkspace();
 try {
@@ -72,13 +76,13 @@ try {
   // tools/call: the seed's strings, through a real third-party client
   let r = call(ws, { action: 'create', subject: 'Write the parser' });
   check('create', text(r) === 'Created #1: Write the parser (pending)' && !r.isError, show(r));
-  check('create details', r.structuredContent && r.structuredContent.action === 'create' && r.structuredContent.nextId === 2
-    && r.structuredContent.tasks.length === 1, show(r));
+  check('create details in _meta, no structuredContent', details(r) && details(r).action === 'create' && details(r).nextId === 2
+    && details(r).tasks.length === 1 && r.structuredContent === undefined, show(r));
 
   r = call(ws, { action: 'update', id: 1, status: 'completed' });
   check('complete without evidence is an in-band error', r.isError === true
     && text(r) === "Error: evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open"
-    && r.structuredContent.error === text(r).slice('Error: '.length), show(r));
+    && details(r).error === text(r).slice('Error: '.length) && r.structuredContent === undefined, show(r));
 
   r = call(ws, { action: 'update', id: 1, status: 'in_progress' });
   check('start', text(r) === 'Updated #1 (pending → in_progress)', show(r));
@@ -100,8 +104,12 @@ try {
   check('foreign project_id is refused', r.isError === true && /project_id/.test(text(r)), show(r));
 
   r = call(ws, { action: 'list', limit: 1 });
-  check('paged list', r.structuredContent && r.structuredContent.total === 2 && !!r.structuredContent.nextCursor
+  check('paged list', details(r) && details(r).total === 2 && !!details(r).nextCursor
     && text(r).split('\n').filter((l) => l.startsWith('[')).length === 1, show(r));
+
+  r = call(ws, { action: 'get', id: 1 }, ['--structured-content', 'always']);
+  check('--structured-content always: the details as structuredContent', r.structuredContent && r.structuredContent.action === 'get'
+    && details(r) === undefined && /^#1 /.test(text(r)), show(r));
 
   r = call(ws, { action: 'create', subject: 'c' }, ['--read-only']);
   check('--read-only refuses a change', r.isError === true && /read-only/i.test(text(r)), show(r));

@@ -1,6 +1,7 @@
 // A project with a history, made with the real planls binary and git: two
 // approvals, completions with each kind of evidence (a commit, a file at a
-// line, a test, a command with a URL, weak evidence), a deferral, a reopen,
+// line, a test, a command with a URL, weak evidence), a deferral, reopens of a
+// completed and of a deferred item,
 // drift after the second approval, and other people's text that holds a
 // <script>, an onerror attribute and javascript: URLs. What the report must
 // show is returned beside it, derived from the same steps.
@@ -75,6 +76,9 @@ export function makeProject(remote, { hostile = true } = {}) {
   planls('todo', 'start', '1');
   planls('todo', 'complete', '1', '--evidence', `${commit.slice(0, 10)}: the bucket`);
   planls('todo', 'complete', '2', '--evidence', text.evidence);
+  planls('todo', 'complete', '3', '--evidence', 'TestBucket passes');
+  // A completed item reopened by a person, then completed with the right proof.
+  planls('todo', 'reopen', '3', '--reason', 'TestBucket does not exist: wrong test');
   planls('todo', 'complete', '3', '--evidence', 'TestBucketRefill passes');
   planls('todo', 'complete', '5', '--evidence', '`go test ./...` passes, CI https://ci.example.com/run/7');
   planls('todo', 'defer', '4', '--reason', 'no rig yet');
@@ -107,10 +111,11 @@ export function makeProject(remote, { hostile = true } = {}) {
       verdicts: { 1: 'verified', 2: 'verified', 3: 'verified', 5: 'unverifiable', 7: 'unverifiable' },
       // [scope, done, deferred] after each change that moved a count, and
       // at each approval.
-      points: [[6, 0, 0], [6, 1, 0], [6, 2, 0], [6, 3, 0], [6, 4, 0], [6, 4, 1], [6, 4, 0], [6, 4, 1], [7, 4, 1], [7, 5, 1]],
+      points: [[6, 0, 0], [6, 1, 0], [6, 2, 0], [6, 3, 0], [6, 2, 0], [6, 3, 0], [6, 4, 0], [6, 4, 1], [6, 4, 0], [6, 4, 1], [7, 4, 1], [7, 5, 1]],
       marks: [6, 7],
       // timeline kinds, oldest first
-      timeline: ['approved', 'started', 'completed', 'completed', 'completed', 'completed', 'deferred', 'reopened', 'deferred', 'reapproved', 'completed'],
+      timeline: ['approved', 'started', 'completed', 'completed', 'completed', 'reopened', 'completed', 'completed', 'deferred', 'reopened', 'deferred', 'reapproved', 'completed'],
+      reopen: 'TestBucket does not exist: wrong test (the evidence was: TestBucket passes)',
       drift: 'Add a Grafana dashboard',
     },
   };

@@ -94,6 +94,9 @@ test('what a person sees: title, counts, groups, items with their status and pro
 
   const kinds = await page.$$eval('#timeline li', (lis) => lis.map((li) => li.className.replace('ev-', '')));
   assert.deepEqual(kinds.reverse(), e.timeline);
+  // The reopen of the completed #3 says why, and what its evidence was.
+  const reopened = await page.$$eval('#timeline li.ev-reopened', (lis) => lis.map((li) => li.textContent));
+  assert.ok(reopened.some((t) => t.includes(`#3 Unit tests for the bucket — ${e.reopen}`)), reopened.join('\n'));
 
   // Opened from disk, it asks the network for nothing.
   assert.deepEqual(seen.requests.filter((u) => !u.startsWith('file://')), []);

@@ -411,6 +411,48 @@ H.test(':PlanlsStatus summarises the plan', function()
   }, '\n'), seen[1].msg)
 end)
 
+H.test(':PlanlsReport opens the HTML report in the browser; :PlanlsReport markdown in a buffer', function()
+  vim.api.nvim_set_current_buf(plan_buf)
+  local win = vim.api.nvim_get_current_win()
+  -- $BROWSER is what planls opens the page with: a script that records it.
+  local opened = vim.fn.tempname()
+  local browser = vim.fn.tempname()
+  H.write_file(browser, '#!/bin/sh\necho "$1" > ' .. vim.fn.shellescape(opened) .. '\n')
+  vim.fn.setfperm(browser, 'rwx------')
+  local saved = vim.env.BROWSER
+  vim.env.BROWSER = browser
+  local seen, restore_notify = H.capture_notify()
+  vim.cmd('PlanlsReport')
+  local ok = vim.wait(TIMEOUT, function()
+    return #seen > 0 and (H.read_file(opened) or '') ~= ''
+  end, 20)
+  restore_notify()
+  vim.env.BROWSER = saved
+  H.ok(ok, 'the browser was not opened: ' .. vim.inspect(seen))
+  local page = vim.trim(H.read_file(opened))
+  H.eq(ws .. '/.planls/report.html', page)
+  local wrote = '^planls: Wrote %.planls/report%.html %(7 plan items, %d+ KB%), opened in the browser$'
+  H.ok(seen[1].msg:find(wrote), seen[1].msg)
+  local html = H.read_file(page)
+  H.ok(html:find('<h1>Add per-client rate limiting to the ingest API</h1>', 1, true), 'no title in the page')
+
+  local res
+  require('planls.report').open('markdown', function(r)
+    res = r
+  end)
+  H.ok(vim.wait(TIMEOUT, function()
+    return res ~= nil
+  end, 20), 'no markdown report')
+  H.eq(0, res.code)
+  local lines = vim.api.nvim_buf_get_lines(res.buf, 0, -1, false)
+  H.eq('## Plan report: Add per-client rate limiting to the ingest API', lines[1])
+  H.ok(table.concat(lines, '\n'):find('\n%*%*%d of 7 done%*%*'), table.concat(lines, '\n'))
+  H.eq('markdown', vim.bo[res.buf].filetype)
+  H.eq(res.buf, vim.api.nvim_get_current_buf())
+  vim.api.nvim_win_close(0, true)
+  vim.api.nvim_set_current_win(win)
+end)
+
 H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_action)', function()
   vim.api.nvim_set_current_buf(plan_buf)
   vim.api.nvim_win_set_cursor(0, { plan_line('- Load test') + 1, 2 })

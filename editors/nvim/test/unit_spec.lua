@@ -418,7 +418,7 @@ H.test('doc/planls.txt builds help tags', function()
   H.write_file(dir .. '/planls.txt', assert(H.read_file(H.plugin_dir .. '/doc/planls.txt')))
   vim.cmd('helptags ' .. vim.fn.fnameescape(dir))
   local tags = H.read_file(dir .. '/tags') or ''
-  local want = { 'planls.txt', 'planls-setup', ':PlanlsSidebar', ':PlanlsComplete', 'planls-health' }
+  local want = { 'planls.txt', 'planls-setup', ':PlanlsSidebar', ':PlanlsComplete', ':PlanlsReport', 'planls-health' }
   table.insert(want, 'planls.lsp_config()')
   for _, tag in ipairs(want) do
     H.ok(tags:find(tag .. '\t', 1, true), 'missing tag ' .. tag)

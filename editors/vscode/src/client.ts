@@ -70,6 +70,9 @@ export class ServerManager implements vscode.Disposable {
 	/** Fires on every `planls/stateChanged` notification. */
 	readonly onDidChangePlanState = this.changedEmitter.event;
 
+	/** The planls executable the server was last started from ("" before). */
+	command = '';
+
 	constructor(private readonly output: vscode.OutputChannel) {}
 
 	/** The server state as of the last transition. */
@@ -149,6 +152,7 @@ export class ServerManager implements vscode.Disposable {
 			void this.reportMissingServer(found.message);
 			return;
 		}
+		this.command = found.command;
 		this.output.appendLine(`[planls] starting ${found.command} serve`);
 		const serverOptions: ServerOptions = {
 			command: found.command,

@@ -8,6 +8,7 @@ import { CommandArg, normalizeArg, serverArg } from './commandArgs';
 import type { PlanController } from './planController';
 import { completePrompt, deferPrompt, PromptSpec, reopenPrompt } from './prompts';
 import { summarizeEnvelope } from './protocol';
+import { showReport } from './report';
 import { pickableItems, RevealTarget } from './treeModel';
 import { revealCommand } from './treeView';
 
@@ -32,6 +33,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		reg('planls.showOutput', () => output.show(true)),
 		reg('planls.showPlan', () => vscode.commands.executeCommand('workbench.view.extension.planls')),
 		reg('planls.refresh', () => plans.refresh()),
+		reg('planls.showReport', () => showReport(server, plans, output)),
 		reg('planls.approve', (arg) => approve(deps, normalizeArg(arg))),
 		reg('planls.complete', (arg) => itemCommand(deps, 'complete', normalizeArg(arg))),
 		reg('planls.defer', (arg) => itemCommand(deps, 'defer', normalizeArg(arg))),

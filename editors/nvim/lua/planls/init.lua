@@ -27,6 +27,15 @@ local function define_commands()
   cmd('PlanlsStatus', function()
     require('planls.actions').status()
   end, { desc = 'planls: show the plan status' })
+  cmd('PlanlsReport', function(o)
+    require('planls.report').open(vim.trim(o.args or ''))
+  end, {
+    nargs = '?',
+    complete = function()
+      return require('planls.report').formats
+    end,
+    desc = 'planls: the plan report in the browser (html) or a buffer (markdown)',
+  })
 end
 
 --- Configures the plugin (see :help planls-setup for `opts`) and starts the

@@ -437,6 +437,53 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await page.locator('.part.statusbar .statusbar-item', { hasText: /Ln 2, Col 1/ }).first().waitFor({ timeout: T.ui });
 		await shot(page, outDir, '09-evidence-file');
 	});
+
+	await step('"planls: Show Plan Report" shows the report in a webview; other people\'s text stays text', async () => {
+		const [done, deferred] = [4, 5, 6].filter((id) => id !== first && id !== second);
+		const cli = (...args) => new Promise((resolve, reject) => execFile(planls, args, { cwd: ws }, (err) => (err ? reject(err) : resolve())));
+		await cli('todo', 'complete', String(done), '--evidence', 'notes/design.md:3 <img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>');
+		await cli('todo', 'defer', String(deferred), '--reason', '[later](javascript:window.__pwned=3) <b onmouseover="window.__pwned=4">bold</b>');
+		await runCommand(page, 'planls: Show Plan Report');
+		// The webview's page is nested in frames of its own; find the one that holds the report.
+		const frame = await waitFor('the report in a webview', T.server, async () => {
+			for (const f of page.frames()) {
+				if (await f.$(`#item-${deferred} .reason`).catch(() => null)) {
+					return f;
+				}
+			}
+			return undefined;
+		});
+		const dom = await frame.evaluate(([d, r]) => ({
+			pwned: window.__pwned,
+			imgs: document.querySelectorAll('img').length,
+			bold: document.querySelectorAll('main b').length,
+			handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`)),
+			jsLinks: [...document.querySelectorAll('a[href]')].filter((a) => !/^(#|file:|https?:)/.test(a.getAttribute('href'))).length,
+			evidence: document.querySelector(`#item-${d} .evidence`).textContent,
+			reason: document.querySelector(`#item-${r} .reason`).textContent,
+			summary: document.querySelector('#summary').textContent,
+			dark: document.body.classList.contains('vscode-dark'),
+			background: getComputedStyle(document.body).backgroundColor,
+		}), [done, deferred]);
+		const bad = [];
+		if (dom.pwned !== undefined) bad.push(`a script ran (window.__pwned = ${dom.pwned})`);
+		if (dom.imgs || dom.bold) bad.push(`markup from the text became elements (${dom.imgs} img, ${dom.bold} b)`);
+		if (dom.handlers.length) bad.push(`event handlers: ${dom.handlers.join(', ')}`);
+		if (dom.jsLinks) bad.push(`${dom.jsLinks} links to something other than the page, a file or the web`);
+		if (!dom.evidence.includes('<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>')) bad.push(`evidence shown as ${JSON.stringify(dom.evidence)}`);
+		if (!dom.reason.includes('[later](javascript:window.__pwned=3) <b onmouseover="window.__pwned=4">bold</b>')) bad.push(`reason shown as ${JSON.stringify(dom.reason)}`);
+		if (!/ done \(\d+%\), 1 deferred/.test(dom.summary)) bad.push(`summary ${JSON.stringify(dom.summary)}`);
+		// The workbench's dark theme, not the system's, colours the page.
+		if (dom.dark && dom.background !== 'rgb(13, 17, 23)') bad.push(`a dark workbench shows the report on ${dom.background}`);
+		if (bad.length) {
+			throw new Error(bad.join('; '));
+		}
+		await shot(page, outDir, '10-report-webview');
+		// A file link of the evidence opens the file at its line in the editor.
+		await frame.click(`#item-${done} .evidence a.ref`);
+		await page.locator('.tabs-container .tab.active', { hasText: 'design.md' }).waitFor({ timeout: T.ui });
+		await page.locator('.part.statusbar .statusbar-item', { hasText: /Ln 3, Col 1/ }).first().waitFor({ timeout: T.ui });
+	});
 }
 
 /**

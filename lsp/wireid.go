@@ -1,0 +1,206 @@
+package lsp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/planls/planls/internal/rpcid"
+)
+
+// wireIDs carries request ids past go.lsp.dev/jsonrpc2 v0.10.0, whose ID
+// type cannot hold them: it keeps a number as int32 (2^31 and 1.5 do not
+// decode), reads the empty string as the number 0 and a null id as no id at
+// all (a notification, never answered). JSON-RPC 2.0 §5 has the reply carry
+// the id as sent, so the stream hands the library a stand-in string id for
+// each incoming call and writes the id that was sent into its reply. The
+// library still does the rest: the connection, replies, server→client calls.
+type wireIDs struct {
+	mu    sync.Mutex
+	seq   uint64
+	sent  map[jsonrpc2.ID]json.RawMessage // stand-in → the id as the client wrote it
+	byKey map[string][]jsonrpc2.ID        // rpcid.Key → stand-ins not yet answered
+}
+
+func newWireIDs() *wireIDs {
+	return &wireIDs{sent: map[jsonrpc2.ID]json.RawMessage{}, byKey: map[string][]jsonrpc2.ID{}}
+}
+
+// admit returns a fresh stand-in for the client's id raw (rpcid.Valid),
+// remembered until release.
+func (w *wireIDs) admit(raw json.RawMessage) jsonrpc2.ID {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seq++
+	id := jsonrpc2.NewStringID("planls-in-" + strconv.FormatUint(w.seq, 10))
+	w.sent[id] = raw
+	k := rpcid.Key(raw)
+	w.byKey[k] = append(w.byKey[k], id)
+	return id
+}
+
+// release forgets stand-in id and returns the client's id for it; ok is
+// false for an id that admit did not make (or already released).
+func (w *wireIDs) release(id jsonrpc2.ID) (raw json.RawMessage, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	raw, ok = w.sent[id]
+	if !ok {
+		return nil, false
+	}
+	delete(w.sent, id)
+	k := rpcid.Key(raw)
+	ids := w.byKey[k]
+	for i, x := range ids {
+		if x == id {
+			ids = append(ids[:i], ids[i+1:]...)
+			break
+		}
+	}
+	if len(ids) == 0 {
+		delete(w.byKey, k)
+	} else {
+		w.byKey[k] = ids
+	}
+	return raw, true
+}
+
+// lookup returns the stand-ins of the unanswered calls whose id is the same
+// JSON value as raw (several when a client reuses an id).
+func (w *wireIDs) lookup(raw json.RawMessage) []jsonrpc2.ID {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]jsonrpc2.ID(nil), w.byKey[rpcid.Key(raw)]...)
+}
+
+// text is the client's id for stand-in id as JSON text ("" when unknown).
+func (w *wireIDs) text(id jsonrpc2.ID) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return string(w.sent[id])
+}
+
+// decodeMessage turns one message body into a jsonrpc2 message whose call id
+// is a stand-in from ids, or into the error reply owed instead (JSON-RPC 2.0
+// §5.1): -32700 for a body that is not JSON, -32600 for JSON that is not a
+// request or response (not an object, "jsonrpc" other than "2.0", an id that is not
+// a string, number or null, a method that is not a string). The reply
+// carries the message's id when it has a valid one, else null. A response
+// whose id this server never sent yields neither (it is dropped).
+func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, errorReply(nil, jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON object (LSP has no batches)")
+		}
+		return nil, errorReply(nil, jsonrpc2.ParseError, "parse error: "+err.Error())
+	}
+	if m == nil { // the body was null
+		return nil, errorReply(nil, jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON object")
+	}
+	id, hasID := m["id"]
+	if hasID && !rpcid.Valid(id) {
+		return nil, errorReply(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("invalid request: an id must be a string, a number or null, not %s", preview(id)))
+	}
+	// A message without "jsonrpc" is read as 2.0, as the library read it:
+	// refusing a sloppy client helps nobody; a wrong version is refused.
+	var version string
+	if v, ok := m["jsonrpc"]; ok && (json.Unmarshal(v, &version) != nil || version != jsonrpc2.Version) {
+		return nil, errorReply(id, jsonrpc2.InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+	}
+	if rawMethod, ok := m["method"]; ok {
+		var method string
+		if rawMethod[0] != '"' || json.Unmarshal(rawMethod, &method) != nil {
+			return nil, errorReply(id, jsonrpc2.InvalidRequest, "invalid request: method must be a string")
+		}
+		if !hasID {
+			n, err := jsonrpc2.NewNotification(method, m["params"])
+			if err != nil {
+				return nil, errorReply(nil, jsonrpc2.ParseError, "parse error: "+err.Error())
+			}
+			return n, nil
+		}
+		standIn := ids.admit(id)
+		c, err := jsonrpc2.NewCall(standIn, method, m["params"])
+		if err != nil {
+			ids.release(standIn)
+			return nil, errorReply(id, jsonrpc2.ParseError, "parse error: "+err.Error())
+		}
+		return c, nil
+	}
+	result, hasResult := m["result"]
+	rawErr, hasErr := m["error"]
+	if !hasID || !hasResult && !hasErr {
+		return nil, errorReply(id, jsonrpc2.InvalidRequest, "invalid request: neither a request (no method) nor a response (no id with a result or an error)")
+	}
+	// The server's own calls have the library's int32 ids; a reply with any
+	// other id answers nothing it sent.
+	var n int32
+	if json.Unmarshal(id, &n) != nil {
+		return nil, nil
+	}
+	var rpcErr error
+	if hasErr {
+		e := new(jsonrpc2.Error)
+		if json.Unmarshal(rawErr, e) != nil {
+			e = jsonrpc2.NewError(jsonrpc2.InternalError, "unreadable error object: "+preview(rawErr))
+		}
+		rpcErr = e
+	}
+	resp, err := jsonrpc2.NewResponse(jsonrpc2.NewNumberID(n), result, rpcErr)
+	if err != nil {
+		return nil, nil
+	}
+	return resp, nil
+}
+
+// encodeResponse is the reply resp with id (as the client sent it) in place
+// of its stand-in. The error is the library's wire form, code 0 for an error
+// that is not a *jsonrpc2.Error (dispatch's toRPCError leaves none).
+func encodeResponse(id json.RawMessage, resp *jsonrpc2.Response) ([]byte, error) {
+	out := struct {
+		Version string           `json:"jsonrpc"`
+		ID      json.RawMessage  `json:"id"`
+		Result  *json.RawMessage `json:"result,omitempty"`
+		Error   *jsonrpc2.Error  `json:"error,omitempty"`
+	}{Version: jsonrpc2.Version, ID: id}
+	if err := resp.Err(); err != nil {
+		if !errors.As(err, &out.Error) {
+			out.Error = &jsonrpc2.Error{Message: err.Error()}
+		}
+	} else {
+		result := resp.Result()
+		if len(result) == 0 {
+			result = json.RawMessage("null")
+		}
+		out.Result = &result
+	}
+	return json.Marshal(out)
+}
+
+// errorReply is a JSON-RPC error response with id (nil: null).
+func errorReply(id json.RawMessage, code jsonrpc2.Code, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, _ := json.Marshal(struct {
+		Version string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc2.Error  `json:"error"`
+	}{jsonrpc2.Version, id, jsonrpc2.Error{Code: code, Message: message}})
+	return data
+}
+
+// preview is raw JSON cut to a length a log line or an error message holds.
+func preview(raw json.RawMessage) string {
+	const max = 80
+	if len(raw) > max {
+		return string(raw[:max]) + "…"
+	}
+	return string(raw)
+}
