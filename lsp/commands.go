@@ -391,7 +391,7 @@ func (s *server) commit(ctx context.Context, f *folder, op func(context.Context)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f.stateOK = false
-	s.refresh(f, false)
+	s.reload(f, false)
 	return res.Envelope, nil
 }
 

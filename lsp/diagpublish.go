@@ -84,7 +84,7 @@ const codeCapped = "diagnostics-capped"
 // diagnostic on the plan's title line that says how many were left out.
 // Caller holds mu.
 func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []protocol.Diagnostic {
-	if len(list) <= maxPublished || f.view == nil || uri != f.view.uri {
+	if len(list) <= maxPublished || f.snap == nil || uri != f.snap.uri {
 		return list
 	}
 	keep := make([]bool, len(list))
@@ -110,7 +110,7 @@ func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []pro
 		}
 	}
 	return append(out, protocol.Diagnostic{
-		Range: f.view.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
+		Range: f.snap.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
 		Source: "planls", Data: diagData{Code: codeCapped},
 		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
 			len(out), len(list), core.CountNoun(open, "open item")),

@@ -393,3 +393,21 @@ func versionOf(params []byte) uint32 {
 	}
 	return v
 }
+
+// settle waits until the background refresh of the folder of uri has
+// landed (planls/plan no longer pending: HEAD known, completed items
+// verified) and returns that answer.
+func (e *env) settle(uri string) planResult {
+	e.t.Helper()
+	for {
+		e.mu.Lock()
+		seen := e.countLocked("planls/stateChanged")
+		e.mu.Unlock()
+		var res planResult
+		e.call("planls/plan", map[string]any{"uri": uri}, &res)
+		if !res.Pending {
+			return res
+		}
+		e.waitFor("the background refresh", func() bool { return e.countLocked("planls/stateChanged") > seen })
+	}
+}

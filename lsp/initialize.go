@@ -130,12 +130,12 @@ func (s *server) initialize(r *request) (any, error) {
 	p, caps := s.decodeInitialize(r.params)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != created {
+	if s.phase() != created {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
 	}
 	s.caps = caps
 	if validTrace(p.Trace) {
-		s.trace = p.Trace
+		s.trace.Store(p.Trace)
 	}
 	s.watchClientProcess(p.ProcessID)
 	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
@@ -153,7 +153,8 @@ func (s *server) initialize(r *request) (any, error) {
 			s.addFolder(uriOf(p.RootPath))
 		}
 	}
-	s.state = initialized
+	s.state.Store(int32(initialized))
+	s.publishView() // the client's capabilities, for the queries
 	return initializeResult{
 		Capabilities: serverCapabilities{
 			PositionEncoding:  s.enc.String(),
@@ -195,7 +196,7 @@ func (s *server) initializedNote(r *request) (any, error) {
 		s.grp.goFn(s.registerWatchers)
 	}
 	for _, f := range s.folders {
-		s.refresh(f, true)
+		s.reload(f, true)
 	}
 	s.pullReady = true
 	s.pullSettings(s.folders)

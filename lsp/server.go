@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -19,11 +20,14 @@ const (
 	shutDown
 )
 
-// server is one client session (one connection). mu guards every field
-// below it; handlers run one at a time on the dispatcher's worker, but file
-// watching, timers and commands run on the group's goroutines. Nothing
-// writes to the client while holding mu: messages go to the outbox, whose
-// goroutine writes them.
+// server is one client session (one connection). Requests that read
+// (queries: hover, code actions, lenses, hints, symbols, planls/plan,
+// pull diagnostics) are functions of the current session and its folders'
+// snapshots, read without a lock (snapshot.go). Everything that changes
+// state (notifications, file events, timers, commands, background
+// refreshes) runs under mu, which guards every field below it, and ends by
+// swapping in new snapshots. Nothing writes to the client while holding
+// mu: messages go to the outbox, whose goroutine writes them.
 type server struct {
 	conn jsonrpc2.Conn
 	wire *stream // conn's framing: notifications are written to it directly (send)
@@ -37,11 +41,13 @@ type server struct {
 	exitOnce sync.Once
 	exited   chan struct{}
 
+	state atomic.Int32 // a lifecycle; written under mu
+	view  atomic.Pointer[session]
+	trace atomic.Value // string: the $/logTrace level, "off" (or ""), "messages", "verbose"
+
 	mu    sync.Mutex
-	state lifecycle
 	enc   encoding
 	caps  clientCaps
-	trace string // $/logTrace level: "off" (or ""), "messages", "verbose"
 	hints refresher
 	// exitErr is Run's result once exited is closed: nil for an exit after
 	// a successful shutdown (endSession).
@@ -108,9 +114,8 @@ func (s *server) close() {
 // after shutdown InvalidRequest (LSP §"Lifecycle Messages"). Unknown
 // notifications (including $/ ones) are ignored (LSP §"$ Notifications").
 func (s *server) handle(r *request) (any, error) {
-	s.mu.Lock()
-	st := s.state
-	s.mu.Unlock()
+	st := s.phase()
+	q, query := queries[r.method]
 	h, known := handlers[r.method]
 	switch {
 	case r.method == "exit" && st == shutDown:
@@ -121,9 +126,9 @@ func (s *server) handle(r *request) (any, error) {
 		return nil, nil
 	case st == shutDown:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
-	case !known && r.isCall:
+	case !known && !query && r.isCall:
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
-	case !known:
+	case !known && !query:
 		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {
@@ -132,13 +137,33 @@ func (s *server) handle(r *request) (any, error) {
 		return nil, nil
 	}
 	start := time.Now()
-	res, err := h(s, r)
+	var res any
+	var err error
+	if query {
+		res, err = q(s.current(), r.params)
+	} else {
+		res, err = h(s, r)
+	}
 	s.traceHandled(r, start, err)
 	return res, err
 }
 
-// handlers maps methods to their handler. Params are decoded by each handler
-// with decode, so a bad params object is InvalidParams, never a panic.
+func (s *server) phase() lifecycle { return lifecycle(s.state.Load()) }
+
+// queries maps the requests that only read to their function of the
+// session (snapshot.go): no lock, no git, no disk. Params are decoded by
+// each with decode, so a bad params object is InvalidParams, never a panic.
+var queries = map[string]func(*session, json.RawMessage) (any, error){
+	"textDocument/codeAction":     codeAction,
+	"textDocument/hover":          hover,
+	"textDocument/documentSymbol": documentSymbol,
+	"textDocument/codeLens":       codeLens,
+	"workspace/symbol":            workspaceSymbol,
+	"textDocument/inlayHint":      inlayHints,
+}
+
+// handlers maps the other methods to their handler, which changes the
+// session under mu.
 var handlers = map[string]func(*server, *request) (any, error){
 	"initialize":                          (*server).initialize,
 	"initialized":                         (*server).initializedNote,
@@ -150,14 +175,8 @@ var handlers = map[string]func(*server, *request) (any, error){
 	"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
 	"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
 	"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
-	"textDocument/codeAction":             (*server).codeAction,
-	"textDocument/hover":                  (*server).hover,
-	"textDocument/documentSymbol":         (*server).documentSymbol,
-	"textDocument/codeLens":               (*server).codeLens,
-	"workspace/symbol":                    (*server).workspaceSymbol,
 	"workspace/executeCommand":            (*server).executeCommand,
 	"planls/plan":                         (*server).planRequest,
-	"textDocument/inlayHint":              (*server).inlayHint,
 	"$/setTrace":                          (*server).setTrace,
 }
 
@@ -174,7 +193,7 @@ func decode(params json.RawMessage, v any) error {
 
 func (s *server) shutdownReq(r *request) (any, error) {
 	s.mu.Lock()
-	s.state = shutDown
+	s.state.Store(int32(shutDown))
 	s.mu.Unlock()
 	s.close()
 	return nil, nil

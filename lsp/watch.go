@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -35,7 +36,7 @@ type fsWatcher struct {
 // group goroutine, which a stopped group refuses. Failure to start is logged: the server still works, it
 // only misses outside writers.
 func (s *server) startFSWatch() {
-	if s.opts.noFSWatch || s.state == shutDown {
+	if s.opts.noFSWatch || s.phase() == shutDown {
 		return
 	}
 	if s.watcher != nil {
@@ -63,6 +64,11 @@ func (fw *fsWatcher) sync(s *server) []string {
 	want := map[string]bool{}
 	for _, f := range s.folders {
 		want[existingAncestor(filepath.Join(f.root, ".planls"), f.root)] = true
+		// What moves HEAD (background.go): never left to the client, which
+		// does not watch inside .git.
+		for _, g := range f.gitFiles {
+			want[filepath.Dir(g)] = true
+		}
 		if s.clientFS {
 			continue
 		}
@@ -151,6 +157,10 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 		rearm = true
 	}
 	for _, f := range s.folders {
+		if slices.ContainsFunc(f.gitFiles, func(g string) bool { return keyOf(g) == k }) {
+			s.headMoved(f)
+			continue
+		}
 		if !within(f.key, k) {
 			continue
 		}

@@ -50,7 +50,7 @@ func diskEnv(t *testing.T, opts options) (*env, string, string) {
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u := uriOf(plan)
 	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
-	e.barrier() // the initial planls/stateChanged follows the diagnostics
+	e.settle(u) // the planls/stateChanged of the background refresh has come
 	return e, root, u
 }
 
@@ -372,7 +372,7 @@ func TestClientWatchingSilentStillSeesState(t *testing.T) {
 	u := uriOf(plan)
 	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
 	waitRegistration(e)
-	e.barrier()
+	e.settle(u)
 	before := len(e.notesOf("planls/stateChanged"))
 	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
 	e.waitDiags(u, "the CLI change without a client event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
@@ -528,7 +528,7 @@ func TestRetryOfSameBytesIsNoChange(t *testing.T) {
 	e.barrier()
 	s.mu.Lock()
 	f.stateOK = false // what the retry timer does
-	s.refresh(f, false)
+	s.reload(f, false)
 	s.mu.Unlock()
 	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 0 {

@@ -237,11 +237,19 @@ H.test('an empty or cancelled answer changes nothing', function()
 end)
 
 H.test('an external CLI change refreshes the sidebar, cursor kept on its item', function()
+  -- The verification of #1's evidence (completed above) has landed: the
+  -- line count below is then only this change's.
+  H.wait(TIMEOUT, function()
+    local p = sidebar.plan()
+    return p ~= nil and p.pending == false
+  end, 'the sidebar settled', describe_sidebar)
   local before = goto_item(5)
   local rc, out = H.cli(ws, { 'todo', 'complete', '2', '--evidence', 'wired in handlers.go, curl shows 429' })
   H.eq(0, rc, 'planls todo complete: ' .. out)
+  -- The change shows first; the verification of the new evidence follows
+  -- from the server's background refresh, with another planls/stateChanged.
   H.wait(TIMEOUT, function()
-    return has_line('5/7 open · PLAN.md')
+    return has_line('5/7 open · PLAN.md') and has_line('      verify: failed: file handlers.go does not exist')
   end, 'sidebar refreshed by planls/stateChanged', describe_sidebar)
   -- #2 gained an evidence and a verify line above #5; the cursor moved
   -- down with #5.
