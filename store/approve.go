@@ -149,7 +149,7 @@ func refusal(st *core.State, params json.RawMessage, msg string) core.Result {
 		State: st,
 		Envelope: core.Envelope{
 			Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
-			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan},
+			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan.ForDetails()},
 		},
 	}
 }
