@@ -12,14 +12,13 @@ import "github.com/yuin/goldmark/ast"
 // or lone CR is never stripped before counting).
 func Parse(src []byte) *Plan {
 	ln := newLines(src)
-	buf, base := prepare(src)
-	capContainers(buf)
-	t := parseTree(buf, base, nil)
+	buf, base := prepareRepaired(src)
+	t := firstTree(buf, base, ln)
 	kids := topLevel(t)
 	if br := lazyBreaks(t, ln); len(br) > 0 {
 		kids = reparse(buf, base, ln, kids, mergeBreaks(nil, br))
 	}
-	return read(src, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
+	return read(src, ln, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
 }
 
 // reparse returns the top-level blocks of buf parsed with a break before
@@ -142,4 +141,24 @@ func lineAt(buf []byte, s int) []byte {
 		e++
 	}
 	return buf[s:e]
+}
+
+// prepareRepaired is prepare, with nesting capped (guard.go) and the fences
+// authors mean read as they mean them (repair.go).
+func prepareRepaired(src []byte) ([]byte, int) {
+	buf, base := prepare(src)
+	capContainers(buf)
+	unwrapFence(buf)
+	nestFences(buf)
+	return buf, base
+}
+
+// firstTree parses buf once, and once more when a TODO file's indented
+// bullets had to be made a list (indentedLists).
+func firstTree(buf []byte, base int, ln *lines) *tree {
+	t := parseTree(buf, base, nil)
+	if indentedLists(t, buf, ln) {
+		t = parseTree(buf, base, nil)
+	}
+	return t
 }

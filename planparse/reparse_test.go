@@ -47,9 +47,8 @@ func TestReparseIsWholeParse(t *testing.T) {
 // rule 4 is defined; reparse must give the same Plan (reparse_test.go).
 func parseWhole(src []byte) *Plan {
 	ln := newLines(src)
-	buf, base := prepare(src)
-	capContainers(buf)
-	t := parseTree(buf, base, nil)
+	buf, base := prepareRepaired(src)
+	t := firstTree(buf, base, ln)
 	var breaks []int
 	for i := 1; i < maxParses; i++ {
 		more := lazyBreaks(t, ln)
@@ -59,5 +58,5 @@ func parseWhole(src []byte) *Plan {
 		breaks = mergeBreaks(breaks, more)
 		t = parseTree(buf, base, breaks)
 	}
-	return read(src, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
+	return read(src, ln, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
 }

@@ -175,7 +175,7 @@ func planIDOf(st *core.State) string {
 func skippedNotes(src []byte, plan *planparse.Plan) []string {
 	var out []string
 	for _, h := range plan.Unread() {
-		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Why))
+		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Reason()))
 	}
 	return out
 }
