@@ -281,6 +281,24 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   if os.getenv('PLANLS_CAPTURE') then
     H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
   end
+  -- Both READMEs show this screen: they must show it as it is now
+  -- (PLANLS_UPDATE_GOLDEN=1 rewrites them).
+  local screen = capture():gsub(' +\n', '\n')
+  local repo = os.getenv('PLANLS_REPO')
+  for _, doc in ipairs({
+    { path = repo .. '/editors/nvim/README.md', open = '<!%-%- capture:begin %-%->\n```\n', close = '```\n<!%-%- capture:end %-%->' },
+    { path = repo .. '/README.md', open = 'Neovim end%-to%-end test:\n\n````text\n', close = '````\n' },
+  }) do
+    local text = assert(H.read_file(doc.path), doc.path)
+    local a, b = text:find(doc.open)
+    local c = b and text:find(doc.close, b + 1)
+    H.ok(a and c, doc.path .. ': no capture block')
+    if os.getenv('PLANLS_UPDATE_GOLDEN') == '1' then
+      H.write_file(doc.path, text:sub(1, b) .. screen .. text:sub(c))
+    else
+      H.eq(screen, text:sub(b + 1, c - 1), doc.path .. ': the capture is stale (PLANLS_UPDATE_GOLDEN=1 rewrites it)')
+    end
+  end
 end)
 
 H.test('s starts, d defers, r reopens', function()
