@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Reminder returns the wrap-up reminder text of todo-behaviour.md §7 (with
-// the line added in 3875deb) for the open plan items ("Plan check: the
+// Reminder returns the seed's wrap-up reminder text (with rpiv's later
+// line that the items already exist as todos) for the open plan items ("Plan check: the
 // approved plan ..."), the text the seed's context hook puts in place of its
 // marker; "" when no plan item is pending or in_progress.
 func Reminder(in *State) string { return ReminderShowing(in, nil) }

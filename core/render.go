@@ -11,7 +11,7 @@ import (
 
 // sanitize makes stored text safe to print on one terminal line: control
 // characters (C0, DEL, C1), line and paragraph separators and bidi controls
-// become spaces (todo-behaviour.md §3 "Verbatim": the stored text is
+// become spaces (the seed's plan items: the stored text is
 // unchanged; rpiv-mono issues #151/#152). Plain text is returned as is.
 func sanitize(s string) string {
 	if !strings.ContainsFunc(s, unsafeRune) {
@@ -60,7 +60,7 @@ func joinInts(ids []int, sep string) string {
 }
 
 // planHeader is `Plan: <title> -- <open>/<total> plan items open`, or ""
-// when no plan is set or it has no live plan item (todo-behaviour.md §6).
+// when no plan is set or it has no live plan item (the seed's content strings).
 func planHeader(st *State) string {
 	if st.Plan == nil {
 		return ""
@@ -205,7 +205,7 @@ func indented(b *strings.Builder, prefix, text string) {
 	}
 }
 
-// renderGet renders one task for get (todo-behaviour.md §6 "get"); the MCP
+// renderGet renders one task for get (the seed's content strings); the MCP
 // seed's priority, due date and note come after owner.
 func renderGet(st *State, t *Task) string {
 	var b strings.Builder

@@ -27,7 +27,7 @@ func ruleState(t *testing.T) *State {
 	return st
 }
 
-// TestUpdateCheckOrder walks todo-behaviour.md §2 "update checks, in order":
+// TestUpdateCheckOrder walks the seed's status transitions:
 // each row breaks the rule of its step and every later one, so the row only
 // passes when that step is checked before all the later ones.
 func TestUpdateCheckOrder(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// TestStdioStringArguments is issue 11 item 3 over the real binary: a client
+// TestStdioStringArguments covers string arguments over the real binary: a client
 // that sends every argument as a string (even ops as a JSON array in a
 // string, or the whole arguments object as a string) can complete work;
 // what is ambiguous is still refused with the type error.

@@ -13,7 +13,7 @@ import (
 )
 
 // dryRun prints what approving the plan file at abs would track, without
-// approving it (issue 10): the items grouped by heading path with their
+// approving it: the items grouped by heading path with their
 // 1-based lines, what a re-approval keeps ("#N kept"), brings back from a
 // tombstone ("#N restored, completed") and what is new, then
 // the sections that give no items and why. It writes nothing.

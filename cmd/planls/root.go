@@ -121,8 +121,8 @@ state-file errors, and check or verify before any plan is approved ("no plan app
 // `planls version` prints. cobra's own (root.Version) can only be reworded
 // with SetVersionTemplate, and a text/template anywhere in the program turns
 // off the linker's dead-method elimination: that one call made the binary
-// 20.0 MB instead of 16.1 MB, and every command paid for it at start
-// (issue 15). So the flag is declared here and answered where cobra sends a
+// 20.0 MB instead of 16.1 MB, and every command paid for it at start.
+// So the flag is declared here and answered where cobra sends a
 // root that has nothing to run: its help function.
 func addVersionFlag(root *cobra.Command) {
 	root.Flags().BoolP("version", "v", false, "version for "+root.Name())

@@ -16,7 +16,7 @@ import (
 )
 
 // newVerifyCmd is `planls verify [ids…]`: check what completed items'
-// evidence names against the workspace (issue 14).
+// evidence names against the workspace.
 func newVerifyCmd() *cobra.Command {
 	var format string
 	var run, trusted bool

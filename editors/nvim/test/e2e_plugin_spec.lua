@@ -286,7 +286,11 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   local screen = capture():gsub(' +\n', '\n')
   local repo = os.getenv('PLANLS_REPO')
   for _, doc in ipairs({
-    { path = repo .. '/editors/nvim/README.md', open = '<!%-%- capture:begin %-%->\n```\n', close = '```\n<!%-%- capture:end %-%->' },
+    {
+      path = repo .. '/editors/nvim/README.md',
+      open = '<!%-%- capture:begin %-%->\n```\n',
+      close = '```\n<!%-%- capture:end %-%->',
+    },
     { path = repo .. '/README.md', open = 'Neovim end%-to%-end test:\n\n````text\n', close = '````\n' },
   }) do
     local text = assert(H.read_file(doc.path), doc.path)

@@ -427,19 +427,19 @@ end)
 
 H.test(':help planls works after setup, with no :helptags step', function()
   -- A copy of the plugin as a user installs it: no doc/tags.
-  local root = vim.fn.tempname()
-  vim.fn.mkdir(root .. '/doc', 'p')
-  H.write_file(root .. '/doc/planls.txt', assert(H.read_file(H.plugin_dir .. '/doc/planls.txt')))
+  local copy = vim.fn.tempname()
+  vim.fn.mkdir(copy .. '/doc', 'p')
+  H.write_file(copy .. '/doc/planls.txt', assert(H.read_file(H.plugin_dir .. '/doc/planls.txt')))
   local rtp = vim.o.runtimepath
-  vim.o.runtimepath = root .. ',' .. rtp:gsub(vim.pesc(H.plugin_dir) .. ',?', '')
+  vim.o.runtimepath = copy .. ',' .. rtp:gsub(vim.pesc(H.plugin_dir) .. ',?', '')
   require('planls').setup({ autostart = false })
   local ok, err = pcall(vim.cmd, 'help planls')
   local shown = vim.api.nvim_buf_get_name(0)
   vim.cmd('helpclose')
   vim.o.runtimepath = rtp
   H.ok(ok, tostring(err))
-  H.eq(root .. '/doc/planls.txt', vim.fn.resolve(shown))
-  H.ok(vim.fn.filereadable(root .. '/doc/tags') == 1, 'no doc/tags')
+  H.eq(copy .. '/doc/planls.txt', vim.fn.resolve(shown))
+  H.ok(vim.fn.filereadable(copy .. '/doc/tags') == 1, 'no doc/tags')
 end)
 
 H.test(':checkhealth planls without binary or server', function()
