@@ -138,6 +138,10 @@ type Plan struct {
 	Headings   []Heading
 	Items      []Item
 	Problems   []Problem
+
+	// parts are the block parses of the document's parts by their bytes,
+	// for the next Reparse (shared, never modified).
+	parts map[string]*tree
 }
 
 // Unread returns the headings whose sections give no items for a reason
