@@ -324,8 +324,9 @@ func (a *Analysis) findings(in Input) {
 		return
 	}
 	if a.TextDrift {
-		add(Finding{Rule: RuleDrift, Severity: SeverityWarning, Item: -1, Range: title, Drift: DriftText,
-			Message: "the plan file changed since approval outside its plan items: re-approve to make the new text the plan"})
+		for _, f := range a.textDrift(title) {
+			add(f)
+		}
 	}
 	for i := range a.Items {
 		it := &a.Items[i]

@@ -187,7 +187,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		w.Tasks = append(append(all, w.Tasks...), fresh...)
 	}
 	w.NextID = nextID
-	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src)}
+	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src), Outside: outsideHashes(src, plan)}
 	counts := fmt.Sprintf("%d kept, %d new, %d removed", kept, len(fresh), len(removedIDs))
 	if restored > 0 {
 		counts += fmt.Sprintf(", %d restored", restored)

@@ -159,7 +159,9 @@ func TestApproveAmbiguity(t *testing.T) {
 		{"BOM in text", []planparse.Item{item(nil, "\ufeffstart", "")}, []planparse.Item{item(nil, "start", "")}, 1},
 		{"visible accent differs", []planparse.Item{item(nil, "resume", "")}, []planparse.Item{item(nil, "résumé", "")}, 0},
 		{"full scope differs", []planparse.Item{item(scope("A", "G"), "a", "")}, []planparse.Item{item(scope("B", "G"), "a", "")}, 0},
-		{"planText differs", []planparse.Item{item(scope("G"), "a", "x")}, []planparse.Item{item(scope("G"), "a", "x ")}, 0},
+		{"planText differs", []planparse.Item{item(scope("G"), "a", "x")}, []planparse.Item{item(scope("G"), "a", "x y")}, 0},
+		// White space ending a line shows nothing.
+		{"trailing white space", []planparse.Item{item(scope("G"), "a", "- x\n- y")}, []planparse.Item{item(scope("G"), "a ", "- x  \n- y\t")}, 1},
 		{"subject differs in case", []planparse.Item{item(nil, "a", "")}, []planparse.Item{item(nil, "A", "")}, 0},
 	}
 	for _, tt := range tests {

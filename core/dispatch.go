@@ -239,7 +239,7 @@ func envelope(st *State, action string, raw json.RawMessage, text, errMsg string
 	}
 	return Envelope{
 		Content: []Content{{Type: "text", Text: text}},
-		Details: Details{Action: action, Params: params, Tasks: tasks, NextID: st.NextID, Error: errMsg, Plan: st.Plan},
+		Details: Details{Action: action, Params: params, Tasks: tasks, NextID: st.NextID, Error: errMsg, Plan: st.Plan.ForDetails()},
 	}
 }
 

@@ -75,6 +75,10 @@ type PlanRef struct {
 	// TextID is the hash of the approved text as a reader sees it (see
 	// TextChanged); empty in states written before issue 10.
 	TextID string `json:"textId,omitempty"`
+	// Outside is a short hash of each non-blank line of the approved text
+	// outside every item (base64): where an edit there is (textdrift.go).
+	// Empty in states approved before planls kept it; details never show it.
+	Outside string `json:"outside,omitempty"`
 }
 
 // MutationKey remembers the result of a create/update that carried a
@@ -113,3 +117,14 @@ type State struct {
 
 // Empty returns the empty state.
 func Empty() *State { return &State{Version: SchemaVersion, NextID: 1, Tasks: []Task{}} }
+
+// ForDetails is p as the envelope's details.plan shows it: without Outside,
+// which only planls reads. nil stays nil; p is not changed.
+func (p *PlanRef) ForDetails() *PlanRef {
+	if p == nil || p.Outside == "" {
+		return p
+	}
+	c := *p
+	c.Outside = ""
+	return &c
+}

@@ -193,6 +193,9 @@ func TestPlanAFixture(t *testing.T) {
 func TestPlanAParsed(t *testing.T) {
 	parsed := Approve(Empty(), planparse.Parse([]byte(planAMarkdown)), []byte(planAMarkdown), "PLAN.md", testOpts()).State
 	hand := planAState(t)
+	// The hand-built plan has no source ranges, so every line of the text is
+	// outside its items there: the records of that text differ.
+	parsed.Plan.Outside, hand.Plan.Outside = "", ""
 	if !jsonEqual(t, parsed, hand) {
 		t.Fatalf("parsed %s\nhand %s", mustJSON(t, parsed), mustJSON(t, hand))
 	}

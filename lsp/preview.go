@@ -31,7 +31,7 @@ func previewLenses(sn *snapshot) []protocol.CodeLens {
 	counts := headingCounts(sn.an.Plan)
 	unread := map[int]string{}
 	for _, h := range sn.an.Plan.Unread() {
-		unread[h.Range.Start] = h.Why
+		unread[h.Range.Start] = h.Reason()
 	}
 	next := 0 // next heading to label, in source order with the items
 	flush := func(upTo int) {

@@ -45,7 +45,8 @@ func TestPreviewLensesAndTextDrift(t *testing.T) {
 	e.change(u, 2, edited)
 	e.waitDiags(u, "text drift", func(d []protocol.Diagnostic) bool {
 		for _, x := range d {
-			if x.Code == codeDrift && x.Range.Start.Line == 0 && strings.Contains(x.Message, "outside its plan items") {
+			// On the line that changed (3: "- other context").
+			if x.Code == codeDrift && x.Range.Start.Line == 3 && strings.Contains(x.Message, "changed here since approval, outside its plan items") {
 				return true
 			}
 		}

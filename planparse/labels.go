@@ -24,17 +24,22 @@ var contextLabels = []string{
 // "2.", "2)" or "2.1" followed by white space, trim, and require the result to
 // start with a label, ignoring ASCII case, followed by a word boundary (a
 // character other than an ASCII letter, digit or '_', or the end).
-func isContextLabel(text string) bool {
+func isContextLabel(text string) bool { return seedLabel(text) != "" }
+
+// seedLabel returns the longest of rpiv's context labels that text starts
+// with by isContextLabel's rule, or "".
+func seedLabel(text string) string {
 	s := stripLabelNumber(removeEmphasis(text))
+	best := ""
 	for _, l := range contextLabels {
-		if len(s) < len(l) || !asciiEqualFold(s[:len(l)], l) {
+		if len(s) < len(l) || !asciiEqualFold(s[:len(l)], l) || len(l) <= len(best) {
 			continue
 		}
 		if len(s) == len(l) || !isWordByte(s[len(l)]) {
-			return true
+			best = l
 		}
 	}
-	return false
+	return best
 }
 
 // isLeadIn reports whether a paragraph line is a lead-in that skips the list

@@ -28,8 +28,7 @@ func Parse(src []byte) *Plan { return Reparse(nil, src) }
 // parts are shared between the Plans (read-only).
 func Reparse(prev *Plan, src []byte) *Plan {
 	ln := newLines(src)
-	buf, base := prepare(src)
-	capContainers(buf)
+	buf, base := prepareRepaired(src)
 	var old map[string]*tree
 	if prev != nil {
 		old = prev.parts
@@ -53,7 +52,7 @@ func Reparse(prev *Plan, src []byte) *Plan {
 		kids = append(kids, topLevel(t)...)
 		i = j
 	}
-	p := read(src, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
+	p := read(src, ln, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
 	p.parts = parts
 	return p
 }
@@ -85,6 +84,9 @@ func partTree(part []byte, base int, ln *lines, old, parts map[string]*tree) *tr
 	t, ok := old[key]
 	if !ok {
 		t = parseSegment(part, base, ln, nil)
+		if indentedLists(t, part, ln) {
+			t = parseSegment(part, base, ln, nil)
+		}
 	}
 	parts[key] = t
 	rebased := *t
@@ -136,4 +138,14 @@ func endsClosed(t *tree, ln *lines) bool {
 	// fence or the blank line that ends an HTML block).
 	lastLine := ln.lineOf(t.orig(segs.At(segs.Len() - 1).Start))
 	return ln.start[min(lastLine+1, ln.count()-1)] < t.orig(t.size) && lastLine+1 < ln.count()
+}
+
+// prepareRepaired is prepare, with nesting capped (guard.go) and the fences
+// authors mean read as they mean them (repair.go).
+func prepareRepaired(src []byte) ([]byte, int) {
+	buf, base := prepare(src)
+	capContainers(buf)
+	unwrapFence(buf)
+	nestFences(buf)
+	return buf, base
 }

@@ -116,6 +116,12 @@ type Heading struct {
 	// "checkbox plan: only checkboxes are items", "one item: the heading
 	// names the work"); empty when its bullets are read as items.
 	Why string
+	// Hint is set on a skipped heading whose section holds what looks like
+	// work (numbered steps, checkboxes, a work-list or task sub-heading):
+	// what it holds and how to track it ("it has what looks like work (3
+	// numbered steps); to track it, add <!-- planls: track --> under the
+	// heading"). Empty otherwise.
+	Hint string
 }
 
 // Problem is something wrong in the plan source that is not fatal:
@@ -144,6 +150,18 @@ type Plan struct {
 	parts map[string]*tree
 }
 
+// Reason is Why, followed by Hint when the section holds what looks like
+// work: "context section; it has what looks like work (3 numbered steps);
+// to track it, add <!-- planls: track --> under the heading". It is what
+// approve, the dry run and the editor's preview lenses say of a skipped
+// heading.
+func (h Heading) Reason() string {
+	if h.Hint == "" {
+		return h.Why
+	}
+	return h.Why + "; " + h.Hint
+}
+
 // Unread returns the headings whose sections give no items for a reason
 // worth telling the author (Why: a context, notes or non-goal label, an
 // override, or the plan's dialect), outermost only: a heading inside a
@@ -152,7 +170,7 @@ func (p *Plan) Unread() []Heading {
 	var out []Heading
 	for _, h := range p.Headings {
 		switch h.Why {
-		case whyContext, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos:
+		case whyContext, whyStatus, whyLog, whySpec, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos:
 			out = append(out, h)
 		}
 	}

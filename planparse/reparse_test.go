@@ -50,9 +50,11 @@ func TestReparseIsWholeParse(t *testing.T) {
 // rule 4 is defined; reparse must give the same Plan (reparse_test.go).
 func parseWhole(src []byte) *Plan {
 	ln := newLines(src)
-	buf, base := prepare(src)
-	capContainers(buf)
+	buf, base := prepareRepaired(src)
 	t := parseTree(buf, base, nil)
+	if indentedLists(t, buf, ln) {
+		t = parseTree(buf, base, nil)
+	}
 	var breaks []int
 	for i := 1; i < maxParses; i++ {
 		more := lazyBreaks(t, ln)
@@ -62,7 +64,7 @@ func parseWhole(src []byte) *Plan {
 		breaks = mergeBreaks(breaks, more)
 		t = parseTree(buf, base, breaks)
 	}
-	return read(src, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
+	return read(src, ln, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
 }
 
 // samePlan compares two Plans as Parse's callers see them (the parts kept

@@ -57,11 +57,11 @@ var planlsResults = map[string]struct {
 		{Group: "Work", Subject: "Upper-case box", Checkbox: ptr(Checked)},
 	}},
 	"P13": {items: []vectorItem{}},
-	// P08: "## Step 2: Scope the API" names a task; its bullet is a detail
-	// (issue 10, docs/PLAN-FORMAT.md "Task headings").
+	// P08: "## Step 2: Scope the API" names a task; its bullet is a detail,
+	// kept as the item's plan text (docs/PLAN-FORMAT.md "Task headings").
 	"P08": {items: []vectorItem{
 		{Group: "3. Implementation", Subject: "kept"},
-		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API"},
+		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API", PlanText: ptr("- kept too")},
 	}},
 	"P16": {title: "Work", items: []vectorItem{
 		{Group: "Work", Subject: "run it"},

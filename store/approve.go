@@ -149,7 +149,7 @@ func refusal(st *core.State, params json.RawMessage, msg string) core.Result {
 		State: st,
 		Envelope: core.Envelope{
 			Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
-			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan},
+			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan.ForDetails()},
 		},
 	}
 }
@@ -175,7 +175,7 @@ func planIDOf(st *core.State) string {
 func skippedNotes(src []byte, plan *planparse.Plan) []string {
 	var out []string
 	for _, h := range plan.Unread() {
-		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Why))
+		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Reason()))
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -35,7 +37,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 <!-- planls: track --> under a heading change it.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := openStore(cmd)
+			st, err := approveStore(cmd, dry)
 			if err != nil {
 				return err
 			}
@@ -94,4 +96,28 @@ func resolvePlan(name, root string) (string, error) {
 		return "", failf("no plan file %s", displayPath(here, root))
 	}
 	return "", failf("no plan file %s (looked in the working directory: %s, and at the workspace root: %s)", name, filepath.ToSlash(here), filepath.ToSlash(atRoot))
+}
+
+// approveStore is the store approve writes to: the workspace root's, or,
+// when no root is found (no --root, $PLANLS_ROOT, .planls/ or .git here or
+// above), the working directory's, as an editor approves in the folder it
+// has open; a notice on stderr says where the state goes. Every later
+// command run there finds the .planls/ it creates.
+func approveStore(cmd *cobra.Command, dry bool) (*store.Store, error) {
+	st, err := openStore(cmd)
+	var none *store.NoRootError
+	if !errors.As(err, &none) {
+		return st, err
+	}
+	wd, werr := os.Getwd()
+	if werr != nil {
+		return nil, fail(werr)
+	}
+	verb := "approving here, the state goes to"
+	if dry {
+		verb = "an approval here keeps its state in"
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "notice: no .planls/ or .git in %s or above: %s %s\n",
+		filepath.ToSlash(wd), verb, filepath.ToSlash(filepath.Join(wd, store.DirName)))
+	return store.Open(wd, actor), nil
 }

@@ -73,7 +73,7 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 		fmt.Fprintf(out, "\nSkipped:\n")
 		for _, h := range skipped {
 			line, _ := lines.LineCol(h.Range.Start)
-			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Why)
+			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Reason())
 		}
 	}
 	if n == 0 {

@@ -171,7 +171,7 @@ func reportFindings(v *planView) ([]report.Placed, []report.Drift) {
 			unproven[f.TaskID] = true
 		case core.RuleDrift:
 			d := report.Drift{Kind: string(f.Drift), TaskID: f.TaskID, Message: f.Message}
-			if f.Drift != core.DriftText {
+			if f.Drift != core.DriftText || f.Range != v.an.TitleRange() {
 				d.Line, _ = v.at(f)
 			}
 			drift = append(drift, d)

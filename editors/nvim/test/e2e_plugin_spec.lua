@@ -172,6 +172,25 @@ H.test(':PlanlsApprove tracks the plan: one diagnostic per item', function()
   H.eq(7, #st.tasks)
 end)
 
+H.test('the first approval from Neovim sets up git merging of .planls/, as planls approve does', function()
+  -- The set-up follows the commit, which the file watcher may show first.
+  local attrs = ''
+  H.wait(TIMEOUT, function()
+    attrs = H.read_file(ws .. '/.gitattributes') or ''
+    return attrs:find('.planls/state.json merge=planls', 1, true) ~= nil
+      and attrs:find('.planls/journal.jsonl merge=planls', 1, true) ~= nil
+  end, '.gitattributes routes .planls/ to the driver', function()
+    return attrs
+  end)
+  local driver = ''
+  H.wait(TIMEOUT, function()
+    driver = vim.fn.system({ 'git', '-C', ws, 'config', 'merge.planls.driver' })
+    return driver:find(' merge %O %A %B %P', 1, true) ~= nil
+  end, 'merge.planls.driver registered', function()
+    return driver
+  end)
+end)
+
 H.test(':PlanlsSidebar shows the plan (golden)', function()
   vim.cmd('PlanlsSidebar')
   H.ok(sidebar.is_open(), 'sidebar not open')
