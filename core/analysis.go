@@ -174,7 +174,6 @@ func (a *Analysis) match() {
 	byItem := make([]*ItemMatch, len(a.Plan.Items))
 	var missing []int
 	if a.Approved && a.Exists {
-		a.NeedsReapproval = !PlanMatches(a.Src, a.State.Plan.ID)
 		var matches []ItemMatch
 		matches, missing = MatchPlan(a.State, a.Plan)
 		for i := range matches {
@@ -208,6 +207,12 @@ func (a *Analysis) match() {
 		if t := a.tasks[id]; t != nil {
 			a.Items = append(a.Items, Item{Task: t, Drift: DriftMissing})
 		}
+	}
+	if a.Approved && a.Exists {
+		// An item that is not the approved one already says the bytes
+		// differ: the whole text is hashed only when every item is.
+		a.NeedsReapproval = len(missing) > 0 || slices.ContainsFunc(a.Items, func(it Item) bool { return it.Drift != DriftSame }) ||
+			!PlanMatches(a.Src, a.State.Plan.ID)
 	}
 	a.byTask = make(map[int]int, len(a.Items))
 	for i, it := range a.Items {

@@ -19,7 +19,7 @@ func TestDiagnosticsJSON(t *testing.T) {
 			Tags: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary}, Data: diagData{Code: "closed-item"}}},
 		{{Range: rng, Severity: 3, Code: "blocked", Source: "planls", Message: "blocked",
 			RelatedInformation: []protocol.DiagnosticRelatedInformation{{Location: protocol.Location{URI: "file:///a%20b/PLAN.md", Range: rng}, Message: "#1 (pending): x"}},
-			Data: diagData{ID: 4, Code: "blocked"}},
+			Data:               diagData{ID: 4, Code: "blocked"}},
 			{Range: rng, Message: "no code, no data"},
 			{Range: rng, Code: int32(7), Message: "another code type", Data: map[string]any{"x": 1}}},
 	}

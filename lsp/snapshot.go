@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -39,6 +41,9 @@ type snapshot struct {
 	ver     *verification
 	pending bool
 	rev     int64 // the folder's planls/stateChanged revision
+
+	planOnce sync.Once
+	plan     json.RawMessage // planJSON's
 }
 
 // session is what requests read of the session besides the folders'
