@@ -18,7 +18,12 @@ import (
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	sent := make(map[string]uint64, len(diags))
 	for uri, list := range diags {
-		msg, meaning, err := s.publishMessage(uri, s.capped(f, uri, list))
+		if s.caps.pullDiags && s.docOpen(uri) {
+			// The client asks for an open document's diagnostics itself
+			// (pulldiag.go): pushing them too would show them twice.
+			list = []protocol.Diagnostic{}
+		}
+		msg, meaning, err := s.publishMessage(uri, list)
 		if err != nil {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue
@@ -71,9 +76,8 @@ const codeCapped = "diagnostics-capped"
 // document order, every error and warning first and then the first other
 // diagnostics, maxPublished-1 in all, followed by one Information
 // diagnostic on the plan's title line that says how many were left out.
-// Caller holds mu.
-func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []protocol.Diagnostic {
-	if len(list) <= maxPublished || f.snap == nil || uri != f.snap.uri {
+func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
+	if len(list) <= maxPublished {
 		return list
 	}
 	keep := make([]bool, len(list))
@@ -99,7 +103,7 @@ func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []pro
 		}
 	}
 	return append(out, protocol.Diagnostic{
-		Range: f.snap.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
+		Range: sn.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
 		Source: "planls", Data: diagData{Code: codeCapped},
 		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
 			len(out), len(list), core.CountNoun(open, "open item")),

@@ -31,6 +31,7 @@ type snapshot struct {
 	stateErr error
 	cfg      settings
 	diags    []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
+	shown    []protocol.Diagnostic // diags as clients get them (capped)
 	// head is the newest commit that changes more than the plan
 	// (gitHead), as the background refresh last found it (zero when
 	// unknown or none): the ready evidence of a code action.
@@ -44,6 +45,8 @@ type snapshot struct {
 
 	planOnce sync.Once
 	plan     json.RawMessage // planJSON's
+	pullOnce sync.Once
+	pull     pullReport // pullReportOf's
 }
 
 // session is what requests read of the session besides the folders'
@@ -118,6 +121,7 @@ func (s *server) build(f *folder) *snapshot {
 	sn.an = core.Analyze(in)
 	if sn.path != "" {
 		sn.diags = diagnosticsOf(sn)
+		sn.shown = capped(sn, sn.diags)
 	}
 	return sn
 }
