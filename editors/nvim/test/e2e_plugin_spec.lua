@@ -672,8 +672,15 @@ local function run_command(cmd)
   local prompts, restore = H.stub_input({ 'done' })
   local ok, err = pcall(vim.cmd, cmd)
   local seen, restore_notify = H.capture_notify()
+  -- The command's own message, not a server's window/showMessage that
+  -- Neovim 0.12 hands to vim.notify first ("LSP[planls] ...").
   local got = ok and vim.wait(TIMEOUT, function()
-    return #seen > 0
+    for _, m in ipairs(seen) do
+      if not m.msg:find('^LSP%[') then
+        return true
+      end
+    end
+    return false
   end, 20)
   if got then
     barrier()
