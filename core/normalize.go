@@ -47,11 +47,17 @@ func trimLineEnds(s string) string {
 	if !strings.Contains(s, " \n") && !strings.Contains(s, "\t\n") && !strings.HasSuffix(s, " ") && !strings.HasSuffix(s, "\t") {
 		return s
 	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
+	var b strings.Builder
+	b.Grow(len(s))
+	first := true
+	for line := range strings.SplitSeq(s, "\n") {
+		if !first {
+			b.WriteByte('\n')
+		}
+		first = false
+		b.WriteString(strings.TrimRight(line, " \t"))
 	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
 // foldText is s as list filters compare it: keyText (NFC, no emoji
