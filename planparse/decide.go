@@ -224,8 +224,7 @@ func (r *reader) excluded(s *sec) bool {
 	if s.kind == kExclude || s.restK == kExclude {
 		return true
 	}
-	return s.aside != "" && (labelKind(s.aside) == kExclude || prefixLabel(s.aside+" ", labelIndex()) == kExclude ||
-		hasWordPrefix(s.aside, []string{"ideas", "not required", "future", "later", "optional, not planned"}))
+	return s.aside != "" && (labelKind(s.aside) == kExclude || notNowAside(s.aside) || hasWordPrefix(s.aside, []string{"not required"}))
 }
 
 // top reports whether s is the part before any heading or under the title

@@ -380,7 +380,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		}
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) {
+		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) || notNowBullet(e.item.Subject) || placeholder(e.item.Subject) {
 			continue
 		}
 		if areas && e.hasKids() && !e.box {
@@ -394,6 +394,19 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		r.add(s, e.item)
 	}
 	return ledIn
+}
+
+// placeholder reports whether a subject only holds a place: all of it in
+// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_").
+func placeholder(subject string) bool {
+	t := strings.Trim(trimSpace(subject), "*_ ")
+	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+}
+
+// notNowBullet reports whether a bullet says in a parenthetical that it is
+// not planned now ("(might-do-someday)", "(later)").
+func notNowBullet(subject string) bool {
+	return strings.IndexByte(subject, '(') >= 0 && notNowAside(bulletAside(subject))
 }
 
 func (r *reader) add(s *sec, it Item) {
