@@ -69,7 +69,7 @@ var labelWords = map[kind][]string{
 		"비목표", "범위 외", "범위외", "제외", "향후",
 	},
 	kContext: {
-		"summary", "executive summary", "tl;dr", "tldr", "overview", "context", "background", "motivation",
+		"summary", "executive summary", "tl;dr", "tldr", "overview", "introduction", "context", "background", "motivation",
 		"problem", "problem statement", "the problem", "why", "goal", "goals", "objective", "objectives",
 		"purpose", "intent", "scope", "research", "assumptions", "risks", "risk", "mitigations",
 		"questions", "references", "reference", "resources", "links", "see also", "decision",
@@ -113,7 +113,7 @@ var labelWords = map[kind][]string{
 		"概述", "概要", "总结", "總結", "摘要", "背景", "上下文", "目标", "目標", "目的", "风险", "風險",
 		"假设", "假設", "参考", "參考", "决策", "決策", "原则", "原則", "约束", "約束", "限制", "架构",
 		"架構", "设计", "設計", "依赖", "依賴", "顺序", "順序", "时间线", "時間線", "需求", "说明",
-		"說明", "原因", "结构", "結構", "技术栈", "技術棧", "附录", "附錄", "问题", "問題", "现有", "文件清单",
+		"說明", "原因", "交付物", "交付成果", "产出物", "評分標準", "评分标准", "评分", "评分细则", "结构", "結構", "技术栈", "技術棧", "附录", "附錄", "问题", "問題", "现有", "文件清单",
 		"前提", "決定", "方針", "制約", "構成", "依存", "スケジュール", "課題", "範囲", "要件", "構造",
 		"技術スタック", "付録", "リスク", "参考資料",
 		"개요", "요약", "배경", "목표", "목적", "위험", "리스크", "가정", "참고", "결정", "원칙",
@@ -236,7 +236,7 @@ var labelModifiers = []string{
 	"product", "functional", "non-functional", "security", "performance", "manual", "automated",
 	"unit", "integration", "e2e", "end-to-end", "proposed", "recommended", "suggested", "planned",
 	"immediate", "remaining", "core", "initial", "full", "complete", "execution",
-	"success", "risk", "test", "testing", "code", "phase", "task", "milestone", "feature", "dev", "file",
+	"success", "risk", "test", "testing", "code", "phase", "task", "milestone", "feature", "epic", "story", "dev", "file",
 	"developer",
 }
 
