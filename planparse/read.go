@@ -417,8 +417,12 @@ func (r *reader) add(s *sec, it Item) {
 // areaLabels reports whether a list's parent entries only name areas, so
 // that their nested bullets are the work (rule 10): most of the entries
 // with nested bullets are a short label and a colon ("Multiplayer:",
-// "Portability improvements:"), and no entry is a box.
+// "Portability improvements:"), no entry is a box, and the list is not
+// numbered.
 func areaLabels(ev *event) bool {
+	if ev.ordered {
+		return false // numbered entries are steps, whatever they are written as
+	}
 	parents, labels := 0, 0
 	for i := range ev.entries {
 		e := &ev.entries[i]

@@ -162,7 +162,8 @@ var labelWords = map[kind][]string{
 		"überprüfung", "validierung", "testplan", "prüfung", "проверка", "верификация", "валидация",
 		"тесты", "тестирование", "план тестирования", "kiểm thử", "xác minh", "kiểm tra",
 		"weryfikacja", "testy", "doğrulama", "testler", "verifica",
-		"验证", "驗證", "测试", "測試", "检查", "檢查", "检查清单", "測試計畫", "测试计划", "検証",
+		"验证", "驗證", "测试", "測試", "检查", "檢查", "检查清单", "測試計畫", "测试计划", "验证计划", "検証",
+		"検証計画", "検証手順", "テスト計画", "확인 사항", "검증 계획", "테스트 계획",
 		"テスト", "確認", "검증", "테스트", "체크리스트", "확인",
 	},
 	kTasks: {
@@ -315,6 +316,11 @@ func labelKind(s string) kind {
 	// A head-first language's label at the start, at a word boundary.
 	if k := headFirstLabel(s, idx); k != kPlain {
 		return k
+	}
+	// "Later capabilities", "Future improvements": what is later is not
+	// work, whatever it is.
+	if w, _, ok := strings.Cut(s, " "); ok && (w == "later" || w == "future" || w == "someday") {
+		return kExclude
 	}
 	// The head of a short phrase: "deployment checks", "admin tasks".
 	words := strings.Count(s, " ") + 1
