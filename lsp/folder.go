@@ -50,6 +50,7 @@ type folder struct {
 	published    map[string]uint64    // URI → hash of the diagnostics it last sent there (publish)
 	lensSum      shownSum             // refreshSums of the snapshot the client last saw
 	hintSum      shownSum
+	pullSum      shownSum // pullSum of what the client last pulled or was told to pull again
 
 	// The background refresh (background.go): HEAD as last looked up
 	// (headKnown false until then, and again once .git says it moved), the
@@ -225,7 +226,7 @@ func (s *server) swap(f *folder, sn *snapshot) {
 	s.publishView()
 	diags := map[string][]protocol.Diagnostic{}
 	if sn.path != "" {
-		diags[sn.uri] = sn.diags
+		diags[sn.uri] = sn.shown
 	}
 	if f.stateDiag != nil {
 		su := f.fileURI(f.statePath())
@@ -236,6 +237,14 @@ func (s *server) swap(f *folder, sn *snapshot) {
 	}
 	s.publish(f, diags)
 	s.noteLenses(f)
+	if s.caps.pullDiags && sn.path != "" {
+		if s.editing {
+			// The client pulls after its own edit: no refresh for it.
+			f.pullSum = shownSum{sum: pullSum(sn), ok: true}
+		} else {
+			s.noteRefresh(&f.pullSum, pullSum(sn), true, &s.pulls)
+		}
+	}
 	if changed {
 		s.notify("planls/stateChanged", stateChangedParams{Root: f.uri, Revision: f.revision})
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"hash/maphash"
 
 	"go.lsp.dev/protocol"
@@ -61,7 +62,7 @@ func (s *server) planRequest(r *request) (any, error) {
 		return nil, err
 	}
 	if sn, err := s.current().folderOf(p.URI); sn != nil || err != nil {
-		return planOf(sn), err
+		return sn.planJSON(), err
 	}
 	s.mu.Lock()
 	f, err := s.folderOfURI(p.URI)
@@ -76,7 +77,7 @@ func (s *server) planRequest(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return planOf(sn), nil
+	return sn.planJSON(), nil
 }
 
 // folderOf returns the snapshot of the folder planls/plan's uri names:
@@ -101,6 +102,13 @@ func (v *session) folderOf(uri string) (*snapshot, error) {
 		}
 	}
 	return best, nil
+}
+
+// planJSON is sn's planls/plan result, encoded once: asking again about a
+// plan that did not change costs nothing.
+func (sn *snapshot) planJSON() json.RawMessage {
+	sn.planOnce.Do(func() { sn.plan, _ = json.Marshal(planOf(sn)) })
+	return sn.plan
 }
 
 // planOf is the planls/plan result of sn.

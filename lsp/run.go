@@ -105,6 +105,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	d := newDispatcher(log, out, wire.ids, s.handle)
 	s.laterChange = d.queuedChange
 	d.handled = opts.onHandled
+	d.rawReply = wire.replyRaw
 	var wg sync.WaitGroup
 	wg.Go(d.run)
 	jc.Go(ctx, d.onMessage)

@@ -58,8 +58,10 @@ type server struct {
 	watcher   *fsWatcher
 	clientFS  bool // the client watches files for us (dynamic registration)
 	lenses    refresher
-	pullReady bool   // initialized was handled: the client may be asked for settings (config.go)
-	pullSeq   uint64 // number of the latest workspace/configuration request (1-based)
+	pulls     refresher // workspace/diagnostic/refresh (pulldiag.go)
+	editing   bool      // a didChange of the client is being applied (no diagnostic refresh for it)
+	pullReady bool      // initialized was handled: the client may be asked for settings (config.go)
+	pullSeq   uint64    // number of the latest workspace/configuration request (1-based)
 
 	reg watchReg // not guarded by mu: it has its own
 }
@@ -79,6 +81,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, wire *stream, out *outbo
 		docs:     map[string]*document{},
 		lenses:   refresher{method: "workspace/codeLens/refresh"},
 		hints:    refresher{method: "workspace/inlayHint/refresh"},
+		pulls:    refresher{method: "workspace/diagnostic/refresh"},
 	}
 }
 
@@ -137,13 +140,24 @@ func (s *server) handle(r *request) (any, error) {
 		return nil, nil
 	}
 	start := time.Now()
-	var res any
-	var err error
 	if query {
-		res, err = q(s.current(), r.params)
-	} else {
-		res, err = h(s, r)
+		// The session is taken here, in arrival order, so the answer sees
+		// every change sent before the request; it is computed beside the
+		// worker, which goes on with the next message (a pull behind a
+		// planls/plan of a sidebar does not wait for it).
+		v := s.current()
+		run := func(context.Context) {
+			defer r.recoverPanic(s.log)
+			res, err := q(v, r.params)
+			s.traceHandled(r, start, err)
+			r.answer(res, err)
+		}
+		if s.grp.goFn(run) {
+			return nil, errDetached
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
 	}
+	res, err := h(s, r)
 	s.traceHandled(r, start, err)
 	return res, err
 }
@@ -160,6 +174,7 @@ var queries = map[string]func(*session, json.RawMessage) (any, error){
 	"textDocument/codeLens":       codeLens,
 	"workspace/symbol":            workspaceSymbol,
 	"textDocument/inlayHint":      inlayHints,
+	"textDocument/diagnostic":     diagnostic,
 }
 
 // handlers maps the other methods to their handler, which changes the

@@ -1,7 +1,9 @@
 package lsp
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -29,6 +31,7 @@ type snapshot struct {
 	stateErr error
 	cfg      settings
 	diags    []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
+	shown    []protocol.Diagnostic // diags as clients get them (capped)
 	// head is the newest commit that changes more than the plan
 	// (gitHead), as the background refresh last found it (zero when
 	// unknown or none): the ready evidence of a code action.
@@ -39,6 +42,11 @@ type snapshot struct {
 	ver     *verification
 	pending bool
 	rev     int64 // the folder's planls/stateChanged revision
+
+	planOnce sync.Once
+	plan     json.RawMessage // planJSON's
+	pullOnce sync.Once
+	pull     pullReport // pullReportOf's
 }
 
 // session is what requests read of the session besides the folders'
@@ -113,6 +121,7 @@ func (s *server) build(f *folder) *snapshot {
 	sn.an = core.Analyze(in)
 	if sn.path != "" {
 		sn.diags = diagnosticsOf(sn)
+		sn.shown = capped(sn, sn.diags)
 	}
 	return sn
 }

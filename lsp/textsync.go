@@ -112,11 +112,19 @@ func (s *server) didChange(r *request) (any, error) {
 		return nil, nil
 	}
 	if f.snap != nil && len(f.snap.an.Plan.Items) >= largePlan {
-		s.rearm(&f.typing, typingDelay, func() { s.swap(f, s.build(f)) })
+		s.rearm(&f.typing, typingDelay, func() { s.swapEdited(f) })
 		return nil, nil
 	}
-	s.swap(f, s.build(f))
+	s.swapEdited(f)
 	return nil, nil
+}
+
+// swapEdited swaps in f's next snapshot after an edit of the client's,
+// which a pulling client follows by itself (caller holds mu).
+func (s *server) swapEdited(f *folder) {
+	s.editing = true
+	s.swap(f, s.build(f))
+	s.editing = false
 }
 
 // largePlan is the plan size (items) from which a change waits typingDelay

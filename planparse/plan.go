@@ -144,6 +144,10 @@ type Plan struct {
 	Headings   []Heading
 	Items      []Item
 	Problems   []Problem
+
+	// parts are the block parses of the document's parts by their bytes,
+	// for the next Reparse (shared, never modified).
+	parts map[string]*tree
 }
 
 // Reason is Why, followed by Hint when the section holds what looks like

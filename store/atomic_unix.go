@@ -36,3 +36,7 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// readShared is os.ReadFile: on Unix a rename over the file never gets in
+// a reader's way (see atomic_windows.go for where it does).
+func readShared(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -35,7 +35,7 @@ func (s *Store) ReadBytes() (*core.State, []byte, error) { return s.read() }
 // read is Read that also returns the bytes it decoded (nil for a missing
 // file read as the empty state).
 func (s *Store) read() (*core.State, []byte, error) {
-	data, err := os.ReadFile(s.StatePath())
+	data, err := readShared(s.StatePath())
 	if errors.Is(err, os.ErrNotExist) {
 		if testHookStateMissing != nil {
 			testHookStateMissing()
@@ -48,7 +48,7 @@ func (s *Store) read() (*core.State, []byte, error) {
 			// seen now mean the file existed by now: a first commit that landed
 			// between our two reads shows up on a second read, and only a file
 			// that is still missing was lost.
-			if data, err := os.ReadFile(s.StatePath()); err == nil {
+			if data, err := readShared(s.StatePath()); err == nil {
 				st, err := decodeState(s.StatePath(), data)
 				return st, data, err
 			}

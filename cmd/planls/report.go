@@ -132,8 +132,8 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		vctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{})
-		links = reportLinks(s.Root)
 	})
+	wg.Go(func() { links = reportLinks(s.Root) })
 	var v *planView
 	var verr error
 	wg.Go(func() { v, verr = loadPlanView(s.Root, st, nil) })
