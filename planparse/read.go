@@ -737,7 +737,12 @@ func (r *reader) headingItem(s *sec, body bool) {
 		if len(s.kids) > 0 {
 			end = s.end
 		}
-		it.PlanText = planText(r.ln, r.ln.lineOf(h.Range.End)+1, end-1)
+		// A heading is a block of its own: like a loose list item's text
+		// after a blank line, the body starts with "\n", so that what
+		// people read of the subject (Display) is the heading alone.
+		if body := planText(r.ln, r.ln.lineOf(h.Range.End)+1, end-1); body != "" {
+			it.PlanText = "\n" + body
+		}
 	}
 	r.plan.Items = append(r.plan.Items, it)
 }
@@ -816,6 +821,9 @@ func (r *reader) hints() {
 		for _, t := range r.secs[s.idx:] {
 			if t != s && !r.within(t, s) {
 				break
+			}
+			if t.act != aSkip {
+				continue // read as work already ("### Task 1" under "## Context")
 			}
 			steps += t.ordered
 			boxes += t.boxes
