@@ -107,7 +107,7 @@ func textIDOf(src []byte, trimEnds bool) string {
 }
 
 // TextChanged reports whether src, the plan file now, says something else
-// than the approved plan ref (issue 10: every edit to approved text is
+// than the approved plan ref (every edit to approved text is
 // drift), ignoring what a reader cannot see (Unicode normalization, emoji
 // variation selectors, a BOM, line endings). A nil ref has nothing to
 // change. States approved before textId existed compare by content hash.

@@ -46,7 +46,7 @@ func approveCommand(title, uri string) *protocol.Command {
 // codeAction offers quick fixes for the items on the requested lines and the
 // diagnostics in the context. A context diagnostic is tied to an item by its
 // data.id, else by its line, never by exact range equality: clients echo
-// ranges in their own units (B24). The ready evidence is the snapshot's
+// ranges in their own units. The ready evidence is the snapshot's
 // HEAD, as the background refresh last found it.
 func codeAction(v *session, params json.RawMessage) (any, error) {
 	var p protocol.CodeActionParams

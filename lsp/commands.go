@@ -391,7 +391,7 @@ func (s *server) update(ctx context.Context, f *folder, op core.UpdateOp) (any, 
 
 // commit runs one store operation for folder f and republishes at once, so
 // the change shows before (and without) the file watcher's event, which then
-// finds the same bytes and does nothing (B07). The reply is the todo
+// finds the same bytes and does nothing. The reply is the todo
 // envelope; an operation that ctx ended (while it waited on the lock) is
 // RequestCancelled.
 func (s *server) commit(ctx context.Context, f *folder, op func(context.Context) (core.Result, error)) (any, error) {

@@ -11,7 +11,7 @@ import (
 
 // publish queues the diagnostics of each URI whose meaning differs from
 // what it last got, capped to maxPublished, and clears, with an empty list,
-// URIs this folder no longer reports on (B30). A publish is encoded once:
+// URIs this folder no longer reports on. A publish is encoded once:
 // the hash of its JSON without the document version (every field a client
 // sees) is what dedupes, and the same bytes are sent. Caller holds mu; the
 // outbox writes them, the latest list of a URI replacing one still queued.

@@ -91,7 +91,7 @@ func toRPCError(err error) error {
 // worker runs queued messages in arrival order. It replaces
 // protocol.ServerHandler and protocol.CancelHandler, which drop numeric
 // cancel ids, send unknown methods to the wrong place and let a handler
-// error close the connection (ANCHORS-AND-STYLE.md §4.2).
+// error close the connection, as gopls does.
 type dispatcher struct {
 	log    *slog.Logger
 	out    *outbox

@@ -90,7 +90,7 @@ func (f *folder) stopTimers() {
 // approved plan's path picks the plan). It reports whether anything the user
 // can see changed. A state file that does not parse is re-read up to
 // opts.retries times, opts.retryDelay apart, before it is reported; until
-// then the last good state stays (a writer may be half-way, B04).
+// then the last good state stays (a writer may be half-way).
 func (s *server) readDisk(f *folder) bool {
 	changed := s.readState(f)
 	path := s.resolvePlan(f)
@@ -262,7 +262,7 @@ const stormCap = 2 * time.Second
 
 // scheduleDebounced re-reads f after opts.debounce of quiet: a burst of file
 // events (a checkout, a truncate-then-write) becomes one reload that reads
-// plan and state as a pair (B05). Caller holds mu.
+// plan and state as a pair. Caller holds mu.
 func (s *server) scheduleDebounced(f *folder) {
 	if f.pendingSince.IsZero() {
 		f.pendingSince = time.Now()
@@ -302,7 +302,7 @@ func (s *server) rearm(t **time.Timer, d time.Duration, fn func()) {
 
 // sameText reports whether an open buffer matches the plan on disk. A
 // leading UTF-8 BOM does not count: editors keep it out of the buffer they
-// send (issue 11 item 7).
+// send.
 func sameText(a, b []byte) bool {
 	bom := []byte("\xEF\xBB\xBF")
 	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))

@@ -129,7 +129,7 @@ type initializeResult struct {
 }
 
 // commands are the workspace/executeCommand ids (docs/PROTOCOL.md). They are
-// advertised once per server, never per folder (B27).
+// advertised once per server, never per folder.
 var commands = []string{"planls.complete", "planls.defer", "planls.start", "planls.reopen", "planls.approve", "planls.todo"}
 
 // Version is the server version reported in initialize's serverInfo.

@@ -9,8 +9,8 @@ import (
 	"github.com/planls/planls/planparse"
 )
 
-// previewLenses are the code lenses of a plan that is not approved yet
-// (issue 10): what approving it would track. On the title, the Approve plan
+// previewLenses are the code lenses of a plan that is not approved yet:
+// what approving it would track. On the title, the Approve plan
 // command with the item count; on each heading with items, how many it
 // holds; on each heading whose section gives none, why; on each item,
 // that it will be tracked. Labels have no command (an empty command id

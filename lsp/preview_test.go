@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Issue 10: an unapproved plan shows, as code lenses, what approving it
+// An unapproved plan shows, as code lenses, what approving it
 // would track: the count on the Approve lens, a count per heading, why a
 // section is not tracked, and a lens on each item; once approved, an edit
 // outside the items is plan-drift.

@@ -67,7 +67,7 @@ type server struct {
 }
 
 type document struct {
-	uri     string // exactly as the client sent it (B28)
+	uri     string // exactly as the client sent it
 	key     string // keyOf its path
 	version int32
 	text    []byte // never changed in place: views share it

@@ -13,7 +13,7 @@ import (
 
 // documentSymbol returns plan → groups → items. Every symbol's
 // selectionRange lies inside its range and every child inside its parent
-// (VS Code drops the whole outline otherwise, B26): a group runs from its
+// (VS Code drops the whole outline otherwise): a group runs from its
 // heading to just before the next group, and ranges are clamped to enforce
 // it whatever the parser reports.
 func documentSymbol(v *session, params json.RawMessage) (any, error) {

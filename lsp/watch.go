@@ -13,8 +13,8 @@ import (
 
 // fsWatcher watches, with fsnotify, the directories that hold each folder's
 // plan files and state file: never the files themselves, whose inode an
-// editor's rename-over save replaces (B01). Until .planls/ exists its
-// parent is watched, and the watch is re-armed when it appears (B03).
+// editor's rename-over save replaces. Until .planls/ exists its
+// parent is watched, and the watch is re-armed when it appears.
 //
 // When the client watches files for us it still watches each .planls/:
 // clients that accept the registration (eglot 1.9, coc.nvim) never report
@@ -188,7 +188,7 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 }
 
 // error handles fsnotify errors. An overflow means events were lost, so
-// every folder is re-read from scratch (B05).
+// every folder is re-read from scratch.
 func (fw *fsWatcher) error(err error) {
 	s := fw.s
 	s.mu.Lock()

@@ -156,7 +156,7 @@ func TestFrontMatter(t *testing.T) {
 	}
 }
 
-// Issue 10: subjects people read.
+// Subjects people read.
 func TestDisplay(t *testing.T) {
 	tests := []struct{ subject, planText, want string }{
 		{"**Bold** and [the docs](http://x/y) with `code`", "", "Bold and the docs with code"},

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// vectorItem is an item as vectors.md writes it.
+// vectorItem is an item as testdata/planparse/vectors.json writes it.
 type vectorItem struct {
 	Group    string  `json:"group"`
 	Subject  string  `json:"subject"`
@@ -43,8 +43,8 @@ func loadVectors(t *testing.T) (p, tt []vector) {
 
 func ptr[T any](v T) *T { return &v }
 
-// planlsResults are the planls results of the ⚠ vectors (planls-rules.md,
-// "planls results for the ⚠ vectors"). P18 and P22 are ⚠ but give rpiv's
+// planlsResults are the planls results of the ⚠ vectors (docs/PLAN-FORMAT.md,
+// "Where planls differs from the rpiv vectors on purpose"). P18 and P22 are ⚠ but give rpiv's
 // result under rule 4, so they are listed as sameAsRpiv.
 var planlsResults = map[string]struct {
 	title    string // "" means the vector's own title

@@ -61,7 +61,7 @@ func TestCallAndApprove(t *testing.T) {
 }
 
 // A plan outside the root is refused in-band, naming the root, and nothing
-// is written (second trial issue 5); a file whose name starts with ".."
+// is written; a file whose name starts with ".."
 // and a root reached through a symlink are inside.
 func TestApproveOutsideRoot(t *testing.T) {
 	root, other := t.TempDir(), t.TempDir()

@@ -51,7 +51,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 	rel, ok := relInRoot(s.Root, abs)
 	if !ok {
 		// Stored as ../x, such a plan would be a different file from any
-		// other checkout or working directory (second trial issue 5).
+		// other checkout or working directory.
 		params, _ := json.Marshal(map[string]string{"path": filepath.ToSlash(abs)})
 		return s.refuse(params, fmt.Sprintf("plan file %s is outside the workspace root %s: move it under the root, or run planls in the project that holds it", filepath.ToSlash(abs), filepath.ToSlash(s.Root)))
 	}
@@ -65,7 +65,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
 	if msg := notText(src); msg != "" {
 		// Parsed anyway, such a file yields no items (wiping the plan) or a
-		// title of raw bytes (field trial issue 3).
+		// title of raw bytes.
 		return s.refuse(params, fmt.Sprintf("plan file %s is not text (%s): save it as UTF-8 and approve again", rel, msg))
 	}
 	plan := planparse.Parse(src)
@@ -76,13 +76,13 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		}
 		if items == 0 && !aopts.Force && !opts.ReadOnly && !core.PlanMatches(src, planIDOf(st)) {
 			// Approved, such a plan leaves `check` and the stop hook with
-			// nothing to hold the work to (issue 10).
+			// nothing to hold the work to.
 			return refusal(st, params, nothingToApprove(rel))
 		}
 		why := "removed, reworded or moved to another heading"
 		if old := approvedPath(st); old != "" && old != rel {
 			// Another plan file would replace the approved one, and with it
-			// every item the two do not share (field trial: 7 items lost to
+			// every item the two do not share (a trial lost 7 items to
 			// a second plan file approved by mistake).
 			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
 				return refusal(st, params, ReplacingPlan(st, rel, gone))
@@ -170,8 +170,8 @@ func planIDOf(st *core.State) string {
 	return st.Plan.ID
 }
 
-// skippedNotes tell the author which sections gave no items and why
-// (issue 10): one line per section, outermost only.
+// skippedNotes tell the author which sections gave no items and why:
+// one line per section, outermost only.
 func skippedNotes(src []byte, plan *planparse.Plan) []string {
 	var out []string
 	for _, h := range plan.Unread() {

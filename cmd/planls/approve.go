@@ -20,9 +20,10 @@ func newApproveCmd() *cobra.Command {
 	var force, dry bool
 	cmd := &cobra.Command{
 		Use:   "approve [PLAN.md]",
-		Short: "Approve a plan: its top-level bullets become tracked plan items",
-		Long: `Approve (or re-approve) a plan file, by default PLAN.md at the workspace root. Each top-level
-bullet becomes a plan item that closes only with evidence or a reason. Approving the same content
+		Short: "Approve a plan: each piece of work in it becomes a tracked plan item",
+		Long: `Approve (or re-approve) a plan file, by default PLAN.md at the workspace root. Each piece of
+work in it (a task bullet, a checkbox, a numbered step, a task heading; context sections are
+skipped) becomes a plan item that closes only with evidence or a reason. Approving the same content
 again changes nothing; approving changed content keeps the ids and progress of unchanged items.
 An item whose text changed becomes a new pending item; a note names every completed, deferred or
 in-progress item removed that way (without guessing which new item replaced it), and every task
@@ -31,8 +32,11 @@ that no longer waits on one.
 A relative PLAN.md is looked up in the working directory, then at the workspace root. A file
 outside the workspace root is refused, so is a file that is not UTF-8 text, and so is a plan in
 which planls finds nothing to track (--force approves it anyway; over an approved plan that
-removes every plan item, and a note lists the open ones). The result names the sections that gave
-no items and why. --dry-run prints what would be tracked and skipped, and approves nothing.
+removes every plan item, and a note lists the open ones). A plan file other than the approved one
+that would remove approved items is refused too, saying which plan is approved and what would go
+(--force replaces it). Outside a git work tree and a .planls/ directory, the working directory is
+the workspace root, as an editor's folder is. The result names the sections that gave no items and
+why. --dry-run prints what would be tracked and skipped, and approves nothing.
 docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 <!-- planls: track --> under a heading change it.`,
 		Args: cobra.MaximumNArgs(1),
@@ -68,7 +72,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 		},
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")
-	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items (nothing planls reads as work, or removing every plan item)")
+	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items (nothing planls reads as work, or removing every plan item), or one that replaces the approved plan file")
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "print what would be tracked, grouped by heading with line numbers, and the sections skipped and why; approve nothing")
 	return cmd
 }

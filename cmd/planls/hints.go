@@ -115,7 +115,7 @@ func printHints(w io.Writer, hints ...string) {
 }
 
 // deferralMarker is core's suffix on a plan item newly deferred
-// (todo-behaviour.md, "Updated #<id> (<from> → deferred). Tell the user this
+// (the seed, "Updated #<id> (<from> → deferred). Tell the user this
 // plan item is descoped and why: <reason>").
 const deferralMarker = "). Tell the user this plan item is descoped and why: "
 

@@ -1,4 +1,4 @@
-// Field failures of issue 11, each against the real `planls serve` over
+// Each against the real `planls serve` over
 // stdio: what real editors, agents and file systems did to planls.
 'use strict';
 

@@ -281,10 +281,32 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   if os.getenv('PLANLS_CAPTURE') then
     H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
   end
+  -- Both READMEs show this screen: they must show it as it is now
+  -- (PLANLS_UPDATE_GOLDEN=1 rewrites them).
+  local screen = capture():gsub(' +\n', '\n')
+  local repo = os.getenv('PLANLS_REPO')
+  for _, doc in ipairs({
+    {
+      path = repo .. '/editors/nvim/README.md',
+      open = '<!%-%- capture:begin %-%->\n```\n',
+      close = '```\n<!%-%- capture:end %-%->',
+    },
+    { path = repo .. '/README.md', open = 'Neovim end%-to%-end test:\n\n````text\n', close = '````\n' },
+  }) do
+    local text = assert(H.read_file(doc.path), doc.path)
+    local a, b = text:find(doc.open)
+    local c = b and text:find(doc.close, b + 1)
+    H.ok(a and c, doc.path .. ': no capture block')
+    if os.getenv('PLANLS_UPDATE_GOLDEN') == '1' then
+      H.write_file(doc.path, text:sub(1, b) .. screen .. text:sub(c))
+    else
+      H.eq(screen, text:sub(b + 1, c - 1), doc.path .. ': the capture is stale (PLANLS_UPDATE_GOLDEN=1 rewrites it)')
+    end
+  end
 end)
 
 H.test('s starts, d defers, r reopens', function()
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'waiting on the config review' })
   local function step(key, glyph, want_open)
     goto_item(3)
@@ -307,6 +329,14 @@ H.test('s starts, d defers, r reopens', function()
   restore()
   restore_notify()
   H.eq({ 'Reason to defer #3: ' }, prompts)
+  -- The person reads the reason, not the agent's "Tell the user ...".
+  local told = {}
+  for _, n in ipairs(seen) do
+    table.insert(told, n.msg)
+  end
+  H.ok(vim.tbl_contains(told, 'planls: Updated #3 (in_progress → deferred), reason: waiting on the config review'),
+    vim.inspect(told))
+  H.ok(not table.concat(told, '\n'):find('Tell the user', 1, true), vim.inspect(told))
   H.wait(TIMEOUT, function()
     local ip = diags('in-progress')
     return #ip == 1 and compat.lsp_diagnostic(ip[1]).data.id == 3 and vim.deep_equal({ 4, 5, 6, 7 }, open_ids())
@@ -642,8 +672,15 @@ local function run_command(cmd)
   local prompts, restore = H.stub_input({ 'done' })
   local ok, err = pcall(vim.cmd, cmd)
   local seen, restore_notify = H.capture_notify()
+  -- The command's own message, not a server's window/showMessage that
+  -- Neovim 0.12 hands to vim.notify first ("LSP[planls] ...").
   local got = ok and vim.wait(TIMEOUT, function()
-    return #seen > 0
+    for _, m in ipairs(seen) do
+      if not m.msg:find('^LSP%[') then
+        return true
+      end
+    end
+    return false
   end, 20)
   if got then
     barrier()
