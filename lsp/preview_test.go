@@ -53,3 +53,24 @@ func TestPreviewLensesAndTextDrift(t *testing.T) {
 		return false
 	})
 }
+
+// A skipped section that holds what looks like work says so on its preview
+// lens, with how to track it.
+func TestPreviewLensSaysSkippedWork(t *testing.T) {
+	src := "# P\n\n## Notes\n1. Bump the version\n2. Tag the release\n\n## Work\n- one\n"
+	root, plan := workspace(t, src)
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := e.open(plan, src)
+	var ls []protocol.CodeLens
+	e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &ls)
+	want := "not tracked: notes section; it has what looks like work (2 numbered steps); to track it, add <!-- planls: track --> under the heading"
+	for _, l := range ls {
+		if l.Range.Start.Line == 2 {
+			if l.Command.Title != want {
+				t.Errorf("lens on ## Notes = %q, want %q", l.Command.Title, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no lens on ## Notes among %d lenses", len(ls))
+}

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -253,6 +254,10 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 			it.Checkbox = box
 			ent.box = true
 			s, e = trimRange(x.src, s+w, e)
+		} else if statusMarked(x.src[s:e]) {
+			// "- ✅ Login", "- ⬜ Payments": a status mark in place of a
+			// box; the subject keeps it, as it is text, not a task box.
+			ent.box = true
 		}
 		it.Subject = string(x.src[s:e])
 		it.SubjectRange = Range{s, e}
@@ -302,6 +307,14 @@ func nestedEntries(src []byte, ln *lines, e *entry) []entry {
 		return out
 	}
 	return nil
+}
+
+// statusMarks stand for a task box at the start of a bullet in plans that
+// track their work with emoji instead of "[ ]" and "[x]".
+var statusMarks = [][]byte{[]byte("✅"), []byte("☑"), []byte("✔"), []byte("⬜"), []byte("☐"), []byte("🔲"), []byte("⏳"), []byte("🚧")}
+
+func statusMarked(b []byte) bool {
+	return slices.ContainsFunc(statusMarks, func(m []byte) bool { return bytes.HasPrefix(b, m) })
 }
 
 // isTextBlock reports whether an item's first child gives its subject: a

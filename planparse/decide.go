@@ -184,8 +184,10 @@ func (r *reader) underItem(s *sec) bool {
 // heading that names a task or a phase by a word and a number is work there
 // too ("## File structure" then "### Task 1: …"; "## Status" then "### Phase
 // 2"), but not in a log ("## Changelog" then "### Version 1.0"); so is a
-// task list under a state ("## Status" then "### Next up"), and in a
-// checkbox plan a section with checkboxes that is no label itself. A
+// task list under a state in a bullet plan ("## Status" then "### Next
+// up"), and in a checkbox plan a section with checkboxes that is no label
+// itself (a checkbox plan's "Done" and "Open" lists under an analysis of
+// the current state record what was found). A
 // numbered heading there numbers the reference ("## Architecture" then
 // "### 1. Parser").
 func (r *reader) underSoftSkip(s *sec) bool {
@@ -196,9 +198,9 @@ func (r *reader) underSoftSkip(s *sec) bool {
 	switch {
 	case (s.form == fUnit || s.form == fGroup) && s.restK != kExclude && p.why != whyLog:
 		return false
-	case p.why == whyStatus && s.kind == kTasks:
+	case p.why == whyStatus && s.kind == kTasks && r.dialect != "checkboxes":
 		return false // "## Status" then "### In progress", "### Next up"
-	case r.dialect == "checkboxes" && s.boxes > 0 && !s.kind.skips():
+	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false
 	}
 	return true
@@ -224,8 +226,7 @@ func (r *reader) excluded(s *sec) bool {
 	if s.kind == kExclude || s.restK == kExclude {
 		return true
 	}
-	return s.aside != "" && (labelKind(s.aside) == kExclude || prefixLabel(s.aside+" ", labelIndex()) == kExclude ||
-		hasWordPrefix(s.aside, []string{"ideas", "not required", "future", "later", "optional, not planned"}))
+	return s.aside != "" && (labelKind(s.aside) == kExclude || notNowAside(s.aside) || hasWordPrefix(s.aside, []string{"not required"}))
 }
 
 // top reports whether s is the part before any heading or under the title

@@ -380,7 +380,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		}
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) {
+		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) || notNowBullet(e.item.Subject) || placeholder(e.item.Subject) {
 			continue
 		}
 		if areas && e.hasKids() && !e.box {
@@ -396,6 +396,19 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 	return ledIn
 }
 
+// placeholder reports whether a subject only holds a place: all of it in
+// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_").
+func placeholder(subject string) bool {
+	t := strings.Trim(trimSpace(subject), "*_ ")
+	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+}
+
+// notNowBullet reports whether a bullet says in a parenthetical that it is
+// not planned now ("(might-do-someday)", "(later)").
+func notNowBullet(subject string) bool {
+	return strings.IndexByte(subject, '(') >= 0 && notNowAside(bulletAside(subject))
+}
+
 func (r *reader) add(s *sec, it Item) {
 	it.Group, it.Scope = s.group, s.scope
 	r.plan.Items = append(r.plan.Items, it)
@@ -404,8 +417,12 @@ func (r *reader) add(s *sec, it Item) {
 // areaLabels reports whether a list's parent entries only name areas, so
 // that their nested bullets are the work (rule 10): most of the entries
 // with nested bullets are a short label and a colon ("Multiplayer:",
-// "Portability improvements:"), and no entry is a box.
+// "Portability improvements:"), no entry is a box, and the list is not
+// numbered.
 func areaLabels(ev *event) bool {
+	if ev.ordered {
+		return false // numbered entries are steps, whatever they are written as
+	}
 	parents, labels := 0, 0
 	for i := range ev.entries {
 		e := &ev.entries[i]
@@ -720,7 +737,12 @@ func (r *reader) headingItem(s *sec, body bool) {
 		if len(s.kids) > 0 {
 			end = s.end
 		}
-		it.PlanText = planText(r.ln, r.ln.lineOf(h.Range.End)+1, end-1)
+		// A heading is a block of its own: like a loose list item's text
+		// after a blank line, the body starts with "\n", so that what
+		// people read of the subject (Display) is the heading alone.
+		if body := planText(r.ln, r.ln.lineOf(h.Range.End)+1, end-1); body != "" {
+			it.PlanText = "\n" + body
+		}
 	}
 	r.plan.Items = append(r.plan.Items, it)
 }
@@ -799,6 +821,9 @@ func (r *reader) hints() {
 		for _, t := range r.secs[s.idx:] {
 			if t != s && !r.within(t, s) {
 				break
+			}
+			if t.act != aSkip {
+				continue // read as work already ("### Task 1" under "## Context")
 			}
 			steps += t.ordered
 			boxes += t.boxes

@@ -173,3 +173,28 @@ func TestDisplay(t *testing.T) {
 		}
 	}
 }
+
+// A skipped section says what in it looks like work: numbered steps,
+// checkboxes, a work-list or task sub-heading that is skipped with it.
+func TestSkippedLooksLikeWork(t *testing.T) {
+	tests := []struct{ src, heading, hint string }{
+		{"# P\n\n## Notes\n1. a\n2. b\n\n## Work\n- w\n", "Notes", "2 numbered steps"},
+		{"# P\n\n## Risks\n### Changes\n- c\n\n## Work\n- w\n", "Risks", `the sub-heading ### "Changes"`},
+		{"# P\n\n## Context\n### Task 1: x\nbody\n\n## Work\n- w\n", "Context", ""},
+		{"# P\n\n## Summary\n- just context\n\n## Work\n- w\n", "Summary", ""},
+	}
+	for _, tc := range tests {
+		p := Parse([]byte(tc.src))
+		for _, h := range p.Headings {
+			if h.Text != tc.heading {
+				continue
+			}
+			if tc.hint == "" && h.Hint != "" || !strings.Contains(h.Hint, tc.hint) {
+				t.Errorf("%q: hint %q, want one with %q", tc.heading, h.Hint, tc.hint)
+			}
+			if tc.hint != "" && !strings.Contains(h.Reason(), "add <!-- planls: track --> under the heading") {
+				t.Errorf("%q: reason %q says not how to track it", tc.heading, h.Reason())
+			}
+		}
+	}
+}

@@ -222,7 +222,8 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 				s.boxes++
 			default:
 				s.plain++
-				if strings.ContainsAny(e.item.Subject, ":：") && isFieldText(e.item.Subject) {
+				// A numbered "**Scroll:** …" is a step, not a field.
+				if !ev.ordered && strings.ContainsAny(e.item.Subject, ":：") && isFieldText(e.item.Subject) {
 					s.fieldBullets++
 				}
 			}

@@ -58,10 +58,11 @@ var planlsResults = map[string]struct {
 	}},
 	"P13": {items: []vectorItem{}},
 	// P08: "## Step 2: Scope the API" names a task; its bullet is a detail,
-	// kept as the item's plan text (docs/PLAN-FORMAT.md "Task headings").
+	// kept as the item's plan text, which starts with "\n" as a heading is
+	// a block of its own (docs/PLAN-FORMAT.md "Task headings").
 	"P08": {items: []vectorItem{
 		{Group: "3. Implementation", Subject: "kept"},
-		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API", PlanText: ptr("- kept too")},
+		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API", PlanText: ptr("\n- kept too")},
 	}},
 	"P16": {title: "Work", items: []vectorItem{
 		{Group: "Work", Subject: "run it"},

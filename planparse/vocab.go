@@ -22,11 +22,11 @@ const (
 	kExclude              // non-goals, out of scope, future, ideas: never work, not even a checkbox
 	kContext              // summary, background, reference, design, files, order, risks: not work
 	kStatus               // the current state: its checkboxes record findings, not work
-	kLog                  // done, progress, changelog: plain bullets are a log, checkboxes done work
+	kLog                  // progress, changelog, history: plain bullets are a log, checkboxes done work
 	kNotes                // notes and remarks
 	kCriteria             // acceptance, success or exit criteria: each bullet is an item
 	kVerify               // verification and tests: each bullet is a check to run
-	kTasks                // an explicit tick-off list: tasks, todo, action items
+	kTasks                // an explicit tick-off list: tasks, todo, in progress, and done (done work still counts)
 	kWork                 // a list of work: changes, implementation, steps, plan, milestones
 )
 
@@ -69,7 +69,7 @@ var labelWords = map[kind][]string{
 		"비목표", "범위 외", "범위외", "제외", "향후",
 	},
 	kContext: {
-		"summary", "executive summary", "tl;dr", "tldr", "overview", "context", "background", "motivation",
+		"summary", "executive summary", "tl;dr", "tldr", "overview", "introduction", "context", "background", "motivation",
 		"problem", "problem statement", "the problem", "why", "goal", "goals", "objective", "objectives",
 		"purpose", "intent", "scope", "research", "assumptions", "risks", "risk", "mitigations",
 		"questions", "references", "reference", "resources", "links", "see also", "decision",
@@ -85,7 +85,7 @@ var labelWords = map[kind][]string{
 		"user request", "user review required", "rollback", "rollback plan", "expected result",
 		"expected results", "expected outcome", "outcome", "outcomes", "results", "reuse", "what already exists", "self-review", "plan review", "behavior", "behaviour", "requirements",
 		"surprises & discoveries", "surprises and discoveries", "outcomes & retrospective",
-		"outcomes and retrospective", "idempotence and recovery", "artifacts and notes",
+		"outcomes and retrospective", "idempotence and recovery", "artifacts and notes", "concrete steps",
 		"purpose / big picture", "context and orientation",
 		// es, pt, fr, de, ru, vi, pl, tr, it
 		"resumen", "contexto", "antecedentes", "objetivo", "objetivos", "riesgos", "supuestos",
@@ -113,7 +113,7 @@ var labelWords = map[kind][]string{
 		"概述", "概要", "总结", "總結", "摘要", "背景", "上下文", "目标", "目標", "目的", "风险", "風險",
 		"假设", "假設", "参考", "參考", "决策", "決策", "原则", "原則", "约束", "約束", "限制", "架构",
 		"架構", "设计", "設計", "依赖", "依賴", "顺序", "順序", "时间线", "時間線", "需求", "说明",
-		"說明", "原因", "结构", "結構", "技术栈", "技術棧", "附录", "附錄", "问题", "問題", "现有", "文件清单",
+		"說明", "原因", "交付物", "交付成果", "产出物", "評分標準", "评分标准", "评分", "评分细则", "结构", "結構", "技术栈", "技術棧", "附录", "附錄", "问题", "問題", "现有", "文件清单",
 		"前提", "決定", "方針", "制約", "構成", "依存", "スケジュール", "課題", "範囲", "要件", "構造",
 		"技術スタック", "付録", "リスク", "参考資料",
 		"개요", "요약", "배경", "목표", "목적", "위험", "리스크", "가정", "참고", "결정", "원칙",
@@ -127,13 +127,10 @@ var labelWords = map[kind][]string{
 		"现状", "現狀", "当前状态", "當前狀態", "現状", "현재 상태", "현황", "분석", "现状分析",
 	},
 	kLog: {
-		"done", "completed", "finished", "completed work", "changelog", "change log", "history", "log",
+		"changelog", "change log", "history", "log",
 		"progress", "progress log", "work log", "activity log", "decision log", "progress notes",
-		"hecho", "completado", "bitácora", "concluído", "feito", "terminé", "erledigt",
-		"fortschritt", "änderungsprotokoll", "готово", "сделано", "выполнено", "журнал", "прогресс",
-		"đã xong", "hoàn thành", "tamamlanan", "ilerleme",
-		"已完成", "完成", "进度", "進度", "变更记录", "變更記錄", "更新日志", "完了", "進捗", "変更履歴",
-		"완료", "완료된 작업", "진행 상황", "변경 이력",
+		"bitácora", "fortschritt", "änderungsprotokoll", "журнал", "прогресс", "ilerleme",
+		"进度", "進度", "变更记录", "變更記錄", "更新日志", "進捗", "変更履歴", "진행 상황", "변경 이력",
 	},
 	kNotes: {
 		"notes", "note", "remarks", "comments", "tips", "reminders", "warnings",
@@ -165,12 +162,15 @@ var labelWords = map[kind][]string{
 		"überprüfung", "validierung", "testplan", "prüfung", "проверка", "верификация", "валидация",
 		"тесты", "тестирование", "план тестирования", "kiểm thử", "xác minh", "kiểm tra",
 		"weryfikacja", "testy", "doğrulama", "testler", "verifica",
-		"验证", "驗證", "测试", "測試", "检查", "檢查", "检查清单", "測試計畫", "测试计划", "検証",
+		"验证", "驗證", "测试", "測試", "检查", "檢查", "检查清单", "測試計畫", "测试计划", "验证计划", "検証",
+		"検証計画", "検証手順", "テスト計画", "확인 사항", "검증 계획", "테스트 계획",
 		"テスト", "確認", "검증", "테스트", "체크리스트", "확인",
 	},
 	kTasks: {
 		"tasks", "task list", "todo", "to do", "to-do", "todos", "todo list", "action items",
-		"work items", "open tasks", "in progress", "next", "next up", "up next", "now", "current focus",
+		"work items", "open tasks", "in progress", "done", "completed", "finished", "completed work",
+		"hecho", "completado", "concluído", "feito", "terminé", "erledigt", "готово", "сделано",
+		"выполнено", "đã xong", "hoàn thành", "tamamlanan", "已完成", "完成", "完了", "완료", "완료된 작업", "next", "next up", "up next", "now", "current focus",
 		"planned", "upcoming", "pending", "remaining", "not started", "doing", "open items",
 		"en curso", "pendiente", "em andamento", "pendente", "en cours", "in arbeit", "offen", "в работе",
 		"đang làm", "进行中", "未完成", "待完成", "進行中", "未着手", "진행 중", "예정", "미완료", "tareas", "tarefas", "tâches", "aufgaben", "задачи", "nhiệm vụ",
@@ -181,7 +181,7 @@ var labelWords = map[kind][]string{
 	kWork: {
 		"changes", "implementation", "implementation plan", "implementation steps", "implementation details",
 		"plan", "the plan", "plan of work", "work plan", "execution plan", "action plan", "steps",
-		"next steps", "concrete steps", "roadmap", "milestones", "phases", "deliverables", "backlog",
+		"next steps", "roadmap", "milestones", "phases", "deliverables", "backlog",
 		"work", "rollout", "fixes", "approach", "solution", "proposal", "workstreams", "scope of work",
 		"cambios", "implementación", "implementacion", "plan de implementación", "pasos", "fases",
 		"hoja de ruta", "entregables", "pendientes", "mudanças", "alterações", "implementação",
@@ -237,7 +237,7 @@ var labelModifiers = []string{
 	"product", "functional", "non-functional", "security", "performance", "manual", "automated",
 	"unit", "integration", "e2e", "end-to-end", "proposed", "recommended", "suggested", "planned",
 	"immediate", "remaining", "core", "initial", "full", "complete", "execution",
-	"success", "risk", "test", "testing", "code", "phase", "task", "milestone", "feature", "dev", "file",
+	"success", "risk", "test", "testing", "code", "phase", "task", "milestone", "feature", "epic", "story", "dev", "file",
 	"developer",
 }
 
@@ -316,6 +316,11 @@ func labelKind(s string) kind {
 	// A head-first language's label at the start, at a word boundary.
 	if k := headFirstLabel(s, idx); k != kPlain {
 		return k
+	}
+	// "Later capabilities", "Future improvements": what is later is not
+	// work, whatever it is.
+	if w, _, ok := strings.Cut(s, " "); ok && (w == "later" || w == "future" || w == "someday") {
+		return kExclude
 	}
 	// The head of a short phrase: "deployment checks", "admin tasks".
 	words := strings.Count(s, " ") + 1
@@ -669,4 +674,52 @@ var doNotPrefixes = []string{
 func isDoNot(subject string) bool {
 	s := strings.TrimLeft(subject, "*_~`[ \t")
 	return slices.ContainsFunc(doNotPrefixes, func(p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) })
+}
+
+// notNowWords in a parenthetical say that what it qualifies is not planned
+// now: "v2.0 (ideas)", "- Enable the adapter (might-do-someday)".
+var notNowWords = []string{"someday", "later", "future", "ideas", "idea", "not planned", "wishlist",
+	"nice to have", "nice-to-have", "out of scope", "won't do", "wont do", "not now", "post-mvp"}
+
+// notNowAside reports whether a parenthetical's text (lower case, without
+// the parentheses) holds one of notNowWords at word boundaries.
+func notNowAside(aside string) bool {
+	for _, w := range notNowWords {
+		for i := strings.Index(aside, w); i >= 0; {
+			end := i + len(w)
+			if (i == 0 || !isLetterByteOrCont(aside, i-1)) && (end == len(aside) || !isLetterByteOrCont(aside, end)) {
+				return true
+			}
+			j := strings.Index(aside[i+1:], w)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
+}
+
+// isLetterByteOrCont reports whether the byte at i is an ASCII letter or
+// digit, or part of a multi-byte character.
+func isLetterByteOrCont(s string, i int) bool { return isWordByte(s[i]) || s[i] >= 0x80 }
+
+// bulletAside returns the text of the parentheticals of a bullet's subject,
+// lower case, or "".
+func bulletAside(subject string) string {
+	var b strings.Builder
+	for s := subject; ; {
+		i := strings.IndexByte(s, '(')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			break
+		}
+		b.WriteString(strings.ToLower(s[i+1 : i+j]))
+		b.WriteByte(' ')
+		s = s[i+j+1:]
+	}
+	return b.String()
 }
