@@ -57,8 +57,8 @@ type Links struct {
 
 // Options bound the report's size.
 type Options struct {
-	TimelineMax int // events shown in the timeline (DefaultTimelineMax when 0)
-	ChartMax    int // points on the chart (DefaultChartMax when 0)
+	TimelineMax int // events shown in the timeline (DefaultTimelineMax when 0, all when below 0)
+	ChartMax    int // points on the chart (DefaultChartMax when 0, all when below 0)
 }
 
 // The default bounds: a history of 10,000 changes still makes a report a
@@ -96,7 +96,8 @@ func Build(in Input) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.Timeline, r.Earlier, r.Chart, r.Approvals = h.timeline, h.earlier, h.chart, h.approvals
+	r.Timeline, r.Omitted, r.OmittedStarts, r.Chart, r.Approvals = h.timeline, h.omitted, h.omittedStarts, h.chart, h.approvals
+	r.Chart.End = r.Generated
 
 	var pairs [][2]string
 	for _, p := range in.Items {

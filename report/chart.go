@@ -32,6 +32,17 @@ func chartSVG(ch Chart) template.HTML {
 	fmt.Fprintf(&b, `<desc id="chart-desc">From %s to %s: %d of %d done and %d deferred at the end; %d approvals.</desc>`,
 		stamp(pts[0].Time), stamp(last.Time), last.Done, last.Scope, last.Deferred, len(ch.Marks))
 	t0, t1 := pts[0].Time, last.Time
+	// The state after the last change gets room of its own, up to the
+	// report's time and at most a tenth of the span: drawn to the last
+	// change only, it would be a dot on the right edge, and the area there
+	// would show the state before it.
+	if ch.End.After(t1) {
+		end := t1.Add(max(t1.Sub(t0)/10, time.Second))
+		if ch.End.Before(end) {
+			end = ch.End
+		}
+		t1 = end
+	}
 	if !t1.After(t0) {
 		t1 = t0.Add(time.Minute)
 	}

@@ -14,11 +14,13 @@ import (
 
 // history is what the report takes from the journal.
 type history struct {
-	timeline  []Event
-	earlier   int
-	chart     Chart
-	approvals int
-	closed    map[int]time.Time // each plan item's last completion or deferral
+	timeline []Event
+	omitted  int // events left out of the timeline
+	// omittedStarts is how many of them are starts.
+	omittedStarts int
+	chart         Chart
+	approvals     int
+	closed        map[int]time.Time // each plan item's last completion or deferral
 }
 
 // readHistory walks the history once: each plan item's status after every
@@ -47,7 +49,7 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 			h.approvals++
 			evs = append(evs, Event{Kind: kind, Text: firstLine(ev.Result)})
 		case "merge":
-			evs = append(evs, Event{Kind: "merged", Text: "merged from a branch", Detail: firstLine(ev.Result)})
+			evs = append(evs, Event{Kind: "merged", Text: "from a branch", Detail: firstLine(ev.Result)})
 		}
 		// A reopen of a completed item says why, and what the evidence was.
 		var reopen core.ReopenedParams
@@ -118,15 +120,8 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 	if err != nil {
 		return h, err
 	}
-	h.chart = thin(pts, marks, max(opts.ChartMax, 0))
-	limit := opts.TimelineMax
-	if limit <= 0 {
-		limit = DefaultTimelineMax
-	}
-	if len(all) > limit {
-		h.earlier = len(all) - limit
-		all = all[len(all)-limit:]
-	}
+	h.chart = thin(pts, marks, opts.ChartMax)
+	all, h.omitted, h.omittedStarts = pick(all, opts.TimelineMax)
 	slices.Reverse(all)
 	// Subjects and details are made readable only for the events shown:
 	// rendering a subject parses its markdown.
@@ -146,6 +141,52 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 	}
 	h.timeline = all
 	return h, nil
+}
+
+// pick bounds the timeline (oldest first) to limit events
+// (DefaultTimelineMax when 0, every event when below 0). Starts go first:
+// the events that change what the plan owes (approvals, completions,
+// deferrals, reopens, merges) are kept, the latest of them when even
+// those are too many, and the latest starts fill what room is left. It
+// returns the events kept in their order, how many it left out, and how
+// many of those are starts.
+func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
+	if limit == 0 {
+		limit = DefaultTimelineMax
+	}
+	if limit < 0 || len(all) <= limit {
+		return all, 0, 0
+	}
+	var milestones, startsTotal int
+	for _, e := range all {
+		if e.Kind == "started" {
+			startsTotal++
+		} else {
+			milestones++
+		}
+	}
+	roomStarts := max(limit-milestones, 0)
+	roomMilestones := min(milestones, limit)
+	// From the newest back, each kind takes what room it has.
+	kept = make([]Event, 0, limit)
+	for i := len(all) - 1; i >= 0; i-- {
+		e := all[i]
+		switch {
+		case e.Kind == "started" && roomStarts > 0:
+			roomStarts--
+		case e.Kind != "started" && roomMilestones > 0:
+			roomMilestones--
+		default:
+			omitted++
+			if e.Kind == "started" {
+				starts++
+			}
+			continue
+		}
+		kept = append(kept, e)
+	}
+	slices.Reverse(kept)
+	return kept, omitted, starts
 }
 
 func isOpen(s core.Status) bool { return s == core.Pending || s == core.InProgress }
@@ -170,7 +211,8 @@ func firstLine(s string) string {
 	return core.NoControls(line)
 }
 
-// thin keeps at most limit points (DefaultChartMax when 0): the points are
+// thin keeps at most limit points (DefaultChartMax when 0, every point
+// when below 0): the points are
 // cut into limit spans of equal time and each span keeps its last point;
 // the points of approvals are always kept, so each scope change shows
 // where it happened.
@@ -179,7 +221,7 @@ func thin(pts []Point, marks []Mark, limit int) Chart {
 		limit = DefaultChartMax
 	}
 	ch := Chart{Marks: marks}
-	if len(pts) <= limit {
+	if limit < 0 || len(pts) <= limit {
 		ch.Points = pts
 		return ch
 	}

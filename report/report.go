@@ -35,10 +35,14 @@ type Report struct {
 	Items  []Item // plan items in plan order (those no longer in the file last)
 	Drift  []Drift
 	Chart  Chart
-	// Timeline is the latest events, newest first; Earlier counts the
-	// older ones left out (the journal holds them all).
-	Timeline []Event
-	Earlier  int
+	// Timeline is the events shown, newest first: every one, or within
+	// Options.TimelineMax the latest of those that change what the plan
+	// owes, and the latest starts as room allows. Omitted counts the events
+	// left out (the journal holds them all), OmittedStarts the starts
+	// among them.
+	Timeline      []Event
+	Omitted       int
+	OmittedStarts int
 	// Verify counts completed items by verify's verdict.
 	Verify map[verify.State]int
 }
@@ -150,6 +154,8 @@ type Chart struct {
 	// Thinned is the number of points merged into their neighbours to keep
 	// the chart small (0 when every change has its point).
 	Thinned int
+	// End is the time the chart runs to: the report's time (UTC).
+	End time.Time
 }
 
 // Point is the plan's counts after a change.

@@ -14,6 +14,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
+
+	"github.com/planls/planls/core"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -52,7 +54,7 @@ func TestMarkdownGolden(t *testing.T) {
 				in.Links = Links{Local: true}
 			}
 			var b bytes.Buffer
-			if err := Markdown(&b, build(t, in)); err != nil {
+			if err := Markdown(&b, build(t, in), 0); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.name, b.Bytes())
@@ -87,7 +89,7 @@ func checkLinks(t *testing.T, page string) {
 
 func TestMarkdownHostileTextRendersAsText(t *testing.T) {
 	var b bytes.Buffer
-	if err := Markdown(&b, build(t, fixture(true))); err != nil {
+	if err := Markdown(&b, build(t, fixture(true)), 0); err != nil {
 		t.Fatal(err)
 	}
 	// Render it as a permissive Markdown renderer would (raw HTML allowed,
@@ -236,8 +238,8 @@ func TestChartThinning(t *testing.T) {
 	if last.Done != 0 || !last.Time.Equal(t0.Add(2000*time.Minute)) {
 		t.Errorf("last point %+v: the last change must be kept", last)
 	}
-	if len(r.Timeline) != 30 || r.Earlier != 2001-30 || r.Timeline[0].Time.Before(r.Timeline[1].Time) {
-		t.Errorf("timeline %d shown, %d earlier: want the newest 30 first", len(r.Timeline), r.Earlier)
+	if len(r.Timeline) != 30 || r.Omitted != 2001-30 || r.Timeline[0].Time.Before(r.Timeline[1].Time) {
+		t.Errorf("timeline %d shown, %d earlier: want the newest 30 first", len(r.Timeline), r.Omitted)
 	}
 }
 
@@ -248,4 +250,61 @@ func build(t *testing.T, in Input) *Report {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// A long history of starts and stops does not push what changed the plan
+// (its approval, completions, deferrals) out of the timeline; --full
+// (TimelineMax below 0) shows every event.
+func TestTimelineKeepsWhatChangesThePlan(t *testing.T) {
+	h := newHistory()
+	h.approve(t0, "Long", map[int]string{1: "one", 2: "two", 3: "three"}, nil, "approved")
+	h.set(t0.Add(time.Minute), "cli", 1, complete("a1b2c3d"))
+	h.set(t0.Add(2*time.Minute), "cli", 3, deferWith("later"))
+	for i := range 1000 {
+		s := core.InProgress
+		if i%2 == 1 {
+			s = core.Pending
+		}
+		h.set(t0.Add(time.Duration(3+i)*time.Minute), "mcp", 2, status(s))
+	}
+	st := &core.State{Version: 1, Revision: int64(len(h.events)), NextID: 4, Plan: h.plan}
+	r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: 30}})
+	var kinds []string
+	for _, e := range r.Timeline {
+		if e.Kind != "started" {
+			kinds = append(kinds, e.Kind+"#"+strconv.Itoa(e.TaskID))
+		}
+	}
+	if got := strings.Join(kinds, " "); got != "deferred#3 completed#1 approved#0" {
+		t.Errorf("timeline keeps %q besides starts, want the approval, the completion and the deferral", got)
+	}
+	if len(r.Timeline) != 30 || r.Omitted != 500-27 || r.OmittedStarts != r.Omitted || !r.Timeline[0].Time.Equal(t0.Add(1001*time.Minute)) {
+		t.Errorf("%d shown, %d omitted (%d starts), newest %v: want 30 with the latest starts", len(r.Timeline), r.Omitted, r.OmittedStarts, r.Timeline[0].Time)
+	}
+	var page bytes.Buffer
+	if err := HTML(&page, r, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if want := `473 events are not shown (all starts): <code>planls report --full</code> shows every one.`; !strings.Contains(page.String(), want) {
+		t.Errorf("page lacks %q", want)
+	}
+	if r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: -1}}); len(r.Timeline) != 503 || r.Omitted != 0 {
+		t.Errorf("full timeline: %d events, %d omitted; want all 503", len(r.Timeline), r.Omitted)
+	}
+}
+
+// The state after the last change is drawn with a width of its own (up to
+// the report's time), not as a dot on the chart's right edge.
+func TestChartShowsTheLastState(t *testing.T) {
+	svg := string(chartSVG(build(t, fixture(false)).Chart))
+	cx := regexp.MustCompile(`<circle class="pt" cx="([0-9.]+)"`).FindAllStringSubmatch(svg, -1)
+	done := regexp.MustCompile(`<path class="area-done" d="[^"]*H([0-9.]+)V[0-9.]+Z"`).FindStringSubmatch(svg)
+	if len(cx) == 0 || done == nil {
+		t.Fatalf("no points or no area in\n%s", svg)
+	}
+	last, _ := strconv.ParseFloat(cx[len(cx)-1][1], 64)
+	end, _ := strconv.ParseFloat(done[1], 64)
+	if end-last < 20 {
+		t.Errorf("the last point is at x=%.1f and the area ends at x=%.1f: the last state has no width", last, end)
+	}
 }

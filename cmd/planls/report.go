@@ -30,17 +30,18 @@ const defaultReport = store.DirName + "/" + store.ReportName
 // Markdown for a pull request.
 func newReportCmd() *cobra.Command {
 	var format, output string
-	var open bool
+	var open, full bool
+	maxBytes := report.DefaultMarkdownBytes
 	cmd := &cobra.Command{
-		Use:   "report [--format html|markdown] [-o FILE] [--open]",
+		Use:   "report [--format html|markdown] [-o FILE] [--open] [--full] [--max-bytes N]",
 		Short: "Write the plan report: progress over time, each item's proof as links (HTML or Markdown)",
-		Long: `Write the report of the approved plan: its progress overall and per group, a burn-up chart from
+		Long: fmt.Sprintf(`Write the report of the approved plan: its progress overall and per group, a burn-up chart from
 the journal (items completed and deferred over time against the plan's scope, each approval marked),
 every item with its status, its evidence (commits, files at their line and tests as links) and
 planls verify's verdict, the deferred items with their reasons, drift since approval, and a timeline
 of events (approved, started, completed, deferred, reopened, merged from a branch).
 
---format html (the default) writes one self-contained page to ` + defaultReport + ` (or -o FILE; -o -
+--format html (the default) writes one self-contained page to `+defaultReport+` (or -o FILE; -o -
 for stdout): styles, script and chart inline, nothing fetched, light and dark, printable. --open then
 opens it in the default browser ($BROWSER when set, else xdg-open, open or start).
 
@@ -49,10 +50,20 @@ or $GITHUB_STEP_SUMMARY:
 
   planls report --format markdown >> "$GITHUB_STEP_SUMMARY"
 
+It keeps to --max-bytes (default %d, under the 65,536 characters of a GitHub pull-request
+comment): when the whole report is larger, progress and the per-group table stay, the open items
+(in progress first), the items closed last with their proof, and the latest deferrals are listed
+as far as they fit, each cut list says how many it left out, and a closing note says what was cut.
+--full prints everything (--max-bytes 0 does the same).
+
+The HTML page's timeline shows the latest %d events (approvals, completions, deferrals, reopens
+and merges before starts) and its chart at most %d points; --full shows every event and point.
+
 Links go to the forge when the repository's remote (origin, else the first) is on GitHub, GitLab or
 Gitea (Codeberg, Forgejo), at the HEAD commit; else an HTML report links the local files. Evidence is
 checked as planls verify does, offline: no command is ever run for the report. Exit 0, or 2 on error
 (no plan approved, unreadable state).`,
+			report.DefaultMarkdownBytes, report.DefaultTimelineMax, report.DefaultChartMax),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if format != "html" && format != "markdown" {
@@ -61,6 +72,17 @@ checked as planls verify does, offline: no command is ever run for the report. E
 			if open && (format != "html" || output == "-") {
 				return usagef("--open needs the HTML report written to a file")
 			}
+			if cmd.Flags().Changed("max-bytes") {
+				switch {
+				case format != "markdown":
+					return usagef("--max-bytes bounds the Markdown report: use it with --format markdown")
+				case maxBytes != 0 && maxBytes < report.MinMarkdownBytes:
+					return usagef("--max-bytes %d: use 0 (no limit) or at least %d", maxBytes, report.MinMarkdownBytes)
+				}
+			}
+			if full {
+				maxBytes = 0
+			}
 			s, st, err := openState(cmd)
 			if err != nil {
 				return err
@@ -68,13 +90,17 @@ checked as planls verify does, offline: no command is ever run for the report. E
 			if st.Plan == nil {
 				return failf("no plan approved in %s: run planls approve %s first", s.Root, defaultPlan)
 			}
-			r, err := buildReport(cmd.Context(), s, st, format == "html")
+			var opts report.Options
+			if full {
+				opts = report.Options{TimelineMax: -1, ChartMax: -1}
+			}
+			r, err := buildReport(cmd.Context(), s, st, format == "html", opts)
 			if err != nil {
 				return fail(err)
 			}
 			var buf bytes.Buffer
 			if format == "markdown" {
-				err = report.Markdown(&buf, r)
+				err = report.Markdown(&buf, r, maxBytes)
 			} else {
 				err = report.HTML(&buf, r, version())
 			}
@@ -114,14 +140,16 @@ checked as planls verify does, offline: no command is ever run for the report. E
 	cmd.Flags().StringVar(&format, "format", "html", "output format: html or markdown")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to FILE (- for stdout); default "+defaultReport+" for html, stdout for markdown")
 	cmd.Flags().BoolVar(&open, "open", false, "open the HTML report in the default browser")
+	cmd.Flags().BoolVar(&full, "full", false, "no limits: every timeline event and chart point (HTML), the whole Markdown")
+	cmd.Flags().IntVar(&maxBytes, "max-bytes", maxBytes, "largest Markdown report in bytes, shortened to fit (0: no limit)")
 	return cmd
 }
 
 // buildReport gathers what the report shows: the state, the history, the
 // plan file against the approved plan, verify's results (no command run)
-// and where links go. local links files by file:// URL when there is no
+// and where links go; opts bounds the timeline and the chart. local links files by file:// URL when there is no
 // forge (right for a page opened here, not for a pull request).
-func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool) (*report.Report, error) {
+func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool, opts report.Options) (*report.Report, error) {
 	// verify and the forge lookups mostly wait on git, and the plan is
 	// analysed, while the history is read: they share nothing.
 	var results []verify.Result
@@ -154,7 +182,7 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 	}
 	items, drift := reportFindings(v)
 	return report.Build(report.Input{Root: s.Root, State: st, History: history, Items: items, Verify: results,
-		Drift: drift, Links: links, Now: time.Now()})
+		Drift: drift, Links: links, Now: time.Now(), Options: opts})
 }
 
 // reportFindings is the plan items and the drift findings of the analysis,

@@ -39,7 +39,7 @@ func BenchmarkReport(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := buildReport(context.Background(), s, st, true)
+		r, err := buildReport(context.Background(), s, st, true, report.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
