@@ -303,3 +303,41 @@ func TestNoSealOfATextMerge(t *testing.T) {
 		t.Errorf("a clean tail: %s %v", line, err)
 	}
 }
+
+// A sealed segment missing from the middle of the history, or the first
+// one, is named by doctor: the tail's snapshot names only the newest.
+func TestDoctorNamesEveryMissingSegment(t *testing.T) {
+	t.Setenv(EnvSealBytes, "4096")
+	s := Open(t.TempDir(), "test")
+	workload(t, s, 160)
+	segs, err := s.segments()
+	if err != nil || len(segs) < 4 {
+		t.Fatalf("segments %v, %v", segs, err)
+	}
+	notes := func() string {
+		t.Helper()
+		rep, err := s.Doctor(context.Background(), false, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(rep.Notes, "\n")
+	}
+	if n := notes(); strings.Contains(n, "missing") || strings.Contains(n, "no segment") {
+		t.Fatalf("doctor with every segment:\n%s", n)
+	}
+	gone := segs[1]
+	if err := os.Remove(filepath.Join(s.Root, DirName, gone.name)); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("sealed history: no segment in .planls/journal/ holds the changes of revisions %d–%d (", gone.first+1, gone.last)
+	if n := notes(); !strings.Contains(n, want) {
+		t.Errorf("doctor without %s lacks %q:\n%s", gone.name, want, n)
+	}
+	if err := os.Remove(filepath.Join(s.Root, DirName, segs[0].name)); err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("sealed history: .planls/%s, which holds the changes before revision %d, is missing", gone.name, gone.last+1)
+	if n := notes(); !strings.Contains(n, want) {
+		t.Errorf("doctor without the first two segments lacks %q:\n%s", want, n)
+	}
+}

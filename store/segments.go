@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"compress/gzip"
@@ -82,8 +83,9 @@ func (s *Store) readSegment(name string) ([]byte, error) {
 }
 
 // sealedNotes are doctor's lines about the sealed history: how many
-// segments and which revisions they hold, and a segment the tail's
-// snapshot names that is not here (the history before it is then in
+// segments and which revisions they hold, the revisions no segment here
+// holds between the first and the last (sealedGaps), and a segment the
+// tail's snapshot names that is not here (the history before it is then in
 // another clone only: it was not committed, or was removed). tail is the
 // tail's entries. None without segments or a snapshot.
 func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
@@ -96,6 +98,7 @@ func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
 		out = append(out, fmt.Sprintf("sealed history: %s in %s/%s/, revisions %d–%d",
 			core.CountNoun(len(segs), "segment"), DirName, SealDirName, segs[0].first, segs[len(segs)-1].last))
 	}
+	out = append(out, s.sealedGaps(segs)...)
 	for _, e := range tail {
 		var sp sealParams
 		if e.Kind != kindSnapshot || json.Unmarshal(e.Params, &sp) != nil || sp.Sealed == "" {
@@ -107,6 +110,58 @@ func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// sealedGaps are doctor's lines about sealed history that is missing
+// before the newest segment here: revisions that fall between two
+// segments, and a first segment whose snapshot names an older one. Each
+// seal starts its segment at the snapshot of the one before (the
+// revision that segment ends at), so the segments of every branch chain
+// back to the journal's first entry without a gap; a gap is a segment
+// that was never committed or was removed. Only a first segment that
+// starts after revision 1 is opened, to read which segment it follows.
+func (s *Store) sealedGaps(segs []segment) []string {
+	if len(segs) == 0 {
+		return nil
+	}
+	var out []string
+	if first := segs[0]; first.first > 1 {
+		if prev := s.segmentFollows(first.name); prev != "" {
+			out = append(out, fmt.Sprintf("sealed history: %s/%s, which holds the changes before revision %d, is missing (the state is whole; the history before it is only where it was sealed: commit %s/%s/)",
+				DirName, prev, first.first+1, DirName, SealDirName))
+		}
+	}
+	reach := segs[0].last
+	for _, g := range segs[1:] {
+		if g.first > reach {
+			out = append(out, fmt.Sprintf("sealed history: no segment in %s/%s/ holds the changes of revisions %d–%d (one was not committed, or was removed; the state is whole, and that history is only where it was sealed: commit %s/%s/)",
+				DirName, SealDirName, reach+1, g.first, DirName, SealDirName))
+		}
+		reach = max(reach, g.last)
+	}
+	return out
+}
+
+// segmentFollows is the segment whose seal the segment name starts with
+// (its first line's snapshot names it), "" when it starts the journal or
+// cannot be read.
+func (s *Store) segmentFollows(name string) string {
+	f, err := os.Open(filepath.Join(s.SealDir(), path.Base(name)))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return ""
+	}
+	line, _ := bufio.NewReader(zr).ReadBytes('\n')
+	e, ok := parseEntry(bytes.TrimSpace(line))
+	var sp sealParams
+	if !ok || e.Kind != kindSnapshot || json.Unmarshal(e.Params, &sp) != nil {
+		return ""
+	}
+	return sp.Sealed
 }
 
 // newestSegmentTree is the journal tree of the newest sealed segment, for a
