@@ -15,7 +15,7 @@ const defaultPlan = "PLAN.md"
 
 // newApproveCmd is `planls approve [PLAN.md]`.
 func newApproveCmd() *cobra.Command {
-	var force, dry bool
+	var force, replace, dry bool
 	cmd := &cobra.Command{
 		Use:   "approve [PLAN.md]",
 		Short: "Approve a plan: its top-level bullets become tracked plan items",
@@ -30,7 +30,14 @@ A relative PLAN.md is looked up in the working directory, then at the workspace 
 outside the workspace root is refused, so is a file that is not UTF-8 text, and so is a plan in
 which planls finds nothing to track (--force approves it anyway; over an approved plan that
 removes every plan item, and a note lists the open ones). The result names the sections that gave
-no items and why. --dry-run prints what would be tracked and skipped, and approves nothing.
+no items and why.
+
+A plan file other than the approved one is refused when approving it would drop some of the
+approved plan's live items: the error names the approved plan and what would be removed.
+--replace approves it anyway, as the plan chosen on purpose in place of the approved one (an
+agent's plan the user accepted): the items it lacks are tombstoned, and a note names each
+completed, deferred or in-progress one. Unlike --force, --replace still refuses a plan with
+nothing to track; --force allows both. --dry-run prints what would be tracked and skipped, and approves nothing.
 docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 <!-- planls: track --> under a heading change it.`,
 		Args: cobra.MaximumNArgs(1),
@@ -52,7 +59,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 				return dryRun(cmd.OutOrStdout(), st, path)
 			}
 			first := firstApproval(st)
-			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force})
+			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force, Replace: replace})
 			if err != nil {
 				return fail(err)
 			}
@@ -67,6 +74,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")
 	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items (nothing planls reads as work, or removing every plan item)")
+	cmd.Flags().BoolVar(&replace, "replace", false, "approve a plan file other than the approved one even though it drops some of its items (a plan with no items is still refused; --force allows that too)")
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "print what would be tracked, grouped by heading with line numbers, and the sections skipped and why; approve nothing")
 	return cmd
 }
