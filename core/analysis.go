@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/planls/planls/planparse"
 )
@@ -36,9 +37,8 @@ type Analysis struct {
 	Open, Total int
 
 	tasks  map[int]*Task
-	byTask map[int]int          // task id → index into Items (the first)
-	shown  map[[2]string]string // (subject, planText) → Display, reused by the next analysis
-	weak   map[string]bool      // evidence → WeakEvidence, reused by the next analysis
+	byTask map[int]int // task id → index into Items (the first)
+	memo   *memo
 }
 
 // Item is one plan item of the file, or an approved plan item missing from
@@ -149,7 +149,7 @@ func Analyze(in Input) *Analysis {
 		st = Empty()
 	}
 	a := &Analysis{State: st, Src: in.Src, Exists: in.Exists, tasks: make(map[int]*Task, len(st.Tasks)),
-		shown: map[[2]string]string{}, weak: map[string]bool{}}
+		memo: in.Prev.memoFor(len(st.Tasks))}
 	for i := range st.Tasks {
 		a.tasks[st.Tasks[i].ID] = &st.Tasks[i]
 	}
@@ -157,11 +157,13 @@ func Analyze(in Input) *Analysis {
 	if !in.Exists {
 		a.Src = nil
 		a.Plan = &planparse.Plan{Title: "plan"}
+	} else if in.Prev != nil && in.Prev.Exists {
+		a.Plan = planparse.Reparse(in.Prev.Plan, in.Src) // the parts an edit left alone are not parsed again
 	} else {
 		a.Plan = planparse.Parse(in.Src)
 	}
 	a.match()
-	a.subjects(in.Prev)
+	a.subjects()
 	a.count()
 	a.findings(in)
 	return a
@@ -172,7 +174,6 @@ func (a *Analysis) match() {
 	byItem := make([]*ItemMatch, len(a.Plan.Items))
 	var missing []int
 	if a.Approved && a.Exists {
-		a.NeedsReapproval = !PlanMatches(a.Src, a.State.Plan.ID)
 		var matches []ItemMatch
 		matches, missing = MatchPlan(a.State, a.Plan)
 		for i := range matches {
@@ -207,6 +208,12 @@ func (a *Analysis) match() {
 			a.Items = append(a.Items, Item{Task: t, Drift: DriftMissing})
 		}
 	}
+	if a.Approved && a.Exists {
+		// An item that is not the approved one already says the bytes
+		// differ: the whole text is hashed only when every item is.
+		a.NeedsReapproval = len(missing) > 0 || slices.ContainsFunc(a.Items, func(it Item) bool { return it.Drift != DriftSame }) ||
+			!PlanMatches(a.Src, a.State.Plan.ID)
+	}
 	a.byTask = make(map[int]int, len(a.Items))
 	for i, it := range a.Items {
 		if it.Task != nil {
@@ -224,20 +231,43 @@ func (a *Analysis) match() {
 	}
 }
 
-// subjects sets each item's Subject and its task's, from one inline
-// parse of the texts prev did not already render.
-func (a *Analysis) subjects(prev *Analysis) {
+// memo remembers what texts render to across the analyses of one plan
+// file, each made from the one before (Input.Prev): rendering a subject
+// (planparse.Displays) and classifying evidence (WeakEvidence, 4–9 µs a
+// string) were most of a keystroke's analysis at 1,000 items. It only
+// grows, and is started afresh past four times the plan's texts.
+type memo struct {
+	mu    sync.Mutex
+	shown map[[2]string]string // (subject, planText) → Display
+	weak  map[string]bool      // evidence → WeakEvidence
+}
+
+// memoFor is a's memo for an analysis of about n tasks, or a new one.
+func (a *Analysis) memoFor(n int) *memo {
+	if a != nil && a.memo != nil {
+		m := a.memo
+		m.mu.Lock()
+		full := len(m.shown)+len(m.weak) > 8*(n+len(a.Items))+64
+		m.mu.Unlock()
+		if !full {
+			return m
+		}
+	}
+	return &memo{shown: map[[2]string]string{}, weak: map[string]bool{}}
+}
+
+// subjects sets each item's Subject and its task's, from one inline parse
+// of the texts the memo does not hold yet.
+func (a *Analysis) subjects() {
+	m := a.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	var todo [][2]string
 	need := func(k [2]string) {
-		if _, ok := a.shown[k]; ok {
-			return
+		if _, ok := m.shown[k]; !ok {
+			m.shown[k] = ""
+			todo = append(todo, k)
 		}
-		if s, ok := prev.shownText(k); ok {
-			a.shown[k] = s
-			return
-		}
-		a.shown[k] = ""
-		todo = append(todo, k)
 	}
 	for _, it := range a.Items {
 		if it.Plan != nil {
@@ -248,26 +278,18 @@ func (a *Analysis) subjects(prev *Analysis) {
 		}
 	}
 	for i, s := range planparse.Displays(todo) {
-		a.shown[todo[i]] = s
+		m.shown[todo[i]] = s
 	}
 	for i := range a.Items {
 		it := &a.Items[i]
 		if it.Task != nil {
-			it.TaskSubject = a.shown[[2]string{it.Task.Subject, it.Task.PlanText}]
+			it.TaskSubject = m.shown[[2]string{it.Task.Subject, it.Task.PlanText}]
 			it.Subject = it.TaskSubject
 		}
 		if it.Plan != nil {
-			it.Subject = a.shown[[2]string{it.Plan.Subject, it.Plan.PlanText}]
+			it.Subject = m.shown[[2]string{it.Plan.Subject, it.Plan.PlanText}]
 		}
 	}
-}
-
-func (a *Analysis) shownText(k [2]string) (string, bool) {
-	if a == nil {
-		return "", false
-	}
-	s, ok := a.shown[k]
-	return s, ok
 }
 
 func (a *Analysis) count() {
@@ -307,12 +329,9 @@ func (a *Analysis) findings(in Input) {
 		return
 	}
 	if a.TextDrift {
-		add(Finding{Rule: RuleDrift, Severity: SeverityWarning, Item: -1, Range: title, Drift: DriftText,
-			Message: "the plan file changed since approval outside its plan items: re-approve to make the new text the plan"})
-	}
-	prev := in.Prev
-	if prev != nil && prev.State != a.State {
-		prev = nil // per-task results hold only for the same state
+		for _, f := range a.textDrift(title) {
+			add(f)
+		}
 	}
 	for i := range a.Items {
 		it := &a.Items[i]
@@ -354,7 +373,7 @@ func (a *Analysis) findings(in Input) {
 				if missing := ProofMissing(t); missing != "" {
 					add(at.finding(RuleNoProof, SeverityWarning, t.ID, "",
 						"plan item #"+strconv.Itoa(t.ID)+" is "+missing+" (state.json edited by hand?): "+it.TaskSubject+suffix))
-				} else if t.Status == Completed && a.weakEvidence(prev, t.Evidence) {
+				} else if t.Status == Completed && a.weakEvidence(t.Evidence) {
 					add(at.finding(RuleWeak, SeverityWarning, t.ID, "", WeakEvidenceMessage(t.ID, t.Evidence)))
 				}
 			}
@@ -379,21 +398,16 @@ func (at place) finding(rule string, sev Severity, id int, drift Drift, msg stri
 	return Finding{Rule: rule, Severity: sev, TaskID: id, Item: at.Item, Range: at.Range, Gone: at.Gone, Drift: drift, Message: msg}
 }
 
-// weakEvidence is WeakEvidence(ev), remembered for the next analysis:
-// 4–9 µs a string (BenchmarkWeakEvidence) is most of a keystroke's
-// analysis in a plan of 1,000 completed items.
-func (a *Analysis) weakEvidence(prev *Analysis, ev string) bool {
-	if w, ok := a.weak[ev]; ok {
-		return w
-	}
-	w, ok := false, false
-	if prev != nil {
-		w, ok = prev.weak[ev]
-	}
+// weakEvidence is WeakEvidence(ev), through the memo.
+func (a *Analysis) weakEvidence(ev string) bool {
+	m := a.memo
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w, ok := m.weak[ev]
 	if !ok {
 		w = WeakEvidence(ev)
+		m.weak[ev] = w
 	}
-	a.weak[ev] = w
 	return w
 }
 

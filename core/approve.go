@@ -32,8 +32,8 @@ func rawPlanID(src []byte) string {
 var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // itemKey is a plan item's identity for reconciliation: full scope, subject
-// and planText, compared exactly (planls-rules.md "Approval and
-// reconciliation"). A struct of the item's own strings hashes without
+// and planText, compared exactly (docs/PLAN-FORMAT.md
+// "Approval and re-approval"). A struct of the item's own strings hashes without
 // building a new string, except to join a scope deeper than one heading.
 type itemKey struct {
 	depth                    int // len(scope): tells no scope from one empty heading
@@ -56,7 +56,7 @@ func taskKey(t *Task) itemKey { return keyOf(t.PlanScope, t.Subject, t.PlanText)
 
 // UsableItems are the indexes into plan.Items of the items that can become
 // plan items, in order: an item with a blank subject is not one
-// (planls-rules.md rule 4, `empty-item`). A nil plan has none.
+// (docs/PLAN-FORMAT.md, `empty-item`). A nil plan has none.
 func UsableItems(plan *planparse.Plan) []int {
 	var idx []int
 	if plan == nil {
@@ -70,8 +70,8 @@ func UsableItems(plan *planparse.Plan) []int {
 	return idx
 }
 
-// Approve turns a parsed plan into plan items (planls-rules.md "Approval and
-// reconciliation"). src is the plan's markdown (its sha256 is the plan id);
+// Approve turns a parsed plan into plan items (docs/PLAN-FORMAT.md
+// "Approval and re-approval"). src is the plan's markdown (its sha256 is the plan id);
 // path is the plan file relative to the workspace root, slash-separated.
 // Approving the same content again is a no-op (Changed false, text
 // `Plan "<title>" is already approved: <n> plan items`). Unchanged
@@ -94,7 +94,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 	rawParams, _ := json.Marshal(map[string]string{"planId": id, "path": path})
 	const action = "approve"
 	if opts.ReadOnly {
-		return fail(orig, view, action, rawParams, fmt.Errorf("read-only: this server has only the memory:read scope; approve needs memory:write"))
+		return fail(orig, view, action, rawParams, fmt.Errorf("read-only: this server only reads (planls mcp --read-only): list and get work, approve does not; ask the user to make the change, or to serve planls without --read-only"))
 	}
 	if view.Plan != nil && view.Plan.ID == id {
 		_, total := PlanCounts(view)
@@ -187,7 +187,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		w.Tasks = append(append(all, w.Tasks...), fresh...)
 	}
 	w.NextID = nextID
-	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src)}
+	w.Plan = &PlanRef{ID: id, Title: title, Path: path, ApprovedAt: now, TextID: textID(src), Outside: outsideHashes(src, plan)}
 	counts := fmt.Sprintf("%d kept, %d new, %d removed", kept, len(fresh), len(removedIDs))
 	if restored > 0 {
 		counts += fmt.Sprintf(", %d restored", restored)

@@ -20,14 +20,14 @@ var rPlans = map[string]*planparse.Plan{
 	"R05": handPlan("Nothing actionable"), // "## Summary" is a context section: no items
 }
 
-// rPlanls is the planls result of each R vector (planls-rules.md "Approval
-// and reconciliation"), which differs from vectors.md on purpose:
+// rPlanls is the planls result of each R vector (docs/PLAN-FORMAT.md
+// "Approval and re-approval"), which differs from testdata/core/vectors.json on purpose:
 //   - R01/R02: unchanged items KEEP their id and everything on them (status,
 //     evidence, reason, owner, activeForm, blockedBy); rpiv renumbers them
 //     and drops in_progress, owner and activeForm.
 //   - R02: old items that left the plan are tombstoned (kept as history),
 //     not removed; edges to them are dropped as in rpiv.
-//   - R04: identical items pair up by order (issue 10): the k-th new "same"
+//   - R04: identical items pair up by order: the k-th new "same"
 //     keeps the k-th old one and the third is new (rpiv lets the last old
 //     duplicate win for every new one; planls used to carry none).
 var rPlanls = map[string]struct {
@@ -148,7 +148,7 @@ func TestApproveAmbiguity(t *testing.T) {
 		kept     int
 	}{
 		{"unique on both sides", []planparse.Item{item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", "")}, 1},
-		// Identical bullets pair up by order (issue 10): the first new one
+		// Identical bullets pair up by order: the first new one
 		// keeps the first old one.
 		{"new side duplicated", []planparse.Item{item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, 1},
 		{"old side duplicated", []planparse.Item{item(scope("G"), "a", ""), item(scope("G"), "a", "")}, []planparse.Item{item(scope("G"), "a", "")}, 1},
@@ -159,7 +159,9 @@ func TestApproveAmbiguity(t *testing.T) {
 		{"BOM in text", []planparse.Item{item(nil, "\ufeffstart", "")}, []planparse.Item{item(nil, "start", "")}, 1},
 		{"visible accent differs", []planparse.Item{item(nil, "resume", "")}, []planparse.Item{item(nil, "résumé", "")}, 0},
 		{"full scope differs", []planparse.Item{item(scope("A", "G"), "a", "")}, []planparse.Item{item(scope("B", "G"), "a", "")}, 0},
-		{"planText differs", []planparse.Item{item(scope("G"), "a", "x")}, []planparse.Item{item(scope("G"), "a", "x ")}, 0},
+		{"planText differs", []planparse.Item{item(scope("G"), "a", "x")}, []planparse.Item{item(scope("G"), "a", "x y")}, 0},
+		// White space ending a line shows nothing.
+		{"trailing white space", []planparse.Item{item(scope("G"), "a", "- x\n- y")}, []planparse.Item{item(scope("G"), "a ", "- x  \n- y\t")}, 1},
 		{"subject differs in case", []planparse.Item{item(nil, "a", "")}, []planparse.Item{item(nil, "A", "")}, 0},
 	}
 	for _, tt := range tests {
@@ -229,7 +231,7 @@ func TestMatchPlan(t *testing.T) {
 	}
 }
 
-// Field failure B22: two identical bullets keep distinct tasks.
+// Two identical bullets keep distinct tasks.
 func TestMatchPlanDuplicates(t *testing.T) {
 	plan := handPlan("T", item(scope("G"), "Write tests", ""), item(scope("G"), "Write tests", ""))
 	st := Approve(Empty(), plan, []byte("dup"), "PLAN.md", testOpts()).State

@@ -7,14 +7,14 @@ import (
 	"strings"
 )
 
-// The seed's malformed-ops messages (todo-behaviour.md §5), byte for byte.
+// The seed's malformed-ops messages (the seed's ops batches), byte for byte.
 const (
 	msgOpsCombined = "ops can't be combined with a top-level action or fields: put them inside each op"
 	msgOpsEmpty    = "ops must not be empty"
 )
 
-// parseOps reads the `ops` array of a call (todo-behaviour.md §5 "Malformed
-// ops"): every op is checked for shape and fields, and by check (the
+// parseOps reads the `ops` array of a call (the seed's ops batches: malformed
+// ops): every op is checked for shape and fields, and by check (the
 // precheck every op gets), in order; the first problem wins.
 func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*params, error) {
 	if len(obj) > 1 {
@@ -54,8 +54,8 @@ func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*par
 	return parsed, nil
 }
 
-// batch runs checked ops as one atomic call (todo-behaviour.md §5 as
-// amended by planls-rules.md "Batches"): mutations run in order on one
+// batch runs checked ops as one atomic call (the seed's ops batches,
+// with each op's text made at its own point in the batch): mutations run in order on one
 // working copy, reads run on the final state, and the first failure rejects
 // the whole call. Each mutation's text is made at its own point in the
 // batch; a create that a later clear undid prints `Created #<id>`.

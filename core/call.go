@@ -15,8 +15,8 @@ type Options struct {
 	ProjectID   string         // when set, a project_id param must equal it
 	NoDeleteAll bool           // refuse delete_all outright
 	// CompactRows makes list rows one line each unless the call names the
-	// fields it wants (issue 11 item 9; the MCP server sets it). Without it
-	// rows are the seed's (todo-behaviour.md §6): plan text of open items,
+	// fields it wants (the MCP server sets it). Without it
+	// rows are the seed's (the seed's content strings): plan text of open items,
 	// evidence and reason.
 	CompactRows bool
 	// FieldBytes, when above 0, cuts each field a list row shows to about

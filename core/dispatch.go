@@ -38,7 +38,7 @@ var onlyForKeys = slices.Sorted(maps.Keys(onlyFor))
 func (r *runner) precheck(p *params) error {
 	if !slices.Contains(actions, p.Action) {
 		if p.Action == "defer" {
-			// Deferring is an update (seed 000's status machine), and the CLI
+			// Deferring is an update (rpiv-todo's status machine), and the CLI
 			// has a `todo defer`: name the call that does it.
 			id := "N"
 			if p.HasID && p.ID > 0 {
@@ -60,7 +60,7 @@ func (r *runner) precheck(p *params) error {
 		return fmt.Errorf("project_id %q is not this project (%q)", *p.ProjectID, r.opts.ProjectID)
 	}
 	if r.opts.ReadOnly && !isRead(p.Action) {
-		return fmt.Errorf("read-only: this server has only the memory:read scope; %s needs memory:write", p.Action)
+		return fmt.Errorf("read-only: this server only reads (planls mcp --read-only): list and get work, %s does not; ask the user to make the change, or to serve planls without --read-only", p.Action)
 	}
 	return nil
 }
@@ -78,7 +78,7 @@ func englishList(xs []string) string {
 // It is the JSON layer over the typed operations of ops.go: it decodes and
 // type-checks the fields (the seed's schema errors), then runs the same
 // rules. It never fails out-of-band: a rejected call (bad JSON, unknown or
-// mistyped field, any rule of todo-behaviour.md §2/§5, read-only, project
+// mistyped field, any rule of the seed's status transitions/§5, read-only, project
 // mismatch, version conflict) returns an envelope with content
 // "Error: <msg>" and details.error set, and Result.State is the unchanged
 // input. st is never mutated; a nil st reads as Empty(). Result.Notices
@@ -210,7 +210,7 @@ func touched(w *State, p *params) []int {
 
 // netDeferrals are the notices of plan items deferred by this call: deferred
 // now and not before. A defer-then-reopen batch sends none and repeated
-// deferrals one, with the final reason (planls-rules.md "Batches").
+// deferrals one, with the final reason.
 func netDeferrals(before, after *State) []Notice {
 	var out []Notice
 	for i := range after.Tasks {
@@ -239,7 +239,7 @@ func envelope(st *State, action string, raw json.RawMessage, text, errMsg string
 	}
 	return Envelope{
 		Content: []Content{{Type: "text", Text: text}},
-		Details: Details{Action: action, Params: params, Tasks: tasks, NextID: st.NextID, Error: errMsg, Plan: st.Plan},
+		Details: Details{Action: action, Params: params, Tasks: tasks, NextID: st.NextID, Error: errMsg, Plan: st.Plan.ForDetails()},
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/planls/planls/internal/lazy"
 )
 
-// RefKind is what a piece of evidence names (issue 14 "Evidence that names
+// RefKind is what a piece of evidence names (README "Evidence that names
 // things").
 type RefKind string
 
@@ -113,7 +113,7 @@ func ParseEvidence(evidence string) []EvidenceRef {
 
 // WeakEvidence reports whether non-blank evidence names nothing checkable:
 // "done", "ok", "fixed", "works now". Such evidence still completes an item
-// (seed 000: any non-blank evidence does); planls warns about it
+// (rpiv-todo: any non-blank evidence does); planls warns about it
 // (weak-evidence). Blank evidence is not weak: it is missing.
 func WeakEvidence(evidence string) bool {
 	return strings.TrimSpace(evidence) != "" && len(ParseEvidence(evidence)) == 0
@@ -275,7 +275,7 @@ func expectedExit(result string) int {
 }
 
 // knownTools are first words that make a clause a command even without
-// backticks ("npm test: 42 passed", seed 000's example).
+// backticks ("npm test: 42 passed", rpiv-todo's example).
 // commandArgs reports whether a clause that starts with a known tool reads
 // as a command line: its second word is a common subcommand, or a word is
 // an option (-x) or a path (./..., a/b), so "go is great" is not one.

@@ -4,7 +4,7 @@ package core
 // Edges to ids that do not exist are ignored here (Validate warns on them).
 // Both walks are iterative so a 10,000-long chain cannot overflow the stack.
 
-// hasCycle runs a DFS over every task of st (todo-behaviour.md §2 step 12:
+// hasCycle runs a DFS over every task of st (the seed's status transitions step 12:
 // the whole resulting graph is checked, not just the new edges).
 func hasCycle(st *State) bool {
 	return len(findCycles(st, 1)) > 0

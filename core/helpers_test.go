@@ -30,7 +30,7 @@ func handPlan(title string, items ...planparse.Item) *planparse.Plan {
 
 func scope(s ...string) []string { return s }
 
-// planAMarkdown and planA are the PLAN_A fixture of vectors.md.
+// planAMarkdown and planA are the PLAN_A fixture of testdata/core/vectors.json.
 const planAMarkdown = "# Add widgets\n\n## Work\n- Add the Widget\n- Wire beta\n  - flag --beta\n\n## Verification\n- make test passes\n"
 
 func planA() *planparse.Plan {
@@ -97,11 +97,11 @@ func snapshot(t testing.TB, st *State) string {
 
 // vectorFields are the task fields rpiv has; planls's own additions
 // (version, timestamps, planScope, planOrder, deletedFrom, ...) are left out
-// when comparing with vectors.md.
+// when comparing with testdata/core/vectors.json.
 var vectorFields = []string{"id", "subject", "status", "description", "activeForm", "owner", "blockedBy",
 	"metadata", "source", "planGroup", "planText", "evidence", "reason"}
 
-// rpivView renders tasks as vectors.md writes them.
+// rpivView renders tasks as testdata/core/vectors.json writes them.
 func rpivView(t testing.TB, tasks []Task) []map[string]any {
 	t.Helper()
 	out := make([]map[string]any, 0, len(tasks))
@@ -150,7 +150,7 @@ func mustJSON(t testing.TB, v any) string {
 	return string(b)
 }
 
-// stateFromVector loads a vectors.md state. Plan items get PlanScope [planGroup]:
+// stateFromVector loads a testdata/core/vectors.json state. Plan items get PlanScope [planGroup]:
 // planls keys items by full scope, which for these one-level plans is the group.
 func stateFromVector(t testing.TB, raw json.RawMessage) *State {
 	t.Helper()

@@ -173,7 +173,7 @@ func readCursor(c, key string) (int, error) {
 	return n, nil
 }
 
-// list renders the seed's list (todo-behaviour.md §6): the plan header when
+// list renders the seed's list (the seed's content strings): the plan header when
 // there is one, then the rows of this page, or `No tasks`. When more rows
 // follow, a last line says how to get them.
 func list(st *State, p *params, opts Options) (listPage, error) {
@@ -214,7 +214,7 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		listRow(&b, t, sh)
+		listRow(&b, st, t, sh)
 		ids = append(ids, t.ID)
 	}
 	page := listPage{total: total, ids: ids}
@@ -235,7 +235,7 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 	return page, nil
 }
 
-// get renders one task (todo-behaviour.md §6 "get").
+// get renders one task (the seed's content strings).
 func get(st *State, p *params) (string, error) {
 	if !p.HasID {
 		return "", fmt.Errorf("id required for get")

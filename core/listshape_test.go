@@ -6,8 +6,7 @@ import (
 	"testing"
 )
 
-// TestListShape covers list's row fields and plan-group filter (issue 11
-// item 9): the seed's rows by default, one-line rows under CompactRows,
+// TestListShape covers list's row fields and plan-group filter: the seed's rows by default, one-line rows under CompactRows,
 // named fields either way, each cut at FieldBytes, and group by heading.
 func TestListShape(t *testing.T) {
 	st := planAState(t) // Work: #1 Add the Widget, #2 Wire beta (plan text); Verification: #3

@@ -277,13 +277,13 @@ func TestReadOnly(t *testing.T) {
 	opts.ReadOnly = true
 	for _, a := range []string{"create", "update", "complete", "delete", "clear", "delete_all", "restore"} {
 		res := Call(st, json.RawMessage(fmt.Sprintf(`{"action":%q,"id":4,"subject":"x"}`, a)), opts)
-		want := fmt.Sprintf("Error: read-only: this server has only the memory:read scope; %s needs memory:write", a)
+		want := fmt.Sprintf("Error: read-only: this server only reads (planls mcp --read-only): list and get work, %s does not; ask the user to make the change, or to serve planls without --read-only", a)
 		if res.Envelope.Text() != want || res.Changed || res.State != st {
 			t.Errorf("%s: %q", a, res.Envelope.Text())
 		}
 	}
 	res := Call(st, json.RawMessage(`{"ops":[{"action":"list"},{"action":"update","id":4,"owner":"x"}]}`), opts)
-	if res.Envelope.Text() != "Error: ops[1]: read-only: this server has only the memory:read scope; update needs memory:write" {
+	if res.Envelope.Text() != "Error: ops[1]: read-only: this server only reads (planls mcp --read-only): list and get work, update does not; ask the user to make the change, or to serve planls without --read-only" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 	for _, p := range []string{`{"action":"list"}`, `{"action":"get","id":4}`, `{"ops":[{"action":"list"}]}`} {

@@ -9,7 +9,7 @@ import (
 // benchMergeStates are a 1,000-task base and two branches of it: ours
 // completes the odd tasks and creates 50, theirs completes the even ones,
 // re-closes every tenth odd one with other evidence, and creates 50 whose ids
-// collide with ours's (issue 13's benchmark: merging two 1,000-task states).
+// collide with ours's (merging two 1,000-task states).
 func benchMergeStates() (base, ours, theirs *State) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	base = &State{Version: SchemaVersion, Revision: 1000, NextID: 1001}

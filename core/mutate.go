@@ -13,7 +13,7 @@ type runner struct {
 	now  time.Time
 	// created maps a task id to the op index that created it in this batch;
 	// clear forgets ids, so a create undone by a later clear prints only
-	// `Created #<id>` (todo-behaviour.md §5, vector O15).
+	// `Created #<id>` (the seed's ops batches, vector O15).
 	created map[int]int
 	// ids are the tasks delete_all deleted and restore restored in this
 	// call, in order: details.ids.
@@ -22,7 +22,7 @@ type runner struct {
 	affected, shown []int
 }
 
-// create runs `create` (todo-behaviour.md §2 "create checks"): status,
+// create runs `create` (the seed's status transitions): status,
 // evidence and reason are ignored, as the seed's create does.
 func (r *runner) create(w *State, p *params) (string, bool, error) {
 	if p.Subject == nil || strings.TrimSpace(*p.Subject) == "" {
@@ -88,7 +88,7 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 	return fmt.Sprintf("Created #%d: %s (pending)", t.ID, sanitize(t.Subject)), true, nil
 }
 
-// del runs `delete`: it only tombstones (todo-behaviour.md §1 "Tombstones").
+// del runs `delete`: it only tombstones (the seed's actions).
 func (r *runner) del(w *State, p *params) (string, bool, error) {
 	if !p.HasID {
 		return "", false, fmt.Errorf("id required for delete")

@@ -11,12 +11,16 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// keyText is s as reconciliation compares it (issue 10): Unicode NFC, with
-// emoji variation selectors (U+FE0E, U+FE0F) and zero-width no-break spaces
-// (U+FEFF, a BOM) removed. Two texts a reader cannot tell apart compare
-// equal, so re-saving PLAN.md in NFD or with a BOM never makes an item look
+// keyText is s as reconciliation compares it: Unicode NFC, with emoji
+// variation selectors (U+FE0E, U+FE0F) and zero-width no-break spaces
+// (U+FEFF, a BOM) removed, and no spaces or tabs at the end of a line. Two
+// texts a reader cannot tell apart compare equal, so re-saving PLAN.md in
+// NFD, with a BOM or with trailing white space never makes an item look
 // changed. The stored subject and planText stay verbatim.
-func keyText(s string) string {
+func keyText(s string) string { return normalizeRunes(trimLineEnds(s)) }
+
+// normalizeRunes is s in NFC without the three invisible code points.
+func normalizeRunes(s string) string {
 	if isASCII(s) {
 		return s
 	}
@@ -35,6 +39,25 @@ func keyText(s string) string {
 		return s
 	}
 	return norm.NFC.String(s)
+}
+
+// trimLineEnds is s without spaces and tabs at the end of each line; s
+// itself (no copy) when it has none, the common case.
+func trimLineEnds(s string) string {
+	if !strings.Contains(s, " \n") && !strings.Contains(s, "\t\n") && !strings.HasSuffix(s, " ") && !strings.HasSuffix(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	first := true
+	for line := range strings.SplitSeq(s, "\n") {
+		if !first {
+			b.WriteByte('\n')
+		}
+		first = false
+		b.WriteString(strings.TrimRight(line, " \t"))
+	}
+	return b.String()
 }
 
 // foldText is s as list filters compare it: keyText (NFC, no emoji
@@ -65,24 +88,32 @@ func isASCII(s string) bool {
 }
 
 // textID hashes src as a reader sees it: keyText of the text with LF line
-// ends, no BOM and no blank lines at the end. Two files that differ only in what a reader cannot see
+// ends, no BOM, no blank lines at the end and no white space ending a line. Two files that differ only in what a reader cannot see
 // have the same textID.
-func textID(src []byte) string {
+func textID(src []byte) string { return textIDOf(src, true) }
+
+// textIDOf is textID, keeping the white space that ends lines unless
+// trimEnds: how textIds were made before planls dropped it, so a plan
+// approved then is not taken as changed now.
+func textIDOf(src []byte, trimEnds bool) string {
 	s := bytes.TrimPrefix(src, utf8BOM)
 	if bytes.IndexByte(s, '\r') >= 0 {
 		s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
 		s = bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
 	}
 	s = bytes.TrimRight(s, " \t\n") // blank lines at the end show nothing
+	if trimEnds && (bytes.Contains(s, []byte(" \n")) || bytes.Contains(s, []byte("\t\n"))) {
+		s = []byte(trimLineEnds(string(s))) // nor do spaces at the end of a line
+	}
 	if bytes.Contains(s, []byte("\uFE0E")) || bytes.Contains(s, []byte("\uFE0F")) || bytes.Contains(s, []byte("\uFEFF")) || !norm.NFC.IsNormal(s) {
-		s = []byte(keyText(string(s)))
+		s = []byte(normalizeRunes(string(s)))
 	}
 	sum := sha256.Sum256(s)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // TextChanged reports whether src, the plan file now, says something else
-// than the approved plan ref (issue 10: every edit to approved text is
+// than the approved plan ref (every edit to approved text is
 // drift), ignoring what a reader cannot see (Unicode normalization, emoji
 // variation selectors, a BOM, line endings). A nil ref has nothing to
 // change. States approved before textId existed compare by content hash.
@@ -93,5 +124,5 @@ func TextChanged(src []byte, ref *PlanRef) bool {
 	if ref.TextID == "" {
 		return !PlanMatches(src, ref.ID)
 	}
-	return textID(src) != ref.TextID
+	return textID(src) != ref.TextID && textIDOf(src, false) != ref.TextID
 }

@@ -38,7 +38,7 @@ type CreateOp struct {
 }
 
 // UpdateOp changes a task (seed "update"): nil fields stay as they are.
-// Completing needs Evidence and deferring a Reason (todo-behaviour.md §2).
+// Completing needs Evidence and deferring a Reason (the seed's status transitions).
 type UpdateOp struct {
 	ID          int     `json:"id"`
 	Subject     *string `json:"subject,omitempty"`
@@ -136,7 +136,7 @@ func SetStatus(st *State, id int, status Status, opts Options) Result {
 	return Update(st, UpdateOp{ID: id, Status: &status}, opts)
 }
 
-// Batch runs ops as one atomic `ops` call (todo-behaviour.md §5): all or
+// Batch runs ops as one atomic `ops` call (the seed's ops batches): all or
 // nothing, text "Applied <n> ops" and one line per op. No ops is refused
 // with the seed's "ops must not be empty".
 func Batch(st *State, ops []Op, opts Options) Result { return run(st, ops, true, opts) }

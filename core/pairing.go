@@ -60,7 +60,7 @@ func PreviewApproval(st *State, plan *planparse.Plan) []Carry {
 // with view's plan items by key: at[j] is the index into view.Tasks of the
 // task items[j] becomes, or -1 for a new item.
 //
-//  1. Live plan items first, by key and order (issue 10): the k-th new item
+//  1. Live plan items first, by key and order: the k-th new item
 //     with a key keeps the k-th approved item with that key, in plan order,
 //     so identical bullets each keep their own id and status.
 //  2. Then tombstoned plan items, the same way, for the items still
@@ -144,7 +144,7 @@ func pairByKey(view *State, cands []int, keys []itemKey, at []int) int {
 // empty, see State), but its proof stays on it and plan items close only
 // with proof: evidence means it was completed, a reason that it was
 // deferred; anything else was open and comes back pending (as rpiv carries
-// an in_progress item, todo-behaviour.md §4).
+// an in_progress item, the seed's plan items).
 func restoredStatus(t *Task) Status {
 	switch {
 	case t.Evidence != "":

@@ -39,7 +39,7 @@ type params struct {
 
 	IncludeDeleted bool
 
-	// List shaping (issue 11 item 9): the extra fields rows show, and a
+	// List shaping: the extra fields rows show, and a
 	// plan-group filter.
 	Fields    []string
 	HasFields bool
@@ -329,7 +329,7 @@ func parseInt(raw json.RawMessage) (int, bool) {
 }
 
 // intInString reads a JSON string holding a decimal integer ("2", " 12 ")
-// within ±2^53, as some agent clients send every argument (issue 11 item 3).
+// within ±2^53, as some agent clients send every argument.
 // Anything else ("2.5", "", "two", "0x10", "1e3") is not an integer.
 func intInString(raw json.RawMessage) (int, bool) {
 	var s string
@@ -345,7 +345,7 @@ func intInString(raw json.RawMessage) (int, bool) {
 
 // jsonInString returns the JSON text inside raw when raw is a JSON string
 // whose content is a JSON value starting with open ('[' or '{') — an array
-// or object sent as a string (issue 11 item 3) — and raw itself otherwise,
+// or object sent as a string — and raw itself otherwise,
 // so the caller's own type error still names what was wrong.
 func jsonInString(raw json.RawMessage, open byte) json.RawMessage {
 	var s string

@@ -5,11 +5,20 @@ import (
 	"strings"
 )
 
-// Reminder returns the wrap-up reminder text of todo-behaviour.md §7 (with
-// the line added in 3875deb) for the open plan items ("Plan check: the
+// Reminder returns the seed's wrap-up reminder text (with rpiv's later
+// line that the items already exist as todos) for the open plan items ("Plan check: the
 // approved plan ..."), the text the seed's context hook puts in place of its
 // marker; "" when no plan item is pending or in_progress.
-func Reminder(in *State) string {
+func Reminder(in *State) string { return ReminderShowing(in, nil) }
+
+// ReminderShowing is Reminder with each item's subject written by subject
+// (nil: the subject verbatim, as the seed's reminder has it); the Claude Code
+// stop hook passes the subject as people read it (planparse.Display), so
+// an agent that relays it shows no markdown.
+func ReminderShowing(in *State, subject func(*Task) string) string {
+	if subject == nil {
+		subject = func(t *Task) string { return t.Subject }
+	}
 	if in == nil {
 		return ""
 	}
@@ -23,9 +32,9 @@ func Reminder(in *State) string {
 	}
 	item := func(t *Task) string {
 		if t.PlanGroup == "" {
-			return fmt.Sprintf("- #%d %s", t.ID, sanitize(t.Subject))
+			return fmt.Sprintf("- #%d %s", t.ID, sanitize(subject(t)))
 		}
-		return fmt.Sprintf("- #%d [%s] %s", t.ID, sanitize(t.PlanGroup), sanitize(t.Subject))
+		return fmt.Sprintf("- #%d [%s] %s", t.ID, sanitize(t.PlanGroup), sanitize(subject(t)))
 	}
 	var openLines, deferred []string
 	for _, t := range displayOrder(in) {

@@ -11,7 +11,7 @@ import (
 
 // sanitize makes stored text safe to print on one terminal line: control
 // characters (C0, DEL, C1), line and paragraph separators and bidi controls
-// become spaces (todo-behaviour.md §3 "Verbatim": the stored text is
+// become spaces (the seed's plan items: the stored text is
 // unchanged; rpiv-mono issues #151/#152). Plain text is returned as is.
 func sanitize(s string) string {
 	if !strings.ContainsFunc(s, unsafeRune) {
@@ -60,7 +60,7 @@ func joinInts(ids []int, sep string) string {
 }
 
 // planHeader is `Plan: <title> -- <open>/<total> plan items open`, or ""
-// when no plan is set or it has no live plan item (todo-behaviour.md §6).
+// when no plan is set or it has no live plan item (the seed's content strings).
 func planHeader(st *State) string {
 	if st.Plan == nil {
 		return ""
@@ -133,17 +133,25 @@ func (sh rowShape) shows(field string, t *Task) bool {
 	return sh.fields[field]
 }
 
-// listRow renders one task for list (todo-behaviour.md §6 "List row"),
-// followed by the MCP seed's priority and due date when set, then the
-// fields sh shows.
-func listRow(b *strings.Builder, t *Task, sh rowShape) {
+// listRow renders one task of st for list (the seed's list row), followed
+// by the MCP seed's priority and due date when set, then the fields sh
+// shows. The ⛓ names only the blockers still open (pending or in
+// progress): a completed one no longer holds the task, and showing it
+// says the task still waits.
+func listRow(b *strings.Builder, st *State, t *Task, sh rowShape) {
 	fmt.Fprintf(b, "[%s] #%d %s", statusLabel(t), t.ID, sanitize(t.Subject))
 	if t.Status == InProgress && t.ActiveForm != nil && *t.ActiveForm != "" {
 		fmt.Fprintf(b, " (%s)", sanitize(*t.ActiveForm))
 	}
-	if len(t.BlockedBy) > 0 {
+	var waits []int
+	for _, d := range t.BlockedBy {
+		if u := st.task(d); u == nil || u.Status == Pending || u.Status == InProgress {
+			waits = append(waits, d)
+		}
+	}
+	if len(waits) > 0 {
 		b.WriteString(" ⛓ ")
-		b.WriteString(idList(t.BlockedBy, ","))
+		b.WriteString(idList(waits, ","))
 	}
 	if t.Source == "plan" {
 		if t.PlanGroup != "" {
@@ -197,7 +205,7 @@ func indented(b *strings.Builder, prefix, text string) {
 	}
 }
 
-// renderGet renders one task for get (todo-behaviour.md §6 "get"); the MCP
+// renderGet renders one task for get (the seed's content strings); the MCP
 // seed's priority, due date and note come after owner.
 func renderGet(st *State, t *Task) string {
 	var b strings.Builder

@@ -3,13 +3,14 @@
 // plan approval and reconciliation, the content strings, and the `todo` tool
 // dispatcher (JSON params in, envelope out). It is pure over a State value:
 // no I/O, no protocol types. The behaviour is the seed's
-// (shared seeds 000_657b8d4fad894130.txt and 003_9bbce00f485d3557.txt, and
-// spec/todo-behaviour.md, spec/planls-rules.md).
+// (the rpiv-todo tool reference and the MCP todo tool's additions; their
+// vectors are testdata/core/vectors.json), with planls's own rules in
+// docs/PLAN-FORMAT.md and docs/AGENTS.md.
 package core
 
 import "time"
 
-// Status is a task status (todo-behaviour.md §2).
+// Status is a task status (the seed's status transitions).
 type Status string
 
 // The five statuses of the seed's status machine.
@@ -73,8 +74,12 @@ type PlanRef struct {
 	Path       string    `json:"path,omitempty"` // slash-separated, relative to the workspace root
 	ApprovedAt time.Time `json:"approvedAt"`
 	// TextID is the hash of the approved text as a reader sees it (see
-	// TextChanged); empty in states written before issue 10.
+	// TextChanged); empty in states written before planls kept it.
 	TextID string `json:"textId,omitempty"`
+	// Outside is a short hash of each non-blank line of the approved text
+	// outside every item (base64): where an edit there is (textdrift.go).
+	// Empty in states approved before planls kept it; details never show it.
+	Outside string `json:"outside,omitempty"`
 }
 
 // MutationKey remembers the result of a create/update that carried a
@@ -113,3 +118,14 @@ type State struct {
 
 // Empty returns the empty state.
 func Empty() *State { return &State{Version: SchemaVersion, NextID: 1, Tasks: []Task{}} }
+
+// ForDetails is p as the envelope's details.plan shows it: without Outside,
+// which only planls reads. nil stays nil; p is not changed.
+func (p *PlanRef) ForDetails() *PlanRef {
+	if p == nil || p.Outside == "" {
+		return p
+	}
+	c := *p
+	c.Outside = ""
+	return &c
+}

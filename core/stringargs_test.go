@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestStringArguments is issue 11 item 3: some agent clients send every
+// TestStringArguments covers string arguments: some agent clients send every
 // argument as a string. A string is read as the value it unambiguously
 // spells (a decimal integer, true/false, a JSON array or object), with the
 // same result as the typed call; anything else keeps its type error.

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// The seed's update messages (todo-behaviour.md §2), byte for byte.
+// The seed's update messages (the seed's status transitions), byte for byte.
 const (
 	msgNoMutableField = "update requires at least one mutable field: subject, description, activeForm, status, evidence, reason, owner, metadata, addBlockedBy, or removeBlockedBy"
 	msgEvidenceOnly   = "evidence only applies to a completed task (status: completed)"
@@ -27,7 +27,7 @@ func msgPlanUndeletable(id int) string {
 	return fmt.Sprintf("#%d is a plan item from the approved plan and can't be deleted: complete it with evidence, or set status deferred with a reason", id)
 }
 
-// transitions is the status machine (todo-behaviour.md §2).
+// transitions is the status machine (the seed's status transitions).
 var transitions = map[Status][]Status{
 	Pending:    {InProgress, Completed, Deferred, Deleted},
 	InProgress: {Pending, Completed, Deferred, Deleted},

@@ -6,11 +6,11 @@ import (
 	"strings"
 )
 
-// Validate checks a state read from disk (all-or-nothing, todo-behaviour.md §8):
+// Validate checks a state read from disk (all-or-nothing, the seed's replay rules):
 // errors are fatal shape problems that make the state unusable (duplicate
 // ids, ids below 1, unknown statuses, nextId not above every id, plan items
 // without a subject, a newer schema version); a store must refuse it.
-// Warnings are damage reported but kept (field failure B13): dangling
+// Warnings are damage reported but kept: dangling
 // blockedBy ("#1: blockedBy #5 not found") and cycles ("cycle: #2 → #3 → #2").
 // st is not changed.
 func Validate(st *State) (errs []string, warnings []string) {

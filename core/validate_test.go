@@ -33,7 +33,7 @@ func TestValidate(t *testing.T) {
 			[]string{"#1: plan item without a subject"}, nil},
 		{"newer schema", `{"version":2,"nextId":1,"tasks":[]}`,
 			[]string{"state version 2 is newer than this planls understands (1)"}, nil},
-		// Field failure B13: dangling edges and cycles are warnings that name the path.
+		// Dangling edges and cycles are warnings that name the path.
 		{"dangling", `{"version":1,"nextId":2,"tasks":[{"id":1,"subject":"a","status":"pending","blockedBy":[5]}]}`,
 			nil, []string{"#1: blockedBy #5 not found"}},
 		{"cycle", `{"version":1,"nextId":5,"tasks":[{"id":2,"subject":"b","status":"pending","blockedBy":[3]},{"id":3,"subject":"c","status":"pending","blockedBy":[2]},{"id":4,"subject":"d","status":"pending","blockedBy":[4]}]}`,

@@ -95,7 +95,7 @@ func strPtrEqual(a, b *string) bool {
 }
 
 // normSubject is the duplicate guard's comparison key: whitespace runs become
-// one space, ends trimmed, case ignored (todo-behaviour.md §2 create step 2).
+// one space, ends trimmed, case ignored (the seed's duplicate guard).
 func normSubject(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }

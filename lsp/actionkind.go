@@ -38,15 +38,15 @@ func wantsSourceOnly(only []protocol.CodeActionKind) bool {
 
 // shapeActions keeps the actions whose kind only asks for and, for a
 // client without codeActionLiteralSupport, answers their commands
-// (Command[], the LSP 3.0 shape) instead. Caller holds mu.
-func (s *server) shapeActions(actions []protocol.CodeAction, only []protocol.CodeActionKind) any {
+// (Command[], the LSP 3.0 shape) instead.
+func shapeActions(caps clientCaps, actions []protocol.CodeAction, only []protocol.CodeActionKind) any {
 	kept := actions[:0]
 	for _, a := range actions {
 		if kindCovers(only, a.Kind) {
 			kept = append(kept, a)
 		}
 	}
-	if !s.caps.commandsOnly {
+	if !caps.commandsOnly {
 		return kept
 	}
 	cmds := make([]protocol.Command, 0, len(kept))

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // agreeCase is a plan approved, then changed by the CLI and by hand, then
@@ -33,6 +35,7 @@ var agreeCases = []agreeCase{{
 		{"todo", "update", "3", "--add-blocked-by", "1"},
 		{"todo", "complete", "6", "--evidence", "done"},
 		{"todo", "complete", "7", "--evidence", "go test ./... passes"},
+		{"todo", "complete", "8", "--evidence", "see `src/gone.go:3`"},
 		{"todo", "complete", "4", "--evidence", "x"},
 		{"todo", "defer", "5", "--reason", "later"},
 	},
@@ -42,7 +45,8 @@ var agreeCases = []agreeCase{{
 	},
 	now: "# Ship it\n\n## Work\n- one\n- two\n- three\n- four\n- five\n- six\n- seven\n- eight\n" +
 		"- [x] nine\n- ten, reworded\n- eleven\n-\n- eleven\n",
-	rules: []string{codeOpen, codeInProgress, codeBlocked, codeNoProof, codeWeak, codeChecked, codeDrift, codeEmpty, codeDuplicate},
+	rules: []string{codeOpen, codeInProgress, codeBlocked, codeNoProof, codeWeak, core.RuleFailed, codeChecked, codeDrift,
+		codeEmpty, codeDuplicate},
 }, {
 	name:     "new bullet",
 	approved: "# P\n\n- one\n- two\n",
@@ -63,7 +67,7 @@ var agreeCases = []agreeCase{{
 }}
 
 // TestCheckAndServerAgree runs every rule through `planls check --format
-// json` (the real binary) and the language server and asserts the same
+// json --verify` (the real binary) and the language server and asserts the same
 // findings: rule, plan item, line and message. Items no longer in the file
 // are on the plan's title line in the editor and at line 0 in check. Two
 // rules stay out, because check refuses to run there: plan-not-approved
@@ -100,7 +104,7 @@ func TestCheckAndServerAgree(t *testing.T) {
 					Message string `json:"message"`
 				} `json:"findings"`
 			}
-			if err := json.Unmarshal(run("check", "--format", "json"), &check); err != nil {
+			if err := json.Unmarshal(run("check", "--verify", "--format", "json"), &check); err != nil {
 				t.Fatal(err)
 			}
 			var cli []string
@@ -111,7 +115,7 @@ func TestCheckAndServerAgree(t *testing.T) {
 			e := newEnv(t, envConfig{folders: []string{root}})
 			u := uriOf(plan)
 			e.waitDiags(u, "diagnostics", func(d []protocol.Diagnostic) bool { return len(d) > 0 })
-			e.barrier()
+			e.settle(u) // the verification has landed
 			var lsp []string
 			ds, _ := e.lastDiags(u)
 			for _, d := range ds {

@@ -7,7 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Issue 11 item 7: PLAN.md saved with a UTF-8 BOM, opened in an editor that
+// PLAN.md saved with a UTF-8 BOM, opened in an editor that
 // sends the text without it, is the approved plan (no "needs re-approval",
 // no drift) and approving it again is not refused as unsaved changes.
 func TestBOMPlanBufferWithoutBOM(t *testing.T) {

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/protocol"
@@ -45,26 +46,21 @@ func approveCommand(title, uri string) *protocol.Command {
 // codeAction offers quick fixes for the items on the requested lines and the
 // diagnostics in the context. A context diagnostic is tied to an item by its
 // data.id, else by its line, never by exact range equality: clients echo
-// ranges in their own units (B24).
-func (s *server) codeAction(r *request) (res any, err error) {
+// ranges in their own units. The ready evidence is the snapshot's
+// HEAD, as the background refresh last found it.
+func codeAction(v *session, params json.RawMessage) (any, error) {
 	var p protocol.CodeActionParams
-	if err := decode(r.params, &p); err != nil {
+	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
 	actions := []protocol.CodeAction{}
-	// git runs before the lock is taken: ready evidence (readyevidence.go).
-	head := s.headOf(r.ctx, p.TextDocument.URI)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer func() { res = s.shapeActions(actions, p.Context.Only) }()
-	f := s.planFolderOf(p.TextDocument.URI)
-	if f == nil {
-		return actions, nil
+	sn := v.planOf(p.TextDocument.URI)
+	if sn == nil {
+		return shapeActions(v.caps, actions, p.Context.Only), nil
 	}
-	v := f.view
 	if wantsSourceOnly(p.Context.Only) {
 		// A source action applies to the whole file whatever the range.
-		p.Range.Start.Line, p.Range.End.Line = 0, uint32(v.m.lineOf(len(v.text)))
+		p.Range.Start.Line, p.Range.End.Line = 0, uint32(sn.m.lineOf(len(sn.text)))
 	}
 	first, last := int(p.Range.Start.Line), int(p.Range.End.Line)
 	ids := map[int]bool{}
@@ -86,29 +82,29 @@ func (s *server) codeAction(r *request) (res any, err error) {
 			first, last = min(first, int(d.Range.Start.Line)), max(last, int(d.Range.End.Line))
 		}
 	}
-	// The diagnostics computed with this view (all of them, also past the
-	// publish cap), not recomputed.
-	diags := f.diags[v.uri]
+	// The diagnostics computed with this snapshot (all of them, also past
+	// the publish cap), not recomputed.
 	onLine := func(line int) []protocol.Diagnostic {
 		var out []protocol.Diagnostic
-		for _, d := range diags {
+		for _, d := range sn.diags {
 			if int(d.Range.Start.Line) == line {
 				out = append(out, d)
 			}
 		}
 		return out
 	}
-	for i := range v.items {
-		vi := &v.items[i]
-		if vi.Plan == nil {
+	items := sn.items()
+	for i := range items {
+		it := &items[i]
+		if it.Plan == nil {
 			continue
 		}
-		line := v.m.lineOf(vi.Plan.Line.Start)
+		line := sn.m.lineOf(it.Plan.Line.Start)
 		inRange := line >= first && line <= last
-		if vi.Drift == "new" && inRange {
+		if it.Drift == core.DriftNew && inRange {
 			planWide = true
 		}
-		if vi.Task == nil || (!ids[vi.Task.ID] && !inRange) {
+		if it.Task == nil || (!ids[it.Task.ID] && !inRange) {
 			continue
 		}
 		ds := onLine(line)
@@ -116,41 +112,41 @@ func (s *server) codeAction(r *request) (res any, err error) {
 		if len(ds) > 0 {
 			kind = kindQuickFix
 		}
-		for _, c := range itemCommands(vi.Task, v.uri) {
+		for _, c := range itemCommands(it.Task, sn.uri) {
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 			if c.Command == "planls.complete" {
-				actions = append(actions, readyActions(vi.Task, v.uri, kind, ds, suggestionsFrom(head, v.state, vi.Task, "evidence"))...)
+				actions = append(actions, readyActions(it.Task, sn.uri, kind, ds, suggestionsFrom(sn.head, sn.an.State, it.Task, "evidence"))...)
 			}
 		}
-		if vi.Task.Status == core.Completed {
+		if it.Task.Status == core.Completed {
 			// A person's correction (core.Reopen): it asks why, and is not a
 			// lens, since completed items carry none.
-			c := protocol.Command{Title: fmt.Sprintf("Reopen #%d…", vi.Task.ID), Command: "planls.reopen", Arguments: []any{itemArg{ID: vi.Task.ID, URI: v.uri}}}
+			c := protocol.Command{Title: fmt.Sprintf("Reopen #%d…", it.Task.ID), Command: "planls.reopen", Arguments: []any{itemArg{ID: it.Task.ID, URI: sn.uri}}}
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
 		}
-		if vi.Drift == "changed" {
+		if it.Drift == core.DriftChanged {
 			planWide = true
 		}
 	}
-	if titleLine := int(v.titleRange().Start.Line); titleLine >= first && titleLine <= last {
+	if titleLine := int(sn.titleRange().Start.Line); titleLine >= first && titleLine <= last {
 		planWide = true
 	}
-	if planWide && (!v.approved || v.needsReapproval) {
+	if an := sn.an; planWide && (!an.Approved || an.NeedsReapproval) {
 		title := "Approve plan"
-		if v.approved {
+		if an.Approved {
 			title = "Re-approve plan"
 		}
 		var ds []protocol.Diagnostic
-		for _, d := range diags {
+		for _, d := range sn.diags {
 			if c, _ := d.Code.(string); c == codeNotApp || c == codeDrift {
 				ds = append(ds, d)
 			}
 		}
 		actions = append(actions, protocol.CodeAction{
-			Title: title, Kind: kindApprove, Diagnostics: ds, IsPreferred: !v.approved, Command: approveCommand(title, v.uri),
+			Title: title, Kind: kindApprove, Diagnostics: ds, IsPreferred: !an.Approved, Command: approveCommand(title, sn.uri),
 		})
 	}
-	return actions, nil
+	return shapeActions(v.caps, actions, p.Context.Only), nil
 }
 
 // dataOf reads {"id", "code"} from a diagnostic's data as the client echoed it.

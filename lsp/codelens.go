@@ -1,37 +1,39 @@
 package lsp
 
-import "go.lsp.dev/protocol"
+import (
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+)
 
 // codeLens shows, above each tracked item, its one-click actions (the
 // same commands as the code actions).
-func (s *server) codeLens(r *request) (any, error) {
+func codeLens(v *session, params json.RawMessage) (any, error) {
 	var p protocol.CodeLensParams
-	if err := decode(r.params, &p); err != nil {
+	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
 	out := []protocol.CodeLens{}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.planFolderOf(p.TextDocument.URI)
-	if f == nil {
+	sn := v.planOf(p.TextDocument.URI)
+	if sn == nil {
 		return out, nil
 	}
-	v := f.view
-	if !v.approved {
-		return previewLenses(v), nil
+	if !sn.an.Approved {
+		return previewLenses(sn), nil
 	}
-	if v.needsReapproval {
-		out = append(out, protocol.CodeLens{Range: v.titleRange(), Command: approveCommand("Re-approve plan", v.uri)})
+	if sn.an.NeedsReapproval {
+		out = append(out, protocol.CodeLens{Range: sn.titleRange(), Command: approveCommand("Re-approve plan", sn.uri)})
 	}
-	for i := range v.items {
-		vi := &v.items[i]
-		if vi.Plan == nil || vi.Task == nil {
+	items := sn.items()
+	for i := range items {
+		it := &items[i]
+		if it.Plan == nil || it.Task == nil {
 			continue
 		}
 		// The status is an inlay hint (inlayhint.go), not a lens that runs
 		// nothing: every lens here is a command.
-		rng := v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
-		for _, c := range itemCommands(vi.Task, v.uri) {
+		rng := sn.lineRange(it)
+		for _, c := range itemCommands(it.Task, sn.uri) {
 			out = append(out, protocol.CodeLens{Range: rng, Command: &c})
 		}
 	}

@@ -348,9 +348,13 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg)
 	}
 	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
+		before, _ := f.store.Read()
 		res, err := f.store.Approve(ctx, planPath, core.Options{}, store.ApproveOptions{})
 		if err != nil {
 			return res, fmt.Errorf("approve failed: %w", err)
+		}
+		if res.Changed && before != nil && before.Plan == nil {
+			s.setUpMerging(f.root)
 		}
 		if res.Envelope.IsError() {
 			// The store refuses plans that would silently close items (an
@@ -359,6 +363,23 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 		}
 		return res, nil
 	})
+}
+
+// setUpMerging does after a first approval what the CLI's does: git merges
+// .planls/ by task id from then on (gitclone.SetUpIfNeeded), and the user
+// is told once, in one message, what changed in the clone.
+func (s *server) setUpMerging(root string) {
+	lines, ran, err := gitclone.SetUpIfNeeded(root)
+	switch {
+	case !ran:
+		return
+	case err != nil:
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
+			Message: "planls: " + gitclone.FirstApprovalNotice + ", which failed: " + err.Error() + "; run planls init in a shell"})
+		return
+	}
+	s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
+		Message: "planls: " + gitclone.FirstApprovalNotice + ": " + strings.Join(lines, "; ")})
 }
 
 // update runs core.Update(op) on folder f's state; see commit.
@@ -370,7 +391,7 @@ func (s *server) update(ctx context.Context, f *folder, op core.UpdateOp) (any, 
 
 // commit runs one store operation for folder f and republishes at once, so
 // the change shows before (and without) the file watcher's event, which then
-// finds the same bytes and does nothing (B07). The reply is the todo
+// finds the same bytes and does nothing. The reply is the todo
 // envelope; an operation that ctx ended (while it waited on the lock) is
 // RequestCancelled.
 func (s *server) commit(ctx context.Context, f *folder, op func(context.Context) (core.Result, error)) (any, error) {
@@ -391,7 +412,7 @@ func (s *server) commit(ctx context.Context, f *folder, op func(context.Context)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	f.stateOK = false
-	s.refresh(f, false)
+	s.reload(f, false)
 	return res.Envelope, nil
 }
 

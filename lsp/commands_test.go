@@ -301,3 +301,49 @@ func TestGitHeadSkipsPlanOnlyCommits(t *testing.T) {
 		t.Error("a commit of the approval's second is not offered")
 	}
 }
+
+// An editor's first approval sets git merging of .planls/ up as the CLI's
+// does (real git): .gitattributes routes both files to the driver, the
+// clone has it registered, and the user is told once.
+func TestFirstApprovalSetsUpMerging(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	root, _ := workspace(t, basicPlan(t))
+	if out, err := exec.Command(git, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	e := newEnv(t, envConfig{folders: []string{root}})
+	if _, err := e.exec("planls.approve", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	attrs, err := os.ReadFile(filepath.Join(root, ".gitattributes"))
+	if err != nil || !strings.Contains(string(attrs), ".planls/state.json merge=planls\n.planls/journal.jsonl merge=planls\n") {
+		t.Fatalf(".gitattributes: %q %v", attrs, err)
+	}
+	if out, err := exec.Command(git, "-C", root, "config", "merge.planls.driver").Output(); err != nil || !strings.Contains(string(out), " merge %O %A %B %P") {
+		t.Fatalf("merge.planls.driver: %q %v", out, err)
+	}
+	told := func() int { // caller holds e.mu
+		n := 0
+		for _, m := range e.notes {
+			if m.method == "window/showMessage" && strings.Contains(string(m.params), "first approval in this clone: ran planls init") {
+				n++
+			}
+		}
+		return n
+	}
+	e.waitFor("the set-up message", func() bool { return told() == 1 })
+	// Approving again changes nothing and says nothing more.
+	writeFile(t, filepath.Join(root, "PLAN.md"), basicPlan(t)+"\n- one more\n")
+	if _, err := e.exec("planls.approve", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	e.barrier()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n := told(); n != 1 {
+		t.Errorf("told %d times", n)
+	}
+}

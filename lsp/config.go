@@ -18,7 +18,7 @@ const configSection = "planls"
 // The answer is applied later by applyPull; the request waits on the client,
 // so it runs on its own goroutine. Caller holds mu.
 func (s *server) pullSettings(folders []*folder) {
-	if !s.caps.configuration || !s.pullReady || len(folders) == 0 || s.state == shutDown {
+	if !s.caps.configuration || !s.pullReady || len(folders) == 0 || s.phase() == shutDown {
 		return
 	}
 	s.pullSeq++
@@ -63,7 +63,7 @@ func (s *server) sendPull(ctx context.Context, seq uint64, asked []*folder, item
 // pulls race the later request wins; so is one for a folder removed since.
 // Caller holds mu.
 func (s *server) applyPull(seq uint64, asked []*folder, answers []json.RawMessage) {
-	if s.state == shutDown {
+	if s.phase() == shutDown {
 		return
 	}
 	var changed []*folder

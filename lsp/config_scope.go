@@ -29,6 +29,6 @@ func (s *server) planFilesUnion() []string {
 func (s *server) settingsChanged(changed []*folder) {
 	s.rewatch()
 	for _, f := range changed {
-		s.refresh(f, true)
+		s.reload(f, true)
 	}
 }

@@ -3,7 +3,6 @@ package lsp
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"go.lsp.dev/protocol"
 
@@ -32,36 +31,23 @@ type diagData struct {
 	Code string `json:"code"`
 }
 
-// diagnostics computes every diagnostic of folder f by URI: the plan file's
-// and, when it cannot be used, the state file's (caller holds mu).
-func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnostic {
-	out := map[string][]protocol.Diagnostic{}
-	// A state file that is missing (its journal says it should exist) has no
-	// document to carry a diagnostic: the plan's title line reports it below.
-	if _, statErr := os.Stat(f.statePath()); v.stateErr != nil && statErr == nil {
-		su := f.fileURI(f.statePath())
-		if d := s.docs[keyOf(f.statePath())]; d != nil {
-			su = d.uri
-		}
-		out[su] = []protocol.Diagnostic{s.stateDiagnostic(f, v.stateErr)}
-	}
-	if v.path == "" {
-		return out
-	}
-	cfg := s.folderSettings(f)
-	sev := severityOf(cfg.Severity)
-	fs := v.an.Findings
+// diagnosticsOf renders sn's findings (core.Analysis) as the plan file's
+// diagnostics, in the analysis's order, with fadeClosed's hint after each
+// closed item's own.
+func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
+	sev := severityOf(sn.cfg.Severity)
+	fs := sn.an.Findings
 	list := make([]protocol.Diagnostic, 0, len(fs)+1)
 	emit := func(fd core.Finding) {
 		d := protocol.Diagnostic{
-			Range: v.m.rng(fd.Range.Start, fd.Range.End), Severity: protocol.DiagnosticSeverity(fd.Severity),
+			Range: sn.m.rng(fd.Range.Start, fd.Range.End), Severity: protocol.DiagnosticSeverity(fd.Severity),
 			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: diagData{ID: fd.TaskID, Code: fd.Rule},
 		}
 		switch fd.Rule {
 		case codeOpen, codeInProgress:
 			d.Severity = sev
 		case codeBlocked:
-			d.Severity, d.RelatedInformation = sev, v.related(fd.Blockers)
+			d.Severity, d.RelatedInformation = sev, sn.related(fd.Blockers)
 		}
 		list = append(list, d)
 	}
@@ -70,13 +56,13 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	for ; next < len(fs) && fs[next].Item < 0; next++ {
 		emit(fs[next])
 	}
-	for i, it := range v.items {
+	for i, it := range sn.an.Items {
 		for ; next < len(fs) && fs[next].Item == i; next++ {
 			emit(fs[next])
 		}
-		if t := it.Task; cfg.FadeClosed && it.Plan != nil && t != nil && (t.Status == core.Completed || t.Status == core.Deferred) && core.ProofMissing(t) == "" {
+		if t := it.Task; sn.cfg.FadeClosed && it.Plan != nil && t != nil && (t.Status == core.Completed || t.Status == core.Deferred) && core.ProofMissing(t) == "" {
 			list = append(list, protocol.Diagnostic{
-				Range: v.m.rng(it.Plan.Line.Start, it.Plan.Line.End), Severity: protocol.DiagnosticSeverityHint,
+				Range: sn.lineRange(&it), Severity: protocol.DiagnosticSeverityHint,
 				Code: codeClosed, Source: "planls", Message: closedMsg(t), Data: diagData{ID: t.ID, Code: codeClosed},
 				Tags: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary},
 			})
@@ -85,8 +71,7 @@ func (s *server) diagnostics(f *folder, v *view) map[string][]protocol.Diagnosti
 	for ; next < len(fs); next++ {
 		emit(fs[next])
 	}
-	out[v.uri] = list
-	return out
+	return list
 }
 
 func closedMsg(t *core.Task) string {
@@ -96,25 +81,18 @@ func closedMsg(t *core.Task) string {
 	return fmt.Sprintf("plan item #%d deferred: %s", t.ID, t.Reason)
 }
 
-// titleRange is where plan-wide diagnostics go: the title line, else the
-// first line.
-func (v *view) titleRange() protocol.Range {
-	tr := v.an.TitleRange()
-	return v.m.rng(tr.Start, tr.End)
-}
-
 // related points at each blocker's line in the plan (its title when the
 // blocker is not in the file).
-func (v *view) related(ids []int) []protocol.DiagnosticRelatedInformation {
+func (sn *snapshot) related(ids []int) []protocol.DiagnosticRelatedInformation {
 	var out []protocol.DiagnosticRelatedInformation
 	for _, id := range ids {
-		t := v.task(id)
-		r := v.titleRange()
-		if vi := v.itemByID(id); vi != nil && vi.Plan != nil {
-			r = v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
+		t := sn.an.Task(id)
+		r := sn.titleRange()
+		if it := sn.an.ItemOf(id); it != nil && it.Plan != nil {
+			r = sn.lineRange(it)
 		}
 		out = append(out, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: protocol.DocumentURI(v.uri), Range: r},
+			Location: protocol.Location{URI: protocol.DocumentURI(sn.uri), Range: r},
 			Message:  fmt.Sprintf("#%d (%s): %s", id, t.Status, t.Subject),
 		})
 	}
@@ -129,13 +107,11 @@ func stateMsg(err error) string {
 	return err.Error()
 }
 
-// stateDiagnostic places a state-invalid error at the parse error's position
-// (StateError Line/Col are 1-based, Col in bytes).
-func (s *server) stateDiagnostic(f *folder, err error) protocol.Diagnostic {
-	// The position is in the bytes the store read: the file on disk, even
-	// when an editor holds a different, unsaved buffer of it.
-	raw, _ := os.ReadFile(f.statePath())
-	m := newMapper(raw, s.enc)
+// stateDiagnostic places a state-invalid error at the parse error's
+// position in raw, the state file's bytes (StateError Line/Col are 1-based,
+// Col in bytes).
+func stateDiagnostic(raw []byte, enc encoding, err error) protocol.Diagnostic {
+	m := newMapper(raw, enc)
 	off := 0
 	var se *store.StateError
 	if errors.As(err, &se) && se.Line > 0 && se.Line-1 < len(m.lines) {

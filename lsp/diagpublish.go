@@ -1,11 +1,8 @@
 package lsp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"strconv"
 
 	"go.lsp.dev/protocol"
 
@@ -14,14 +11,19 @@ import (
 
 // publish queues the diagnostics of each URI whose meaning differs from
 // what it last got, capped to maxPublished, and clears, with an empty list,
-// URIs this folder no longer reports on (B30). A publish is encoded once:
+// URIs this folder no longer reports on. A publish is encoded once:
 // the hash of its JSON without the document version (every field a client
 // sees) is what dedupes, and the same bytes are sent. Caller holds mu; the
 // outbox writes them, the latest list of a URI replacing one still queued.
 func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	sent := make(map[string]uint64, len(diags))
 	for uri, list := range diags {
-		msg, meaning, err := s.publishMessage(uri, s.capped(f, uri, list))
+		if s.caps.pullDiags && s.docOpen(uri) {
+			// The client asks for an open document's diagnostics itself
+			// (pulldiag.go): pushing them too would show them twice.
+			list = []protocol.Diagnostic{}
+		}
+		msg, meaning, err := s.publishMessage(uri, list)
 		if err != nil {
 			s.log.Error("diagnostics not encodable", "uri", uri, "err", err)
 			continue
@@ -47,25 +49,17 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 // (caller holds mu). Encoding the list once for the hash and again to send
 // was 0.4 ms of a keystroke at 1,000 items (BenchmarkInProcessKeystroke).
 func (s *server) publishMessage(uri string, list []protocol.Diagnostic) (msg []byte, meaning uint64, err error) {
-	p := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI(uri), Diagnostics: list}
+	var version uint32
 	for _, d := range s.docs {
 		if d.uri == uri && d.version > 0 {
-			p.Version = uint32(d.version)
+			version = uint32(d.version)
 		}
 	}
-	msg, err = json.Marshal(notification{Version: "2.0", Method: "textDocument/publishDiagnostics", Params: p})
+	msg, body, err := appendPublish(make([]byte, 0, 256*len(list)+256), uri, version, list)
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
-	// The version follows the URI, a string (its quotes escaped): the
-	// first `,"version":` of the message is the field.
-	key := []byte(`,"version":`)
-	if i := bytes.Index(msg, key); i >= 0 && p.Version > 0 {
-		rest := msg[i+len(key):]
-		h.Write(msg[:i])
-		h.Write(rest[len(strconv.FormatUint(uint64(p.Version), 10)):])
-	} else {
-		h.Write(msg)
-	}
+	h.WriteString(uri)
+	h.Write(msg[body:])
 	return msg, h.Sum64(), err
 }
 
@@ -82,9 +76,8 @@ const codeCapped = "diagnostics-capped"
 // document order, every error and warning first and then the first other
 // diagnostics, maxPublished-1 in all, followed by one Information
 // diagnostic on the plan's title line that says how many were left out.
-// Caller holds mu.
-func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []protocol.Diagnostic {
-	if len(list) <= maxPublished || f.view == nil || uri != f.view.uri {
+func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
+	if len(list) <= maxPublished {
 		return list
 	}
 	keep := make([]bool, len(list))
@@ -110,7 +103,7 @@ func (s *server) capped(f *folder, uri string, list []protocol.Diagnostic) []pro
 		}
 	}
 	return append(out, protocol.Diagnostic{
-		Range: f.view.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
+		Range: sn.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
 		Source: "planls", Data: diagData{Code: codeCapped},
 		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
 			len(out), len(list), core.CountNoun(open, "open item")),

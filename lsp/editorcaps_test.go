@@ -27,6 +27,7 @@ func capsEnv(t *testing.T, caps map[string]any, answer func(string, json.RawMess
 	e.initialize(envConfig{folders: []string{root}, caps: caps})
 	u := uriOf(plan)
 	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.settle(u)
 	return e, root, u
 }
 
@@ -157,7 +158,6 @@ func TestPlainHover(t *testing.T) {
 	owner := "ana"
 	task := &core.Task{ID: 3, Subject: "Add `x`", Status: core.InProgress, Evidence: "ok", Owner: &owner}
 	st := &core.State{Tasks: []core.Task{*task}}
-	v := &view{approved: true, state: st, an: core.Analyze(core.Input{State: st})}
 	for _, tt := range []struct {
 		vi       core.Item
 		approved bool
@@ -169,11 +169,15 @@ func TestPlainHover(t *testing.T) {
 		{core.Item{Plan: &planparse.Item{Subject: "a **b"}}, false,
 			"**a **b**: draft (the plan is not approved)", "a **b: draft (the plan is not approved)"},
 	} {
-		v.approved = tt.approved
-		if got := hoverText(v, &tt.vi, markup{}); got != tt.md {
+		st.Plan = nil
+		if tt.approved {
+			st.Plan = &core.PlanRef{ID: "sha256:00"}
+		}
+		sn := &snapshot{an: core.Analyze(core.Input{State: st})}
+		if got := hoverText(sn, &tt.vi, markup{}); got != tt.md {
 			t.Errorf("markdown %q, want %q", got, tt.md)
 		}
-		if got := hoverText(v, &tt.vi, markup{plain: true}); got != tt.want {
+		if got := hoverText(sn, &tt.vi, markup{plain: true}); got != tt.want {
 			t.Errorf("plain %q, want %q", got, tt.want)
 		}
 	}

@@ -1,9 +1,8 @@
 package lsp
 
 import (
-	"context"
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 
 const codeWeak = core.RuleWeak
 
-// lookupTimeout bounds the git lookups of a hover or a planls/plan request.
+// lookupTimeout bounds the git lookups of one background refresh.
 const lookupTimeout = 10 * time.Second
 
 // evidenceRef is one reference of an item's evidence in planls/plan
@@ -39,34 +38,6 @@ type itemVerify struct {
 	Weak   bool   `json:"weak"`
 }
 
-// addVerification verifies the completed items of res (offline: no
-// command runs) against root and fills in their verify state and evidence
-// references. It runs without the server lock: git is a subprocess.
-func addVerification(ctx context.Context, root string, res *planResult) {
-	var items []*planItem
-	var tasks []core.Task
-	for gi := range res.Groups {
-		for ii := range res.Groups[gi].Items {
-			it := &res.Groups[gi].Items[ii]
-			it.EvidenceRefs = []evidenceRef{}
-			if it.Status == string(core.Completed) && it.ID != 0 {
-				items = append(items, it)
-				tasks = append(tasks, core.Task{ID: it.ID, Subject: it.Subject, Status: core.Completed, Evidence: it.Evidence})
-			}
-		}
-	}
-	if len(tasks) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
-	defer cancel()
-	// One result per task, in order (verify.Tasks).
-	for i, r := range verify.Tasks(ctx, root, tasks, verify.Options{}) {
-		items[i].Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
-		items[i].EvidenceRefs = refsOf(root, r.Checks)
-	}
-}
-
 // refsOf renders checks as planls/plan evidence references.
 func refsOf(root string, checks []verify.Check) []evidenceRef {
 	out := []evidenceRef{}
@@ -85,48 +56,40 @@ func refsOf(root string, checks []verify.Check) []evidenceRef {
 	return out
 }
 
-// evidenceHover is what hover adds under an item's evidence: one
-// line per reference, a file as a link that opens it (at its line), a
-// commit with its subject and date. It looks commits up in git and files
-// on disk, so it runs without the server lock.
+// evidenceHover is what hover adds under an item's evidence: one line per
+// reference, a file as a link that opens it (at its line), a commit with
+// its subject and date, from res, the verification of that evidence (nil
+// while it is not there: the references as written).
 //
 // For a plain-text client (mk.plain) the lines are the same without
 // markdown: no code spans or escapes, a file as its path and line.
-func evidenceHover(ctx context.Context, root, evidence string, mk markup) string {
+func evidenceHover(root, evidence string, res *verify.Result, mk markup) string {
 	refs := core.ParseEvidence(evidence)
-	if len(refs) == 0 {
-		return ""
-	}
-	var ids []string
-	for _, r := range refs {
-		if r.Kind == core.RefCommit {
-			ids = append(ids, r.Commit)
-		}
-	}
-	var commits map[string]verify.Commit
-	if len(ids) > 0 {
-		ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
-		commits, _ = verify.Commits(ctx, root, ids)
-		cancel()
-	}
 	var b strings.Builder
-	for _, r := range refs {
+	for i, r := range refs {
+		var c *verify.Check
+		if res != nil && len(res.Checks) == len(refs) {
+			c = &res.Checks[i]
+		}
 		b.WriteString("\n- ")
 		switch r.Kind {
 		case core.RefCommit:
-			c, ok := commits[r.Commit]
-			if !ok {
+			switch {
+			case c == nil:
+				fmt.Fprintf(&b, "commit %s", mk.code(r.Commit))
+			case c.Commit == nil:
 				fmt.Fprintf(&b, "commit %s (not in this repository)", mk.code(r.Commit))
-				break
-			}
-			where := "on HEAD"
-			if !c.OnHEAD {
-				where = "not on HEAD"
-				if c.Branch != "" {
-					where = "on branch " + c.Branch
+			default:
+				where := "on HEAD"
+				if !c.Commit.OnHEAD {
+					where = "not on HEAD"
+					if c.Commit.Branch != "" {
+						where = "on branch " + c.Commit.Branch
+					}
 				}
+				id := c.Commit.ID[:min(12, len(c.Commit.ID))]
+				fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(id), mk.esc(c.Commit.Subject), c.Commit.Date.Format("2006-01-02"), where)
 			}
-			fmt.Fprintf(&b, "commit %s %s (%s, %s)", mk.code(c.ID[:min(12, len(c.ID))]), mk.esc(c.Subject), c.Date.Format("2006-01-02"), where)
 		case core.RefFile, core.RefTest:
 			label := r.Path
 			if r.Kind == core.RefTest {
@@ -141,7 +104,9 @@ func evidenceHover(ctx context.Context, root, evidence string, mk markup) string
 				fmt.Fprintf(&b, "%s %s (outside the workspace)", r.Kind, mk.code(label))
 				break
 			}
-			if _, err := os.Stat(abs); err != nil {
+			if c != nil && c.File != "" {
+				abs = filepath.Join(root, filepath.FromSlash(c.File))
+			} else if c != nil && c.State == verify.Failed {
 				fmt.Fprintf(&b, "%s %s (not found)", r.Kind, mk.code(strings.Trim(r.Text, "`")))
 				break
 			}

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/verify"
 )
 
 // gitIn runs git in dir with a fixed identity and date (reproducible ids).
@@ -49,6 +52,7 @@ func TestEvidenceRoundTrip(t *testing.T) {
 
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, text)
+	e.settle(u)
 	ds := e.waitDiags(u, "weak-evidence", func(d []protocol.Diagnostic) bool { return countCode(d, codeWeak) == 1 })
 	for _, d := range ds {
 		if d.Code != codeWeak {
@@ -140,12 +144,13 @@ func TestEvidenceHoverPlain(t *testing.T) {
 	writeFile(t, filepath.Join(root, "src", "a_b.go"), "package a\n")
 	ev := "see src/a_b.go:1, gone.go and `make test` passes; https://ci.example.com/7"
 	abs := filepath.Join(root, "src", "a_b.go")
-	md := evidenceHover(context.Background(), root, ev, markup{})
+	res := verify.Tasks(context.Background(), root, []core.Task{{ID: 1, Status: core.Completed, Evidence: ev}}, verify.Options{})[0]
+	md := evidenceHover(root, ev, &res, markup{})
 	wantMD := "\n- file [src/a\\_b.go:1](" + uriOf(abs) + "#L1)\n- file `gone.go` (not found)\n- command `make test`: passes\n- <https://ci.example.com/7>"
 	if md != wantMD {
 		t.Errorf("markdown\n got %q\nwant %q", md, wantMD)
 	}
-	plain := evidenceHover(context.Background(), root, ev, markup{plain: true})
+	plain := evidenceHover(root, ev, &res, markup{plain: true})
 	wantPlain := "\n- file src/a_b.go:1 (" + abs + ")\n- file gone.go (not found)\n- command make test: passes\n- https://ci.example.com/7"
 	if plain != wantPlain {
 		t.Errorf("plain\n got %q\nwant %q", plain, wantPlain)

@@ -34,18 +34,35 @@ type folder struct {
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
 
-	revision     int64 // +1 per observed change of plan or state
+	// revision is planls/stateChanged's counter: +1 per change of what
+	// planls/plan answers (planSum of the snapshot it was last sent for).
+	revision     int64
+	planSum      uint64
+	planSumOK    bool
 	debounce     *time.Timer
 	pendingSince time.Time // first event of the burst a debounced reload waits out (zero: none)
 	retry        *time.Timer
-	typing       *time.Timer // a large plan's analysis after a pause (didChange)
-	settle       *time.Timer // re-read at the end of a plan settle window (settle.go)
-	settleUntil  time.Time   // end of that window (zero: none)
-	view         *view
-	diags        map[string][]protocol.Diagnostic // of view, by URI (code actions read them)
-	published    map[string]uint64                // URI → hash of the diagnostics it last sent there (publish)
-	lensSum      shownSum                         // refreshSums of the view the client last saw
+	typing       *time.Timer          // a large plan's analysis after a pause (didChange)
+	settle       *time.Timer          // re-read at the end of a plan settle window (settle.go)
+	settleUntil  time.Time            // end of that window (zero: none)
+	snap         *snapshot            // what requests read (snapshot.go)
+	stateDiag    *protocol.Diagnostic // state-invalid on the state file itself, when it is there and bad
+	published    map[string]uint64    // URI → hash of the diagnostics it last sent there (publish)
+	lensSum      shownSum             // refreshSums of the snapshot the client last saw
 	hintSum      shownSum
+	pullSum      shownSum // pullSum of what the client last pulled or was told to pull again
+
+	// The background refresh (background.go): HEAD as last looked up
+	// (headKnown false until then, and again once .git says it moved), the
+	// last verification, whether a run is going (and another pass is
+	// wanted), and the git files whose change moves HEAD.
+	head         headCommit
+	headKnown    bool
+	ver          *verification
+	refreshing   bool
+	refreshAgain bool
+	gitFiles     []string
+	gitTimer     *time.Timer
 
 	pulled    settingsPatch // keys workspace/configuration set for this folder
 	pulledSeq uint64        // request number of the last answer applied (0: none)
@@ -66,13 +83,14 @@ func (f *folder) stopTimers() {
 	stopTimer(f.retry)
 	stopTimer(f.typing)
 	stopTimer(f.settle)
+	stopTimer(f.gitTimer)
 }
 
 // readDisk re-reads the state file and the plan file (in that order: the
 // approved plan's path picks the plan). It reports whether anything the user
 // can see changed. A state file that does not parse is re-read up to
 // opts.retries times, opts.retryDelay apart, before it is reported; until
-// then the last good state stays (a writer may be half-way, B04).
+// then the last good state stays (a writer may be half-way).
 func (s *server) readDisk(f *folder) bool {
 	changed := s.readState(f)
 	path := s.resolvePlan(f)
@@ -132,12 +150,23 @@ func (s *server) readState(f *folder) bool {
 	switch {
 	case rerr != nil: // a change the user sees only when the message is another
 		changed := f.stateErr == nil || f.stateErr.Error() != rerr.Error()
-		f.stateErr = rerr
+		f.stateErr, f.stateDiag = rerr, nil
+		if !missing {
+			// On the file itself, at the position in the bytes the store
+			// read (the file on disk, even when an editor holds another
+			// buffer of it). A missing file has no document to carry it:
+			// the plan's title line reports it.
+			if data != nil {
+				raw = data
+			}
+			d := stateDiagnostic(raw, s.enc, rerr)
+			f.stateDiag = &d
+		}
 		return changed
 	case unchanged:
 		return false
 	}
-	f.state, f.stateErr, f.goodSum = st, nil, sum
+	f.state, f.stateErr, f.stateDiag, f.goodSum = st, nil, nil, sum
 	return true
 }
 
@@ -171,33 +200,55 @@ func isFile(p string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// refresh re-reads f from disk, recomputes its view and publishes what
-// changed (caller holds mu). force recomputes even when the disk did not
-// change (an edited buffer, new settings).
-func (s *server) refresh(f *folder, force bool) {
-	changed := s.readDisk(f)
-	if !changed && !force && f.view != nil {
-		return
-	}
-	s.recompute(f)
-	if changed {
-		s.notify("planls/stateChanged", stateChangedParams{Root: f.uri, Revision: f.revision})
+// reload re-reads f from disk and, when what it shows changed (or force:
+// an edited buffer, new settings), swaps in its next snapshot (caller
+// holds mu).
+func (s *server) reload(f *folder, force bool) {
+	if changed := s.readDisk(f); changed || force || f.snap == nil {
+		s.swap(f, s.build(f))
 	}
 }
 
-// recompute rebuilds the view and publishes its diagnostics (caller holds mu).
-func (s *server) recompute(f *folder) {
-	// The last view and its diagnostics are garbage from here (nothing reads
-	// them while mu is held): let them go before the parse allocates.
-	var prev *core.Analysis
-	if f.view != nil {
-		prev = f.view.an
+// swap makes sn f's current snapshot: requests read it from now on, the
+// diagnostics whose meaning changed are published, lenses and hints
+// refreshed, planls/stateChanged sent when what planls/plan answers
+// changed, and a background refresh started when sn needs one (caller
+// holds mu).
+func (s *server) swap(f *folder, sn *snapshot) {
+	sum := planSum(sn)
+	changed := !f.planSumOK || sum != f.planSum
+	if changed {
+		f.revision++
+		f.planSum, f.planSumOK = sum, true
 	}
-	f.view, f.diags = nil, nil
-	f.view = s.buildView(f, prev)
-	f.diags = s.diagnostics(f, f.view)
-	s.publish(f, f.diags)
+	sn.rev = f.revision
+	f.snap = sn
+	s.publishView()
+	diags := map[string][]protocol.Diagnostic{}
+	if sn.path != "" {
+		diags[sn.uri] = sn.shown
+	}
+	if f.stateDiag != nil {
+		su := f.fileURI(f.statePath())
+		if d := s.docs[keyOf(f.statePath())]; d != nil {
+			su = d.uri
+		}
+		diags[su] = []protocol.Diagnostic{*f.stateDiag}
+	}
+	s.publish(f, diags)
 	s.noteLenses(f)
+	if s.caps.pullDiags && sn.path != "" {
+		if s.editing {
+			// The client pulls after its own edit: no refresh for it.
+			f.pullSum = shownSum{sum: pullSum(sn), ok: true}
+		} else {
+			s.noteRefresh(&f.pullSum, pullSum(sn), true, &s.pulls)
+		}
+	}
+	if changed {
+		s.notify("planls/stateChanged", stateChangedParams{Root: f.uri, Revision: f.revision})
+	}
+	s.refresh(f)
 }
 
 type stateChangedParams struct {
@@ -211,14 +262,14 @@ const stormCap = 2 * time.Second
 
 // scheduleDebounced re-reads f after opts.debounce of quiet: a burst of file
 // events (a checkout, a truncate-then-write) becomes one reload that reads
-// plan and state as a pair (B05). Caller holds mu.
+// plan and state as a pair. Caller holds mu.
 func (s *server) scheduleDebounced(f *folder) {
 	if f.pendingSince.IsZero() {
 		f.pendingSince = time.Now()
 	}
 	s.rearm(&f.debounce, s.opts.debounce, func() {
 		f.pendingSince = time.Time{}
-		s.refresh(f, false)
+		s.reload(f, false)
 	})
 }
 
@@ -234,7 +285,7 @@ func (s *server) extendDebounced(f *folder) {
 func (s *server) scheduleRetry(f *folder) {
 	s.rearm(&f.retry, s.opts.retryDelay, func() {
 		f.stateOK = false
-		s.refresh(f, false)
+		s.reload(f, false)
 	})
 }
 
@@ -251,7 +302,7 @@ func (s *server) rearm(t **time.Timer, d time.Duration, fn func()) {
 
 // sameText reports whether an open buffer matches the plan on disk. A
 // leading UTF-8 BOM does not count: editors keep it out of the buffer they
-// send (issue 11 item 7).
+// send.
 func sameText(a, b []byte) bool {
 	bom := []byte("\xEF\xBB\xBF")
 	return bytes.Equal(bytes.TrimPrefix(a, bom), bytes.TrimPrefix(b, bom))

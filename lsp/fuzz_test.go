@@ -52,20 +52,18 @@ func FuzzViews(f *testing.F) {
 				s := &server{settings: settings{PlanFiles: []string{"PLAN.md"}, Severity: "information", FadeClosed: true}, docs: map[string]*document{}, enc: enc}
 				fo := newFolder("/w", "file:///w")
 				fo.state, fo.planPath, fo.planDisk = st, "/w/PLAN.md", []byte(text)
-				v := s.buildView(fo, nil)
-				lines := uint32(len(v.m.lines))
-				for uri, ds := range s.diagnostics(fo, v) {
-					for _, d := range ds {
-						if d.Range.Start.Line >= lines || d.Range.End.Line >= lines || !before(d.Range.Start, d.Range.End) {
-							t.Fatalf("%s: range %+v outside %d lines", uri, d.Range, lines)
-						}
+				sn := s.build(fo)
+				lines := uint32(len(sn.m.lines))
+				for _, d := range sn.diags {
+					if d.Range.Start.Line >= lines || d.Range.End.Line >= lines || !before(d.Range.Start, d.Range.End) {
+						t.Fatalf("range %+v outside %d lines", d.Range, lines)
 					}
 				}
-				checkSymbols(t, "fuzz", []protocol.DocumentSymbol{planSymbol(v)})
-				_ = planOf(fo, v)
+				checkSymbols(t, "fuzz", []protocol.DocumentSymbol{planSymbol(sn)})
+				_ = planOf(sn)
 				for off := 0; off <= len(text); off += 7 {
-					if vi := v.itemAt(off); vi != nil {
-						_ = hoverText(v, vi, markup{plain: off%2 == 0})
+					if it := sn.itemAt(off); it != nil {
+						_ = hoverText(sn, it, markup{plain: off%2 == 0})
 					}
 				}
 			}

@@ -46,6 +46,9 @@ type env struct {
 	notes   []note
 	reqs    []note
 	light   bool // record publishDiagnostics versions only (benchmarks)
+	// keepLast records only the latest diagnostics per URI: no history of
+	// notes or publishes (the soak's client must not grow).
+	keepLast bool
 	// answer replies to server→client requests; nil answers null.
 	answer func(method string, params json.RawMessage) (any, error)
 }
@@ -129,7 +132,7 @@ func (e *env) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.R
 	n := note{req.Method(), append(json.RawMessage(nil), req.Params()...)}
 	if _, ok := req.(*jsonrpc2.Call); ok {
 		e.reqs = append(e.reqs, n)
-	} else {
+	} else if !e.keepLast {
 		e.notes = append(e.notes, n)
 	}
 	if req.Method() == "textDocument/publishDiagnostics" && e.light {
@@ -143,7 +146,9 @@ func (e *env) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.R
 		}
 		e.diags[string(p.URI)] = p.Diagnostics
 		e.rawDiag[string(p.URI)] = string(req.Params())
-		e.pubs = append(e.pubs, p)
+		if !e.keepLast {
+			e.pubs = append(e.pubs, p)
+		}
 	}
 	answer := e.answer
 	close(e.changed)
@@ -392,4 +397,22 @@ func versionOf(params []byte) uint32 {
 		v = v*10 + uint32(c-'0')
 	}
 	return v
+}
+
+// settle waits until the background refresh of the folder of uri has
+// landed (planls/plan no longer pending: HEAD known, completed items
+// verified) and returns that answer.
+func (e *env) settle(uri string) planResult {
+	e.t.Helper()
+	for {
+		e.mu.Lock()
+		seen := e.countLocked("planls/stateChanged")
+		e.mu.Unlock()
+		var res planResult
+		e.call("planls/plan", map[string]any{"uri": uri}, &res)
+		if !res.Pending {
+			return res
+		}
+		e.waitFor("the background refresh", func() bool { return e.countLocked("planls/stateChanged") > seen })
+	}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -10,47 +11,41 @@ import (
 )
 
 // hover describes the item under the cursor: status, evidence or reason,
-// owner, blockedBy and blocks (with subjects), due date.
-func (s *server) hover(r *request) (any, error) {
+// owner, blockedBy and blocks (with subjects), due date, and what the
+// evidence names as the last verification found it.
+func hover(v *session, params json.RawMessage) (any, error) {
 	var p protocol.HoverParams
-	if err := decode(r.params, &p); err != nil {
+	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	f := s.planFolderOf(p.TextDocument.URI)
-	if f == nil {
-		s.mu.Unlock()
+	sn := v.planOf(p.TextDocument.URI)
+	if sn == nil {
 		return nil, nil
 	}
-	v := f.view
-	vi := v.itemAt(v.m.offset(p.Position))
-	if vi == nil || vi.Plan == nil {
-		s.mu.Unlock()
+	it := sn.itemAt(sn.m.offset(p.Position))
+	if it == nil || it.Plan == nil {
 		return nil, nil
 	}
-	rng := v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
-	mk := markup{plain: s.caps.hoverPlain}
-	text, root, evidence := hoverText(v, vi, mk), f.root, ""
-	if vi.Task != nil {
-		evidence = vi.Task.Evidence
+	rng := sn.lineRange(it)
+	mk := markup{plain: v.caps.hoverPlain}
+	text := hoverText(sn, it, mk)
+	if t := it.Task; t != nil && t.Evidence != "" {
+		text += evidenceHover(sn.root, t.Evidence, sn.ver.result(t.ID, t.Evidence), mk)
 	}
-	s.mu.Unlock()
-	// Commit subjects come from git: looked up without the lock.
-	text += evidenceHover(r.ctx, root, evidence, mk)
 	return &protocol.Hover{Contents: mk.content(text), Range: &rng}, nil
 }
 
-func hoverText(v *view, vi *core.Item, mk markup) string {
+func hoverText(sn *snapshot, it *core.Item, mk markup) string {
 	var b strings.Builder
-	t := vi.Task
+	t := it.Task
 	if t == nil {
-		if v.approved {
-			return mk.bold(vi.Plan.Subject) + ": not in the approved plan (re-approve to track it)"
+		if sn.an.Approved {
+			return mk.bold(it.Plan.Subject) + ": not in the approved plan (re-approve to track it)"
 		}
-		return mk.bold(vi.Plan.Subject) + ": draft (the plan is not approved)"
+		return mk.bold(it.Plan.Subject) + ": draft (the plan is not approved)"
 	}
 	fmt.Fprintf(&b, "%s%sstatus: %s", mk.bold(fmt.Sprintf("#%d %s", t.ID, t.Subject)), mk.para(), mk.code(string(t.Status)))
-	if vi.Drift == "changed" {
+	if it.Drift == core.DriftChanged {
 		b.WriteString(" (text differs from the approved plan)")
 	}
 	line := func(label, val string) {
@@ -63,24 +58,16 @@ func hoverText(v *view, vi *core.Item, mk markup) string {
 	if t.Owner != nil {
 		line("owner", *t.Owner)
 	}
-	line("blocked by", refs(v, t.BlockedBy))
-	var blocks []int
-	for _, o := range v.state.Tasks {
-		for _, id := range o.BlockedBy {
-			if id == t.ID && o.Status != core.Deleted {
-				blocks = append(blocks, o.ID)
-			}
-		}
-	}
-	line("blocks", refs(v, blocks))
+	line("blocked by", refs(sn, t.BlockedBy))
+	line("blocks", refs(sn, sn.an.Blocks(t)))
 	line("due", t.DueAt)
 	return b.String()
 }
 
-func refs(v *view, ids []int) string {
+func refs(sn *snapshot, ids []int) string {
 	parts := make([]string, 0, len(ids))
 	for _, id := range ids {
-		if t := v.task(id); t != nil {
+		if t := sn.an.Task(id); t != nil {
 			parts = append(parts, fmt.Sprintf("#%d %s (%s)", id, t.Subject, t.Status))
 		} else {
 			parts = append(parts, fmt.Sprintf("#%d (missing)", id))

@@ -45,10 +45,10 @@ func TestEditsEqualFreshServer(t *testing.T) {
 	edited.waitDiags(u, "first", func(d []protocol.Diagnostic) bool { return len(d) > 0 })
 	for i, text := range edits {
 		edited.change(u, i+2, text)
-		edited.barrier()
+		edited.settle(u)
 		fresh := newEnv(t, envConfig{folders: []string{root}, opts: opts, initOpt: map[string]any{"fadeClosed": true}})
 		fresh.open(plan, text)
-		fresh.barrier()
+		fresh.settle(u)
 		if got, want := diagsJSON(t, edited, u), diagsJSON(t, fresh, u); got != want {
 			t.Errorf("edit %d: diagnostics differ from a fresh server\nedited %s\nfresh  %s", i, got, want)
 		}

@@ -15,11 +15,16 @@ import (
 // process id), derived from initializeParams. A missing or malformed field
 // takes the conservative value (the 3.0 shape).
 type clientCaps struct {
-	showMessage      bool // window.showMessage is declared (readyevidence.go)
-	dynamicWatch     bool // workspace.didChangeWatchedFiles.dynamicRegistration
-	configuration    bool // the client answers workspace/configuration (3.6)
-	lensRefresh      bool // workspace.codeLens.refreshSupport (3.16)
-	inlayRefresh     bool // workspace.inlayHint.refreshSupport (3.17)
+	showMessage   bool // window.showMessage is declared (readyevidence.go)
+	dynamicWatch  bool // workspace.didChangeWatchedFiles.dynamicRegistration
+	configuration bool // the client answers workspace/configuration (3.6)
+	lensRefresh   bool // workspace.codeLens.refreshSupport (3.16)
+	inlayRefresh  bool // workspace.inlayHint.refreshSupport (3.17)
+	// pullDiags: the client pulls diagnostics (textDocument.diagnostic,
+	// 3.17) and can be told to pull again
+	// (workspace.diagnostics.refreshSupport): open documents' diagnostics
+	// are then answered (pulldiag.go), not pushed.
+	pullDiags        bool
 	relativePatterns bool // workspace.didChangeWatchedFiles.relativePatternSupport (3.17)
 	// hoverPlain: textDocument.hover.contentFormat lists formats and
 	// "markdown" is not among them (or comes after "plaintext").
@@ -57,6 +62,7 @@ type initializeParams struct {
 			Configuration         bool           `json:"configuration"`
 			CodeLens              refreshSupport `json:"codeLens"`
 			InlayHint             refreshSupport `json:"inlayHint"`
+			Diagnostics           refreshSupport `json:"diagnostics"`
 			DidChangeWatchedFiles struct {
 				DynamicRegistration    bool `json:"dynamicRegistration"`
 				RelativePatternSupport bool `json:"relativePatternSupport"`
@@ -72,6 +78,7 @@ type initializeParams struct {
 			CodeAction struct {
 				Literal json.RawMessage `json:"codeActionLiteralSupport"`
 			} `json:"codeAction"`
+			Diagnostic json.RawMessage `json:"diagnostic"`
 		} `json:"textDocument"`
 	} `json:"capabilities"`
 }
@@ -98,6 +105,7 @@ func (s *server) decodeInitialize(raw json.RawMessage) (initializeParams, client
 		relativePatterns: ws.DidChangeWatchedFiles.RelativePatternSupport,
 		flatSymbols:      !td.DocumentSymbol.Hierarchical,
 		commandsOnly:     !declared(td.CodeAction.Literal),
+		pullDiags:        declared(td.Diagnostic) && ws.Diagnostics.RefreshSupport,
 	}
 	if formats := td.Hover.ContentFormat; len(formats) > 0 {
 		md, plain := slices.Index(formats, "markdown"), slices.Index(formats, "plaintext")
@@ -109,8 +117,9 @@ func (s *server) decodeInitialize(raw json.RawMessage) (initializeParams, client
 // serverCapabilities extends v0.12.0's ServerCapabilities with 3.17's
 // positionEncoding and inlayHintProvider (JSON flattens the embedded struct).
 type serverCapabilities struct {
-	PositionEncoding  string `json:"positionEncoding"`
-	InlayHintProvider bool   `json:"inlayHintProvider"`
+	PositionEncoding   string             `json:"positionEncoding"`
+	InlayHintProvider  bool               `json:"inlayHintProvider"`
+	DiagnosticProvider *diagnosticOptions `json:"diagnosticProvider,omitempty"`
 	protocol.ServerCapabilities
 }
 
@@ -120,7 +129,7 @@ type initializeResult struct {
 }
 
 // commands are the workspace/executeCommand ids (docs/PROTOCOL.md). They are
-// advertised once per server, never per folder (B27).
+// advertised once per server, never per folder.
 var commands = []string{"planls.complete", "planls.defer", "planls.start", "planls.reopen", "planls.approve", "planls.todo"}
 
 // Version is the server version reported in initialize's serverInfo.
@@ -130,12 +139,12 @@ func (s *server) initialize(r *request) (any, error) {
 	p, caps := s.decodeInitialize(r.params)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != created {
+	if s.phase() != created {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize sent twice")
 	}
 	s.caps = caps
 	if validTrace(p.Trace) {
-		s.trace = p.Trace
+		s.trace.Store(p.Trace)
 	}
 	s.watchClientProcess(p.ProcessID)
 	if slices.Contains(p.Capabilities.General.PositionEncodings, "utf-8") {
@@ -153,11 +162,13 @@ func (s *server) initialize(r *request) (any, error) {
 			s.addFolder(uriOf(p.RootPath))
 		}
 	}
-	s.state = initialized
+	s.state.Store(int32(initialized))
+	s.publishView() // the client's capabilities, for the queries
 	return initializeResult{
 		Capabilities: serverCapabilities{
-			PositionEncoding:  s.enc.String(),
-			InlayHintProvider: true,
+			PositionEncoding:   s.enc.String(),
+			InlayHintProvider:  true,
+			DiagnosticProvider: diagnosticProviderFor(caps),
 			ServerCapabilities: protocol.ServerCapabilities{
 				TextDocumentSync: protocol.TextDocumentSyncOptions{
 					OpenClose: true,
@@ -195,7 +206,7 @@ func (s *server) initializedNote(r *request) (any, error) {
 		s.grp.goFn(s.registerWatchers)
 	}
 	for _, f := range s.folders {
-		s.refresh(f, true)
+		s.reload(f, true)
 	}
 	s.pullReady = true
 	s.pullSettings(s.folders)

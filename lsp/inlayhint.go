@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -25,38 +26,36 @@ type inlayHintParams struct {
 	Range        protocol.Range                  `json:"range"`
 }
 
-// inlayHint answers textDocument/inlayHint (LSP 3.17): at the end of each
+// inlayHints answers textDocument/inlayHint (LSP 3.17): at the end of each
 // tracked item's first line inside the requested range, its id and status
 // ("#3 pending", "#4 completed"); the tooltip holds the evidence or the
 // reason when there is one. Items of a plan that is not approved have no
 // id and get none.
-func (s *server) inlayHint(r *request) (any, error) {
+func inlayHints(v *session, params json.RawMessage) (any, error) {
 	var p inlayHintParams
-	if err := decode(r.params, &p); err != nil {
+	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
 	out := []inlayHint{}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.planFolderOf(p.TextDocument.URI)
-	if f == nil || !f.view.approved {
+	sn := v.planOf(p.TextDocument.URI)
+	if sn == nil || !sn.an.Approved {
 		return out, nil
 	}
-	v := f.view
 	first, last := int(p.Range.Start.Line), int(p.Range.End.Line)
-	for i := range v.items {
-		vi := &v.items[i]
-		if vi.Plan == nil || vi.Task == nil {
+	items := sn.items()
+	for i := range items {
+		it := &items[i]
+		if it.Plan == nil || it.Task == nil {
 			continue
 		}
-		line := v.m.lineOf(vi.Plan.Line.Start)
+		line := sn.m.lineOf(it.Plan.Line.Start)
 		if line < first || line > last {
 			continue
 		}
 		out = append(out, inlayHint{
-			Position:    v.m.rng(vi.Plan.Line.End, vi.Plan.Line.End).Start,
-			Label:       statusLabel(vi.Task),
-			Tooltip:     statusTooltip(vi.Task),
+			Position:    sn.m.position(it.Plan.Line.End),
+			Label:       statusLabel(it.Task),
+			Tooltip:     statusTooltip(it.Task),
 			PaddingLeft: true,
 		})
 	}

@@ -103,7 +103,7 @@ func TestBlockedHoverLensSymbols(t *testing.T) {
 	}
 }
 
-// checkSymbols asserts selectionRange ⊆ range and child ⊆ parent (B26).
+// checkSymbols asserts selectionRange ⊆ range and child ⊆ parent.
 func checkSymbols(t *testing.T, name string, syms []protocol.DocumentSymbol) {
 	t.Helper()
 	var walk func(parent *protocol.Range, s []protocol.DocumentSymbol)
@@ -130,10 +130,10 @@ func contains(outer, inner protocol.Range) bool {
 	return before(outer.Start, inner.Start) && before(inner.End, outer.End) && before(inner.Start, inner.End)
 }
 
-// B26 over every fixture, approved or not, in both encodings.
+// Over every fixture, approved or not, in both encodings.
 func TestSymbolInvariants(t *testing.T) {
 	fixtures := map[string]string{
-		"B26":    "## Build   \n- compile\n  nested line\n## Test ##\n- x\n",
+		"ranges": "## Build   \n- compile\n  nested line\n## Test ##\n- x\n",
 		"nested": "# T\n## A\n### A1\n- a\n#### deep\n- d\n## B\n\ntext only\n## Summary\n- skipped\n",
 		"empty":  "",
 		"loose":  "- no group\n- two\n",

@@ -107,16 +107,11 @@ func (c *procClient) read(r *bufio.Reader) {
 		case bytes.Contains(head, []byte(`"planls/stateChanged"`)):
 			c.changes++
 		default:
-			// A reply's id can come after a long result (jsonrpc2 writes
-			// it last), so the whole body is decoded, not just its head.
-			var m struct {
-				ID     any             `json:"id"`
-				Result json.RawMessage `json:"result"`
-			}
-			if json.Unmarshal(body, &m) == nil {
-				if id, ok := m.ID.(string); ok && strings.HasPrefix(id, "bench-") {
-					c.resp[id] = m.Result
-				}
+			// A reply's id is at its start or its end (jsonrpc2 writes it
+			// last): it is read there, so that a long result costs the
+			// client nothing until a benchmark asks for it (call).
+			if id := benchID(body); id != "" {
+				c.resp[id] = body
 			}
 		}
 		c.cond.Broadcast()
@@ -157,13 +152,31 @@ func (c *procClient) send(msg any) {
 
 func (c *procClient) call(id, method string, params any) json.RawMessage {
 	c.send(map[string]any{"jsonrpc": "2.0", "id": "bench-" + id, "method": method, "params": params})
-	var res json.RawMessage
+	var body []byte
 	c.wait("reply to "+method, func() bool {
 		r, ok := c.resp["bench-"+id]
-		res = r
+		body = r
 		return ok
 	})
-	return res
+	var m struct {
+		Result json.RawMessage `json:"result"`
+	}
+	_ = json.Unmarshal(body, &m)
+	return m.Result
+}
+
+// benchID is the id of a reply to a benchmark's call ("bench-N"), read
+// from the head or the tail of its body; "" for anything else.
+func benchID(body []byte) string {
+	for _, part := range [][]byte{body[:min(len(body), 200)], body[max(0, len(body)-200):]} {
+		if i := bytes.Index(part, []byte(`"id":"bench-`)); i >= 0 {
+			rest := part[i+len(`"id":"`):]
+			if j := bytes.IndexByte(rest, '"'); j >= 0 {
+				return string(rest[:j])
+			}
+		}
+	}
+	return ""
 }
 
 func (c *procClient) notify(method string, params any) {

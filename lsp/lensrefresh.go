@@ -27,19 +27,21 @@ type shownSum struct {
 // (each tracked item's id, status and proof, the tooltip). Positions are
 // left out: a client re-requests both itself after editing the buffer, and
 // a plan that is not open shows none.
-func refreshSums(v *view) (lens, hint uint64) {
+func refreshSums(sn *snapshot) (lens, hint uint64) {
+	an := sn.an
 	var l, h maphash.Hash
 	l.SetSeed(hashSeed)
 	h.SetSeed(hashSeed)
-	l.WriteString(v.uri)
-	h.WriteString(v.uri)
-	maphash.WriteComparable(&l, [2]bool{v.approved, v.needsReapproval})
-	maphash.WriteComparable(&h, v.approved)
-	if !v.approved {
-		maphash.WriteComparable(&l, len(v.items)) // the preview's counts
+	l.WriteString(sn.uri)
+	h.WriteString(sn.uri)
+	maphash.WriteComparable(&l, [2]bool{an.Approved, an.NeedsReapproval})
+	maphash.WriteComparable(&h, an.Approved)
+	items := sn.items()
+	if !an.Approved {
+		maphash.WriteComparable(&l, len(items)) // the preview's counts
 	}
-	for i := range v.items {
-		vi := &v.items[i]
+	for i := range items {
+		vi := &items[i]
 		if vi.Plan == nil || vi.Task == nil {
 			continue
 		}
@@ -59,7 +61,7 @@ func refreshSums(v *view) (lens, hint uint64) {
 // clients advertising workspace.codeLens / workspace.inlayHint
 // refreshSupport. Caller holds mu.
 func (s *server) noteLenses(f *folder) {
-	lens, hint := refreshSums(f.view)
+	lens, hint := refreshSums(f.snap)
 	s.noteRefresh(&f.lensSum, lens, s.caps.lensRefresh, &s.lenses)
 	s.noteRefresh(&f.hintSum, hint, s.caps.inlayRefresh, &s.hints)
 }

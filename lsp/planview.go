@@ -1,25 +1,30 @@
 package lsp
 
 import (
-	"path/filepath"
+	"encoding/json"
+	"hash/maphash"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/planls/planls/planparse"
+	"github.com/planls/planls/core"
 )
 
 // planResult is the planls/plan result (docs/PROTOCOL.md).
 type planResult struct {
-	Root            string      `json:"root"`
-	PlanURI         string      `json:"planUri"`
-	Exists          bool        `json:"exists"`
-	Approved        bool        `json:"approved"`
-	NeedsReapproval bool        `json:"needsReapproval"`
-	Title           string      `json:"title"`
-	Open            int         `json:"open"`
-	Total           int         `json:"total"`
-	StateError      string      `json:"stateError"`
-	Groups          []planGroup `json:"groups"`
+	Root            string `json:"root"`
+	PlanURI         string `json:"planUri"`
+	Exists          bool   `json:"exists"`
+	Approved        bool   `json:"approved"`
+	NeedsReapproval bool   `json:"needsReapproval"`
+	Title           string `json:"title"`
+	Open            int    `json:"open"`
+	Total           int    `json:"total"`
+	StateError      string `json:"stateError"`
+	// Pending: the verification of the completed items is being redone
+	// (their evidence or HEAD changed); a planls/stateChanged follows
+	// when it lands.
+	Pending bool        `json:"pending"`
+	Groups  []planGroup `json:"groups"`
 }
 
 type planGroup struct {
@@ -45,8 +50,10 @@ type planItem struct {
 	EvidenceRefs []evidenceRef `json:"evidenceRefs"`
 }
 
-// planRequest answers planls/plan for the folder of params.uri (default: the
-// first folder).
+// planRequest answers planls/plan for the folder of params.uri (default:
+// the first folder) from its snapshot, with the last verification and
+// pending set while a newer one is on its way. Only a folder the session
+// does not know yet (a uri outside every folder) is made, under mu.
 func (s *server) planRequest(r *request) (any, error) {
 	var p struct {
 		URI string `json:"uri"`
@@ -54,35 +61,66 @@ func (s *server) planRequest(r *request) (any, error) {
 	if err := decode(r.params, &p); err != nil {
 		return nil, err
 	}
+	if sn, err := s.current().folderOf(p.URI); sn != nil || err != nil {
+		return sn.planJSON(), err
+	}
 	s.mu.Lock()
 	f, err := s.folderOfURI(p.URI)
-	if p.URI == "" && len(s.folders) > 1 {
-		f, err = s.folders[0], nil
-	}
-	var res planResult
+	var sn *snapshot
 	if err == nil {
-		if f.view == nil {
-			s.refresh(f, true)
+		if f.snap == nil {
+			s.reload(f, true)
 		}
-		res = planOf(f, f.view)
+		sn = f.snap
 	}
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	addVerification(r.ctx, f.root, &res)
-	return res, nil
+	return sn.planJSON(), nil
 }
 
-func planOf(f *folder, v *view) planResult {
-	res := planResult{Root: f.uri, PlanURI: v.uri, Exists: v.path != "", Approved: v.approved,
-		NeedsReapproval: v.needsReapproval, Title: v.plan.Title, Groups: []planGroup{}}
-	if v.path == "" {
-		res.PlanURI = f.fileURI(filepath.Join(f.root, "PLAN.md"))
+// folderOf returns the snapshot of the folder planls/plan's uri names:
+// the innermost folder holding it, the first folder when uri is empty; nil
+// without an error when the session has no snapshot for it yet.
+func (v *session) folderOf(uri string) (*snapshot, error) {
+	if uri == "" {
+		if len(v.snaps) == 0 {
+			return nil, nil
+		}
+		return v.snaps[0], nil
+	}
+	p, err := fileOf(uri)
+	if err != nil {
+		return nil, nil // folderOfURI says why
+	}
+	k := keyOf(p)
+	var best *snapshot
+	for _, sn := range v.snaps {
+		if within(keyOf(sn.root), k) && (best == nil || len(sn.root) > len(best.root)) {
+			best = sn
+		}
+	}
+	return best, nil
+}
+
+// planJSON is sn's planls/plan result, encoded once: asking again about a
+// plan that did not change costs nothing.
+func (sn *snapshot) planJSON() json.RawMessage {
+	sn.planOnce.Do(func() { sn.plan, _ = json.Marshal(planOf(sn)) })
+	return sn.plan
+}
+
+// planOf is the planls/plan result of sn.
+func planOf(sn *snapshot) planResult {
+	an := sn.an
+	res := planResult{Root: sn.rootURI, PlanURI: sn.uri, Exists: sn.path != "", Approved: an.Approved,
+		NeedsReapproval: an.NeedsReapproval, Title: an.Plan.Title, Pending: sn.pending, Groups: []planGroup{}}
+	if sn.path == "" {
 		res.Title = ""
 	}
-	if v.stateErr != nil {
-		res.StateError = v.stateErr.Error()
+	if sn.stateErr != nil {
+		res.StateError = sn.stateErr.Error()
 	}
 	index := map[string]int{}
 	add := func(group string, it planItem) {
@@ -94,36 +132,77 @@ func planOf(f *folder, v *view) planResult {
 		}
 		res.Groups[i].Items = append(res.Groups[i].Items, it)
 	}
-	for i := range v.items {
-		vi := &v.items[i]
-		it := planItem{Status: "draft", Drift: string(vi.Drift), BlockedBy: []int{}}
+	items := sn.items()
+	for i := range items {
+		it := &items[i]
+		pi := planItem{Status: "draft", Drift: string(it.Drift), BlockedBy: []int{}, Subject: it.Subject, EvidenceRefs: []evidenceRef{}}
 		group := ""
-		if vi.Plan != nil {
-			it.Subject, group = planparse.Display(vi.Plan.Subject, vi.Plan.PlanText), vi.Plan.Group
-			rng := v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)
-			it.Range = &rng
+		if it.Plan != nil {
+			group = it.Plan.Group
+			rng := sn.lineRange(it)
+			pi.Range = &rng
 		}
-		if t := vi.Task; t != nil {
-			it.ID, it.Status, it.Evidence, it.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
-			if vi.Plan == nil {
-				it.Subject, group = planparse.Display(t.Subject, t.PlanText), t.PlanGroup
+		if t := it.Task; t != nil {
+			pi.ID, pi.Status, pi.Evidence, pi.Reason = t.ID, string(t.Status), t.Evidence, t.Reason
+			if it.Plan == nil {
+				group = t.PlanGroup
 			}
 			if t.Owner != nil {
-				it.Owner = *t.Owner
+				pi.Owner = *t.Owner
 			}
 			if t.ActiveForm != nil {
-				it.ActiveForm = *t.ActiveForm
+				pi.ActiveForm = *t.ActiveForm
 			}
-			it.BlockedBy = append(it.BlockedBy, t.BlockedBy...)
-			it.Blocked = isOpen(t) && len(v.openBlockers(t)) > 0
-			res.Total++
-			if isOpen(t) {
-				res.Open++
+			pi.BlockedBy = append(pi.BlockedBy, t.BlockedBy...)
+			pi.Blocked = isOpen(t) && len(an.OpenBlockers(t)) > 0
+			if r := sn.ver.result(t.ID, t.Evidence); r != nil && t.Status == core.Completed {
+				pi.Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
+				pi.EvidenceRefs = sn.ver.refs[t.ID]
 			}
-		} else if !v.approved {
-			res.Total++
 		}
-		add(group, it)
+		add(group, pi)
+	}
+	if sn.path != "" {
+		res.Open, res.Total = an.Open, an.Total
 	}
 	return res
+}
+
+// planSum fingerprints what planls/plan answers for sn: a change of it is
+// a planls/stateChanged (the sidebars ask again only then).
+func planSum(sn *snapshot) uint64 {
+	var h maphash.Hash
+	h.SetSeed(hashSeed)
+	res := planOf(sn)
+	str := func(ss ...string) {
+		for _, s := range ss {
+			h.WriteString(s)
+			h.WriteByte(0)
+		}
+	}
+	str(res.Root, res.PlanURI, res.Title, res.StateError)
+	maphash.WriteComparable(&h, [4]bool{res.Exists, res.Approved, res.NeedsReapproval, res.Pending})
+	maphash.WriteComparable(&h, [2]int{res.Open, res.Total})
+	for _, g := range res.Groups {
+		str(g.Name)
+		for _, it := range g.Items {
+			str(it.Subject, it.Status, it.Evidence, it.Reason, it.Owner, it.ActiveForm, it.Drift)
+			maphash.WriteComparable(&h, it.ID)
+			maphash.WriteComparable(&h, it.Blocked)
+			for _, id := range it.BlockedBy {
+				maphash.WriteComparable(&h, id)
+			}
+			if it.Range != nil {
+				maphash.WriteComparable(&h, *it.Range)
+			}
+			if it.Verify != nil {
+				maphash.WriteComparable(&h, *it.Verify)
+			}
+			for _, r := range it.EvidenceRefs {
+				str(r.Kind, r.Text, r.State, r.Detail, r.URI)
+				maphash.WriteComparable(&h, r.Line)
+			}
+		}
+	}
+	return h.Sum64()
 }

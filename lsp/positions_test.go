@@ -19,7 +19,7 @@ func (e *env) hoverAt(u string, line, char int) string {
 	return h.Contents.Value
 }
 
-// B24: "deploy" is at character 5 in UTF-16 and 7 in UTF-8; the chosen
+// "deploy" is at character 5 in UTF-16 and 7 in UTF-8; the chosen
 // encoding is returned by initialize and used both ways.
 func TestPositionEncodings(t *testing.T) {
 	text := "# P\n\n## G\n- 🚀 deploy привет\n"

@@ -9,29 +9,29 @@ import (
 	"github.com/planls/planls/planparse"
 )
 
-// previewLenses are the code lenses of a plan that is not approved yet
-// (issue 10): what approving it would track. On the title, the Approve plan
+// previewLenses are the code lenses of a plan that is not approved yet:
+// what approving it would track. On the title, the Approve plan
 // command with the item count; on each heading with items, how many it
 // holds; on each heading whose section gives none, why; on each item,
 // that it will be tracked. Labels have no command (an empty command id
 // renders as text that does nothing).
-func previewLenses(v *view) []protocol.CodeLens {
+func previewLenses(sn *snapshot) []protocol.CodeLens {
 	items := 0
-	for i := range v.plan.Items {
-		if v.plan.Items[i].Subject != "" {
+	for i := range sn.an.Plan.Items {
+		if sn.an.Plan.Items[i].Subject != "" {
 			items++
 		}
 	}
-	out := []protocol.CodeLens{{Range: v.titleRange(),
-		Command: approveCommand(fmt.Sprintf("Approve plan (%s)", core.CountNoun(items, "plan item")), v.uri)}}
+	out := []protocol.CodeLens{{Range: sn.titleRange(),
+		Command: approveCommand(fmt.Sprintf("Approve plan (%s)", core.CountNoun(items, "plan item")), sn.uri)}}
 	label := func(start, end int, text string) {
-		out = append(out, protocol.CodeLens{Range: v.m.rng(start, end), Command: &protocol.Command{Title: text}})
+		out = append(out, protocol.CodeLens{Range: sn.m.rng(start, end), Command: &protocol.Command{Title: text}})
 	}
-	heads := v.plan.Headings
-	counts := headingCounts(v.plan)
+	heads := sn.an.Plan.Headings
+	counts := headingCounts(sn.an.Plan)
 	unread := map[int]string{}
-	for _, h := range v.plan.Unread() {
-		unread[h.Range.Start] = h.Why
+	for _, h := range sn.an.Plan.Unread() {
+		unread[h.Range.Start] = h.Reason()
 	}
 	next := 0 // next heading to label, in source order with the items
 	flush := func(upTo int) {
@@ -39,21 +39,21 @@ func previewLenses(v *view) []protocol.CodeLens {
 			h := heads[next]
 			switch {
 			case unread[h.Range.Start] != "":
-				label(h.Range.Start, lineEnd(v, h.Range), "not tracked: "+unread[h.Range.Start])
+				label(h.Range.Start, lineEnd(sn, h.Range), "not tracked: "+unread[h.Range.Start])
 			case counts[next] > 0 && h.Level > 1:
-				label(h.Range.Start, lineEnd(v, h.Range), core.CountNoun(counts[next], "plan item")+" on approval")
+				label(h.Range.Start, lineEnd(sn, h.Range), core.CountNoun(counts[next], "plan item")+" on approval")
 			}
 		}
 	}
-	for i := range v.plan.Items {
-		it := &v.plan.Items[i]
+	for i := range sn.an.Plan.Items {
+		it := &sn.an.Plan.Items[i]
 		if it.Subject == "" {
 			continue
 		}
 		flush(it.Line.Start + 1)
 		label(it.Line.Start, it.Line.End, "will be tracked")
 	}
-	flush(len(v.text) + 1)
+	flush(len(sn.text) + 1)
 	return out
 }
 
@@ -84,6 +84,6 @@ func headingCounts(plan *planparse.Plan) []int {
 }
 
 // lineEnd is the end of the first line of r (a setext heading spans two).
-func lineEnd(v *view, r planparse.Range) int {
-	return min(r.End, v.m.lineEnd(v.m.lineOf(r.Start)))
+func lineEnd(sn *snapshot, r planparse.Range) int {
+	return min(r.End, sn.m.lineEnd(sn.m.lineOf(r.Start)))
 }

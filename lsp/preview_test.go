@@ -8,7 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Issue 10: an unapproved plan shows, as code lenses, what approving it
+// An unapproved plan shows, as code lenses, what approving it
 // would track: the count on the Approve lens, a count per heading, why a
 // section is not tracked, and a lens on each item; once approved, an edit
 // outside the items is plan-drift.
@@ -45,10 +45,32 @@ func TestPreviewLensesAndTextDrift(t *testing.T) {
 	e.change(u, 2, edited)
 	e.waitDiags(u, "text drift", func(d []protocol.Diagnostic) bool {
 		for _, x := range d {
-			if x.Code == codeDrift && x.Range.Start.Line == 0 && strings.Contains(x.Message, "outside its plan items") {
+			// On the line that changed (3: "- other context").
+			if x.Code == codeDrift && x.Range.Start.Line == 3 && strings.Contains(x.Message, "changed here since approval, outside its plan items") {
 				return true
 			}
 		}
 		return false
 	})
+}
+
+// A skipped section that holds what looks like work says so on its preview
+// lens, with how to track it.
+func TestPreviewLensSaysSkippedWork(t *testing.T) {
+	src := "# P\n\n## Notes\n1. Bump the version\n2. Tag the release\n\n## Work\n- one\n"
+	root, plan := workspace(t, src)
+	e := newEnv(t, envConfig{folders: []string{root}})
+	u := e.open(plan, src)
+	var ls []protocol.CodeLens
+	e.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &ls)
+	want := "not tracked: notes section; it has what looks like work (2 numbered steps); to track it, add <!-- planls: track --> under the heading"
+	for _, l := range ls {
+		if l.Range.Start.Line == 2 {
+			if l.Command.Title != want {
+				t.Errorf("lens on ## Notes = %q, want %q", l.Command.Title, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no lens on ## Notes among %d lenses", len(ls))
 }

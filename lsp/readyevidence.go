@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"fmt"
 	"time"
 	"unicode/utf8"
@@ -10,23 +9,6 @@ import (
 
 	"github.com/planls/planls/core"
 )
-
-// headOf returns the newest commit of the folder holding uri that changes
-// more than its plan file (gitHead): the evidence a code action may offer
-// (readyActions). git runs here, before the caller takes mu, never under it.
-func (s *server) headOf(ctx context.Context, uri protocol.DocumentURI) headCommit {
-	s.mu.Lock()
-	f := s.planFolderOf(uri)
-	plan := ""
-	if f != nil {
-		plan = f.relPath(f.planPath)
-	}
-	s.mu.Unlock()
-	if f == nil {
-		return headCommit{}
-	}
-	return s.gitHeadOf(ctx, f.root, plan)
-}
 
 // readyActions are the one-click "Complete #3 with …" actions of task t,
 // one per suggested evidence (suggestionsFrom): the same planls.complete

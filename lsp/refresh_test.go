@@ -215,7 +215,7 @@ func TestLensSum(t *testing.T) {
 		s := &server{settings: defaultSettings(), docs: map[string]*document{}}
 		fo := newFolder("/w", "file:///w")
 		fo.state, fo.planPath, fo.planDisk = st, "/w/PLAN.md", text
-		lens, _ := refreshSums(s.buildView(fo, nil))
+		lens, _ := refreshSums(s.build(fo))
 		return lens
 	}
 	base := sum(approved, src)

@@ -61,7 +61,7 @@ func (s *server) registerWatchers(ctx context.Context) {
 	err := s.callClient(ctx, s.opts.callTimeout, "client/registerCapability", params, nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err != nil && (ctx.Err() != nil || s.state == shutDown) {
+	if err != nil && (ctx.Err() != nil || s.phase() == shutDown) {
 		return // the session ended: nothing is left to watch for
 	}
 	if err != nil {

@@ -108,7 +108,7 @@ func roundTrip(t *testing.T, sec map[string]string, crlf bool) map[string]string
 		text = ed
 	}
 	u := e.open(plan, conv(text))
-	e.barrier()
+	e.settle(u)
 	ds, _ := e.lastDiags(u)
 	out := map[string]string{}
 	var b bytes.Buffer

@@ -18,6 +18,9 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/planls/planls/core"
+	"github.com/planls/planls/verify"
 )
 
 // ErrExitWithoutShutdown is returned by Run when the client sent exit before
@@ -46,6 +49,9 @@ type options struct {
 	// touches files other than plan (slash-separated, relative to dir) and
 	// .planls/, or the zero headCommit.
 	gitHead func(ctx context.Context, dir, plan string) headCommit
+	// verifyTasks verifies completed tasks in the workspace at root
+	// (verify.Tasks without commands).
+	verifyTasks func(ctx context.Context, root string, tasks []core.Task) []verify.Result
 	// noFSWatch disables fsnotify (tests that drive didChangeWatchedFiles).
 	noFSWatch bool
 	// onStart, when set, sees the session's server (tests inspect it).
@@ -64,6 +70,9 @@ func defaultOptions() options {
 		askTimeout:  10 * time.Minute,
 		callTimeout: 10 * time.Second,
 		gitHead:     gitHead,
+		verifyTasks: func(ctx context.Context, root string, tasks []core.Task) []verify.Result {
+			return verify.Tasks(ctx, root, tasks, verify.Options{})
+		},
 	}
 }
 
@@ -96,6 +105,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	d := newDispatcher(log, out, wire.ids, s.handle)
 	s.laterChange = d.queuedChange
 	d.handled = opts.onHandled
+	d.rawReply = wire.replyRaw
 	var wg sync.WaitGroup
 	wg.Go(d.run)
 	jc.Go(ctx, d.onMessage)

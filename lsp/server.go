@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -19,11 +20,14 @@ const (
 	shutDown
 )
 
-// server is one client session (one connection). mu guards every field
-// below it; handlers run one at a time on the dispatcher's worker, but file
-// watching, timers and commands run on the group's goroutines. Nothing
-// writes to the client while holding mu: messages go to the outbox, whose
-// goroutine writes them.
+// server is one client session (one connection). Requests that read
+// (queries: hover, code actions, lenses, hints, symbols, planls/plan,
+// pull diagnostics) are functions of the current session and its folders'
+// snapshots, read without a lock (snapshot.go). Everything that changes
+// state (notifications, file events, timers, commands, background
+// refreshes) runs under mu, which guards every field below it, and ends by
+// swapping in new snapshots. Nothing writes to the client while holding
+// mu: messages go to the outbox, whose goroutine writes them.
 type server struct {
 	conn jsonrpc2.Conn
 	wire *stream // conn's framing: notifications are written to it directly (send)
@@ -37,11 +41,13 @@ type server struct {
 	exitOnce sync.Once
 	exited   chan struct{}
 
+	state atomic.Int32 // a lifecycle; written under mu
+	view  atomic.Pointer[session]
+	trace atomic.Value // string: the $/logTrace level, "off" (or ""), "messages", "verbose"
+
 	mu    sync.Mutex
-	state lifecycle
 	enc   encoding
 	caps  clientCaps
-	trace string // $/logTrace level: "off" (or ""), "messages", "verbose"
 	hints refresher
 	// exitErr is Run's result once exited is closed: nil for an exit after
 	// a successful shutdown (endSession).
@@ -52,14 +58,16 @@ type server struct {
 	watcher   *fsWatcher
 	clientFS  bool // the client watches files for us (dynamic registration)
 	lenses    refresher
-	pullReady bool   // initialized was handled: the client may be asked for settings (config.go)
-	pullSeq   uint64 // number of the latest workspace/configuration request (1-based)
+	pulls     refresher // workspace/diagnostic/refresh (pulldiag.go)
+	editing   bool      // a didChange of the client is being applied (no diagnostic refresh for it)
+	pullReady bool      // initialized was handled: the client may be asked for settings (config.go)
+	pullSeq   uint64    // number of the latest workspace/configuration request (1-based)
 
 	reg watchReg // not guarded by mu: it has its own
 }
 
 type document struct {
-	uri     string // exactly as the client sent it (B28)
+	uri     string // exactly as the client sent it
 	key     string // keyOf its path
 	version int32
 	text    []byte // never changed in place: views share it
@@ -73,6 +81,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, wire *stream, out *outbo
 		docs:     map[string]*document{},
 		lenses:   refresher{method: "workspace/codeLens/refresh"},
 		hints:    refresher{method: "workspace/inlayHint/refresh"},
+		pulls:    refresher{method: "workspace/diagnostic/refresh"},
 	}
 }
 
@@ -108,9 +117,8 @@ func (s *server) close() {
 // after shutdown InvalidRequest (LSP §"Lifecycle Messages"). Unknown
 // notifications (including $/ ones) are ignored (LSP §"$ Notifications").
 func (s *server) handle(r *request) (any, error) {
-	s.mu.Lock()
-	st := s.state
-	s.mu.Unlock()
+	st := s.phase()
+	q, query := queries[r.method]
 	h, known := handlers[r.method]
 	switch {
 	case r.method == "exit" && st == shutDown:
@@ -121,9 +129,9 @@ func (s *server) handle(r *request) (any, error) {
 		return nil, nil
 	case st == shutDown:
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
-	case !known && r.isCall:
+	case !known && !query && r.isCall:
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", r.method)
-	case !known:
+	case !known && !query:
 		return nil, nil
 	case st == created && r.method != "initialize":
 		if r.isCall {
@@ -132,13 +140,45 @@ func (s *server) handle(r *request) (any, error) {
 		return nil, nil
 	}
 	start := time.Now()
+	if query {
+		// The session is taken here, in arrival order, so the answer sees
+		// every change sent before the request; it is computed beside the
+		// worker, which goes on with the next message (a pull behind a
+		// planls/plan of a sidebar does not wait for it).
+		v := s.current()
+		run := func(context.Context) {
+			defer r.recoverPanic(s.log)
+			res, err := q(v, r.params)
+			s.traceHandled(r, start, err)
+			r.answer(res, err)
+		}
+		if s.grp.goFn(run) {
+			return nil, errDetached
+		}
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shut down")
+	}
 	res, err := h(s, r)
 	s.traceHandled(r, start, err)
 	return res, err
 }
 
-// handlers maps methods to their handler. Params are decoded by each handler
-// with decode, so a bad params object is InvalidParams, never a panic.
+func (s *server) phase() lifecycle { return lifecycle(s.state.Load()) }
+
+// queries maps the requests that only read to their function of the
+// session (snapshot.go): no lock, no git, no disk. Params are decoded by
+// each with decode, so a bad params object is InvalidParams, never a panic.
+var queries = map[string]func(*session, json.RawMessage) (any, error){
+	"textDocument/codeAction":     codeAction,
+	"textDocument/hover":          hover,
+	"textDocument/documentSymbol": documentSymbol,
+	"textDocument/codeLens":       codeLens,
+	"workspace/symbol":            workspaceSymbol,
+	"textDocument/inlayHint":      inlayHints,
+	"textDocument/diagnostic":     diagnostic,
+}
+
+// handlers maps the other methods to their handler, which changes the
+// session under mu.
 var handlers = map[string]func(*server, *request) (any, error){
 	"initialize":                          (*server).initialize,
 	"initialized":                         (*server).initializedNote,
@@ -150,14 +190,8 @@ var handlers = map[string]func(*server, *request) (any, error){
 	"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
 	"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
 	"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
-	"textDocument/codeAction":             (*server).codeAction,
-	"textDocument/hover":                  (*server).hover,
-	"textDocument/documentSymbol":         (*server).documentSymbol,
-	"textDocument/codeLens":               (*server).codeLens,
-	"workspace/symbol":                    (*server).workspaceSymbol,
 	"workspace/executeCommand":            (*server).executeCommand,
 	"planls/plan":                         (*server).planRequest,
-	"textDocument/inlayHint":              (*server).inlayHint,
 	"$/setTrace":                          (*server).setTrace,
 }
 
@@ -174,7 +208,7 @@ func decode(params json.RawMessage, v any) error {
 
 func (s *server) shutdownReq(r *request) (any, error) {
 	s.mu.Lock()
-	s.state = shutDown
+	s.state.Store(int32(shutDown))
 	s.mu.Unlock()
 	s.close()
 	return nil, nil

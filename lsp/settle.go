@@ -25,7 +25,7 @@ func (s *server) holdPlan(f *folder, path string, data []byte) bool {
 	now := time.Now()
 	if f.settleUntil.IsZero() {
 		f.settleUntil = now.Add(s.opts.planSettle)
-		s.rearm(&f.settle, s.opts.planSettle, func() { s.refresh(f, false) })
+		s.rearm(&f.settle, s.opts.planSettle, func() { s.reload(f, false) })
 		s.log.Debug("plan file gone or empty; waiting for it to come back", "path", f.planPath, "for", s.opts.planSettle)
 		return true
 	}

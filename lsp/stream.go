@@ -121,6 +121,19 @@ func (s *stream) encode(msg jsonrpc2.Message) ([]byte, error) {
 	return json.Marshal(msg)
 }
 
+// replyRaw writes the reply to call id whose result is already encoded.
+func (s *stream) replyRaw(id jsonrpc2.ID, result json.RawMessage) {
+	wire, ok := s.ids.release(id)
+	if !ok {
+		wire = json.RawMessage("null") // every call's id is admitted as it is read
+	}
+	data := make([]byte, 0, len(result)+len(wire)+32)
+	data = append(append(append(data, `{"jsonrpc":"2.0","id":`...), wire...), `,"result":`...)
+	if _, err := s.writeRaw(append(append(data, result...), '}')); err != nil {
+		s.log.Debug("write failed", "err", err)
+	}
+}
+
 // writeRaw frames one encoded message body as one write.
 func (s *stream) writeRaw(data []byte) (int64, error) {
 	s.mu.Lock()

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -12,21 +13,19 @@ import (
 
 // documentSymbol returns plan → groups → items. Every symbol's
 // selectionRange lies inside its range and every child inside its parent
-// (VS Code drops the whole outline otherwise, B26): a group runs from its
+// (VS Code drops the whole outline otherwise): a group runs from its
 // heading to just before the next group, and ranges are clamped to enforce
 // it whatever the parser reports.
-func (s *server) documentSymbol(r *request) (any, error) {
+func documentSymbol(v *session, params json.RawMessage) (any, error) {
 	var p protocol.DocumentSymbolParams
-	if err := decode(r.params, &p); err != nil {
+	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	f := s.planFolderOf(p.TextDocument.URI)
-	if f == nil {
+	sn := v.planOf(p.TextDocument.URI)
+	if sn == nil {
 		return []protocol.DocumentSymbol{}, nil
 	}
-	return s.shapeSymbols(planSymbol(f.view), p.TextDocument.URI), nil
+	return shapeSymbols(v.caps, planSymbol(sn), p.TextDocument.URI), nil
 }
 
 type span struct{ start, end int }
@@ -37,13 +36,14 @@ func (a span) clampTo(b span) span {
 	return a
 }
 
-func planSymbol(v *view) protocol.DocumentSymbol {
-	whole := span{0, len(v.text)}
-	title := span{v.plan.TitleRange.Start, v.plan.TitleRange.End}.clampTo(whole)
+func planSymbol(sn *snapshot) protocol.DocumentSymbol {
+	plan := sn.an.Plan
+	whole := span{0, len(sn.text)}
+	title := span{plan.TitleRange.Start, plan.TitleRange.End}.clampTo(whole)
 	root := protocol.DocumentSymbol{
-		Name: nonEmpty(v.plan.Title, "plan"), Kind: protocol.SymbolKindFile,
-		Detail: fmt.Sprintf("%d items", len(v.plan.Items)),
-		Range:  v.m.rng(whole.start, whole.end), SelectionRange: v.m.rng(title.start, title.end),
+		Name: nonEmpty(plan.Title, "plan"), Kind: protocol.SymbolKindFile,
+		Detail: fmt.Sprintf("%d items", len(plan.Items)),
+		Range:  sn.m.rng(whole.start, whole.end), SelectionRange: sn.m.rng(title.start, title.end),
 	}
 	// Group boundaries: every heading of level 2–6 starts a group section.
 	type group struct {
@@ -52,7 +52,7 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 		children   []protocol.DocumentSymbol
 	}
 	var groups []*group
-	for _, h := range v.plan.Headings {
+	for _, h := range plan.Headings {
 		if h.Level < 2 || h.Skipped {
 			// A level-1 or skipped heading still ends the section before it.
 			if len(groups) > 0 && groups[len(groups)-1].body.end > h.Range.Start {
@@ -63,12 +63,13 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 		if len(groups) > 0 {
 			groups[len(groups)-1].body.end = h.Range.Start
 		}
-		groups = append(groups, &group{name: h.Text, head: span{h.Range.Start, h.Range.End}, body: span{h.Range.Start, len(v.text)}})
+		groups = append(groups, &group{name: h.Text, head: span{h.Range.Start, h.Range.End}, body: span{h.Range.Start, len(sn.text)}})
 	}
 	var loose []protocol.DocumentSymbol
 	gi := 0 // items and groups are both in document order: one pass
-	for i := range v.items {
-		vi := &v.items[i]
+	items := sn.items()
+	for i := range items {
+		vi := &items[i]
 		if vi.Plan == nil {
 			continue
 		}
@@ -85,7 +86,7 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 		sel := span{vi.Plan.Line.Start, vi.Plan.Line.End}.clampTo(blk)
 		sym := protocol.DocumentSymbol{
 			Name: itemName(vi), Kind: protocol.SymbolKindEvent, Detail: itemDetail(vi),
-			Range: v.m.rng(blk.start, blk.end), SelectionRange: v.m.rng(sel.start, sel.end),
+			Range: sn.m.rng(blk.start, blk.end), SelectionRange: sn.m.rng(sel.start, sel.end),
 		}
 		if parent != nil {
 			parent.children = append(parent.children, sym)
@@ -98,15 +99,15 @@ func planSymbol(v *view) protocol.DocumentSymbol {
 			continue
 		}
 		body := g.body // without trailing blank lines
-		body.end = body.start + len(bytes.TrimRight(v.text[body.start:body.end], " \t\r\n"))
+		body.end = body.start + len(bytes.TrimRight(sn.text[body.start:body.end], " \t\r\n"))
 		// The body must still hold its items after trimming blank lines.
 		for _, c := range g.children {
-			body.end = max(body.end, v.m.offset(c.Range.End))
+			body.end = max(body.end, sn.m.offset(c.Range.End))
 		}
 		head := g.head.clampTo(body)
 		root.Children = append(root.Children, protocol.DocumentSymbol{
 			Name: nonEmpty(g.name, "(untitled group)"), Kind: protocol.SymbolKindNamespace,
-			Range: v.m.rng(body.start, body.end), SelectionRange: v.m.rng(head.start, head.end),
+			Range: sn.m.rng(body.start, body.end), SelectionRange: sn.m.rng(head.start, head.end),
 			Children: g.children,
 		})
 	}
@@ -141,28 +142,23 @@ func nonEmpty(s, def string) string {
 
 // workspaceSymbol finds plan items by subject (case-insensitive substring)
 // across every folder's plan.
-func (s *server) workspaceSymbol(r *request) (any, error) {
+func workspaceSymbol(v *session, params json.RawMessage) (any, error) {
 	var p protocol.WorkspaceSymbolParams
-	if err := decode(r.params, &p); err != nil {
+	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
 	q := strings.ToLower(p.Query)
 	out := []protocol.SymbolInformation{}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, f := range s.folders {
-		v := f.view
-		if v == nil || v.path == "" {
-			continue
-		}
-		for i := range v.items {
-			vi := &v.items[i]
+	for _, sn := range v.snaps {
+		items := sn.items()
+		for i := range items {
+			vi := &items[i]
 			if vi.Plan == nil || !strings.Contains(strings.ToLower(vi.Plan.Subject), q) {
 				continue
 			}
 			out = append(out, protocol.SymbolInformation{
 				Name: itemName(vi), Kind: protocol.SymbolKindEvent, ContainerName: vi.Plan.Group,
-				Location: protocol.Location{URI: protocol.DocumentURI(v.uri), Range: v.m.rng(vi.Plan.Line.Start, vi.Plan.Line.End)},
+				Location: protocol.Location{URI: protocol.DocumentURI(sn.uri), Range: sn.lineRange(vi)},
 			})
 		}
 	}

@@ -6,9 +6,9 @@ import "go.lsp.dev/protocol"
 // (DocumentSymbol[]) when it declares
 // textDocument.documentSymbol.hierarchicalDocumentSymbolSupport, else
 // SymbolInformation[] in document order, each naming its parent as
-// containerName (LSP 3.17 §documentSymbol). Caller holds mu.
-func (s *server) shapeSymbols(root protocol.DocumentSymbol, uri protocol.DocumentURI) any {
-	if !s.caps.flatSymbols {
+// containerName (LSP 3.17 §documentSymbol).
+func shapeSymbols(caps clientCaps, root protocol.DocumentSymbol, uri protocol.DocumentURI) any {
+	if !caps.flatSymbols {
 		return []protocol.DocumentSymbol{root}
 	}
 	out := []protocol.SymbolInformation{}

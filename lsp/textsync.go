@@ -31,7 +31,7 @@ func (s *server) didOpen(r *request) (any, error) {
 	// Only a plan-like file outside every folder gets a folder of its own:
 	// opening some other markdown file must not start watching its directory.
 	if f := s.folderFor(path, s.looksLikePlan(path)); f != nil {
-		s.refresh(f, true)
+		s.reload(f, true)
 	}
 	return nil, nil
 }
@@ -111,12 +111,20 @@ func (s *server) didChange(r *request) (any, error) {
 	if f == nil || f.planPath == "" || keyOf(f.planPath) != d.key {
 		return nil, nil
 	}
-	if f.view != nil && len(f.view.plan.Items) >= largePlan {
-		s.rearm(&f.typing, typingDelay, func() { s.recompute(f) })
+	if f.snap != nil && len(f.snap.an.Plan.Items) >= largePlan {
+		s.rearm(&f.typing, typingDelay, func() { s.swapEdited(f) })
 		return nil, nil
 	}
-	s.recompute(f)
+	s.swapEdited(f)
 	return nil, nil
+}
+
+// swapEdited swaps in f's next snapshot after an edit of the client's,
+// which a pulling client follows by itself (caller holds mu).
+func (s *server) swapEdited(f *folder) {
+	s.editing = true
+	s.swap(f, s.build(f))
+	s.editing = false
 }
 
 // largePlan is the plan size (items) from which a change waits typingDelay
@@ -152,7 +160,7 @@ func (s *server) refreshFileOf(r *request, closed bool) (any, error) {
 		delete(s.docs, keyOf(path))
 	}
 	if f := s.folderFor(path, false); f != nil {
-		s.refresh(f, closed)
+		s.reload(f, closed)
 	}
 	return nil, nil
 }
@@ -201,9 +209,10 @@ func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
 			s.folders = slices.Delete(s.folders, i, i+1)
 		}
 	}
+	s.publishView()
 	for _, wf := range p.Event.Added {
 		if f := s.addFolder(wf.URI); f != nil {
-			s.refresh(f, true)
+			s.reload(f, true)
 		}
 	}
 	s.rewatch()

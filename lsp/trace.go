@@ -26,9 +26,7 @@ func (s *server) setTrace(r *request) (any, error) {
 		s.log.Warn("$/setTrace ignored", "value", p.Value)
 		return nil, nil
 	}
-	s.mu.Lock()
-	s.trace = p.Value
-	s.mu.Unlock()
+	s.trace.Store(p.Value)
 	return nil, nil
 }
 
@@ -37,9 +35,7 @@ func (s *server) setTrace(r *request) (any, error) {
 // at "verbose" the params too (LSP 3.17 §"$/logTrace": message, verbose).
 // $/logTrace never traces the trace notifications themselves.
 func (s *server) traceHandled(r *request, start time.Time, err error) {
-	s.mu.Lock()
-	level := s.trace
-	s.mu.Unlock()
+	level, _ := s.trace.Load().(string)
 	if level == "" || level == "off" || r.method == "$/setTrace" {
 		return
 	}

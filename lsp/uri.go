@@ -55,7 +55,7 @@ func uriToPath(u string, windows bool) (string, error) {
 
 // pathToURI builds the file URI of an absolute OS path, percent-encoding what
 // RFC 3986 requires. It is used only for files the client never named; a file
-// the client opened is always published under the client's own URI (B28).
+// the client opened is always published under the client's own URI.
 func pathToURI(p string, windows bool) string {
 	if windows {
 		p = strings.ReplaceAll(p, `\`, "/")
@@ -95,7 +95,7 @@ func within(rootKey, pKey string) bool {
 // (Neovim and node keep "*", Go writes "%2A"); a client that compares URIs
 // as strings, or one whose buffer URI differs from ours only in spelling,
 // must see the same URI for a file it has not opened as for one it has,
-// or a clearing of one spelling can wipe the other's list (B28). Paths
+// or a clearing of one spelling can wipe the other's list. Paths
 // outside f's root get uriOf.
 func (f *folder) fileURI(p string) string {
 	rel, err := filepath.Rel(f.root, filepath.Clean(p))

@@ -2,7 +2,7 @@ package lsp
 
 import "testing"
 
-// B28: URIs are decoded for the file system; the client's spelling is kept
+// URIs are decoded for the file system; the client's spelling is kept
 // for publishing (tested in TestURIsKeepClientSpelling).
 func TestURIToPath(t *testing.T) {
 	tests := []struct {
@@ -64,7 +64,7 @@ func TestPathKeyAndURI(t *testing.T) {
 
 // A file under a folder is named with the client's spelling of the folder
 // (Neovim and node keep "*" where Go writes "%2A"), so a disk-only plan and
-// the buffer the client opens later share one URI (issue 11 item 2).
+// the buffer the client opens later share one URI.
 func TestFileURIKeepsTheClientsSpelling(t *testing.T) {
 	if isWindows {
 		t.Skip("POSIX paths")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -12,8 +13,8 @@ import (
 
 // fsWatcher watches, with fsnotify, the directories that hold each folder's
 // plan files and state file: never the files themselves, whose inode an
-// editor's rename-over save replaces (B01). Until .planls/ exists its
-// parent is watched, and the watch is re-armed when it appears (B03).
+// editor's rename-over save replaces. Until .planls/ exists its
+// parent is watched, and the watch is re-armed when it appears.
 //
 // When the client watches files for us it still watches each .planls/:
 // clients that accept the registration (eglot 1.9, coc.nvim) never report
@@ -35,7 +36,7 @@ type fsWatcher struct {
 // group goroutine, which a stopped group refuses. Failure to start is logged: the server still works, it
 // only misses outside writers.
 func (s *server) startFSWatch() {
-	if s.opts.noFSWatch || s.state == shutDown {
+	if s.opts.noFSWatch || s.phase() == shutDown {
 		return
 	}
 	if s.watcher != nil {
@@ -63,6 +64,11 @@ func (fw *fsWatcher) sync(s *server) []string {
 	want := map[string]bool{}
 	for _, f := range s.folders {
 		want[existingAncestor(filepath.Join(f.root, ".planls"), f.root)] = true
+		// What moves HEAD (background.go): never left to the client, which
+		// does not watch inside .git.
+		for _, g := range f.gitFiles {
+			want[filepath.Dir(g)] = true
+		}
 		if s.clientFS {
 			continue
 		}
@@ -151,6 +157,10 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 		rearm = true
 	}
 	for _, f := range s.folders {
+		if slices.ContainsFunc(f.gitFiles, func(g string) bool { return keyOf(g) == k }) {
+			s.headMoved(f)
+			continue
+		}
 		if !within(f.key, k) {
 			continue
 		}
@@ -178,7 +188,7 @@ func (fw *fsWatcher) event(ev fsnotify.Event) {
 }
 
 // error handles fsnotify errors. An overflow means events were lost, so
-// every folder is re-read from scratch (B05).
+// every folder is re-read from scratch.
 func (fw *fsWatcher) error(err error) {
 	s := fw.s
 	s.mu.Lock()

@@ -50,7 +50,7 @@ func diskEnv(t *testing.T, opts options) (*env, string, string) {
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u := uriOf(plan)
 	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
-	e.barrier() // the initial planls/stateChanged follows the diagnostics
+	e.settle(u) // the planls/stateChanged of the background refresh has come
 	return e, root, u
 }
 
@@ -63,7 +63,7 @@ func hasMessage(ds []protocol.Diagnostic, sub string) bool {
 	return false
 }
 
-// B01: an editor-style save (temp file renamed over the original) twice; both
+// An editor-style save (temp file renamed over the original) twice; both
 // are seen, the watch is on the directory.
 func TestWatchRenameOverSave(t *testing.T) {
 	e, root, u := diskEnv(t, options{})
@@ -98,7 +98,7 @@ func TestWatchRenameOverSave(t *testing.T) {
 	}
 }
 
-// B03: no .planls/ at start; another process creates it by approving.
+// No .planls/ at start; another process creates it by approving.
 func TestWatchStateAppearsLater(t *testing.T) {
 	root, plan := workspace(t, basicPlan(t))
 	e := newEnv(t, envConfig{folders: []string{root}})
@@ -110,7 +110,7 @@ func TestWatchStateAppearsLater(t *testing.T) {
 	e.waitDiags(u, "a later CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
 }
 
-// B04: a truncate-then-write never flashes state-invalid; the last good
+// A truncate-then-write never flashes state-invalid; the last good
 // state stays until the file is whole again.
 func TestWatchHalfWrittenState(t *testing.T) {
 	e, root, u := diskEnv(t, options{})
@@ -171,7 +171,7 @@ func TestStateInvalidPositionAndRecovery(t *testing.T) {
 	}
 }
 
-// B05: an overflow means lost events: everything is re-read.
+// An overflow means lost events: everything is re-read.
 func TestWatchOverflowRereads(t *testing.T) {
 	e, root, u := diskEnv(t, options{})
 	e.barrier()
@@ -194,7 +194,7 @@ func TestWatchOverflowRereads(t *testing.T) {
 	e.waitDiags(u, "re-read after overflow", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
 }
 
-// B05: a checkout-like storm (plan, state and hundreds of other files)
+// A checkout-like storm (plan, state and hundreds of other files)
 // becomes one reload reading plan and state as a pair.
 func TestWatchStormCoalesced(t *testing.T) {
 	o := testOptions()
@@ -232,7 +232,7 @@ func TestWatchStormCoalesced(t *testing.T) {
 	}
 }
 
-// B07: the server's own write is not reloaded again, and a byte-identical
+// The server's own write is not reloaded again, and a byte-identical
 // rewrite by someone else triggers nothing.
 func TestOwnWritesIgnored(t *testing.T) {
 	e, root, u := diskEnv(t, options{})
@@ -261,7 +261,7 @@ func TestOwnWritesIgnored(t *testing.T) {
 	}
 }
 
-// B30: the plan moves away while not open: its URI is cleared with [].
+// The plan moves away while not open: its URI is cleared with [].
 func TestPlanMovedAwayClears(t *testing.T) {
 	e, root, u := diskEnv(t, options{})
 	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
@@ -361,7 +361,7 @@ func TestStateUnreadable(t *testing.T) {
 	}
 }
 
-// Issue 11 item 6: a client that accepts the watch registration but never
+// A client that accepts the watch registration but never
 // reports state.json replaced by rename (eglot 1.9, coc.nvim): the server's
 // own watch of .planls/ still sees the CLI's change, and publishes it once.
 func TestClientWatchingSilentStillSeesState(t *testing.T) {
@@ -372,7 +372,7 @@ func TestClientWatchingSilentStillSeesState(t *testing.T) {
 	u := uriOf(plan)
 	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
 	waitRegistration(e)
-	e.barrier()
+	e.settle(u)
 	before := len(e.notesOf("planls/stateChanged"))
 	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
 	e.waitDiags(u, "the CLI change without a client event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
@@ -416,7 +416,7 @@ func waitWatched(t *testing.T, e *env, dirs ...string) {
 	}
 }
 
-// Issue 11 item 5: a save that renames PLAN.md away and writes a new file a
+// A save that renames PLAN.md away and writes a new file a
 // little later (empty at first) is no change at all when the bytes come back
 // the same: no empty list, no "plan missing", no item reported missing in
 // between, no planls/stateChanged.
@@ -528,7 +528,7 @@ func TestRetryOfSameBytesIsNoChange(t *testing.T) {
 	e.barrier()
 	s.mu.Lock()
 	f.stateOK = false // what the retry timer does
-	s.refresh(f, false)
+	s.reload(f, false)
 	s.mu.Unlock()
 	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 0 {

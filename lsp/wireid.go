@@ -174,11 +174,15 @@ func encodeResponse(id json.RawMessage, resp *jsonrpc2.Response) ([]byte, error)
 			out.Error = &jsonrpc2.Error{Message: err.Error()}
 		}
 	} else {
+		// The result is valid JSON already (jsonrpc2 encoded it): written
+		// as it is, a planls/plan of 1,000 items is not scanned again.
 		result := resp.Result()
 		if len(result) == 0 {
 			result = json.RawMessage("null")
 		}
-		out.Result = &result
+		data := make([]byte, 0, len(result)+len(id)+32)
+		data = append(append(append(data, `{"jsonrpc":"2.0","id":`...), id...), `,"result":`...)
+		return append(append(data, result...), '}'), nil
 	}
 	return json.Marshal(out)
 }

@@ -10,7 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// B27 (server side): two folders, each its own state; commands are
+// Two folders, each its own state; commands are
 // advertised once; a command without uri is refused when ambiguous.
 func TestMultiRoot(t *testing.T) {
 	a, planA := workspace(t, "# A\n\n## G\n- alpha one\n- alpha two\n")
@@ -48,7 +48,7 @@ func TestMultiRoot(t *testing.T) {
 	e.waitDiags(ub, "B cleared", func(d []protocol.Diagnostic) bool { return len(d) == 0 })
 }
 
-// B28: a file opened under an unusual spelling of its URI is published under
+// A file opened under an unusual spelling of its URI is published under
 // that exact spelling.
 func TestURIsKeepClientSpelling(t *testing.T) {
 	root, _ := workspace(t, "# P\n\n## G\n- one\n")
@@ -61,7 +61,7 @@ func TestURIsKeepClientSpelling(t *testing.T) {
 	e.waitDiags(odd, "published under the client's URI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
 }
 
-// A plan file created after the server started is picked up (B03 for plans).
+// A plan file created after the server started is picked up.
 func TestPlanAppearsLater(t *testing.T) {
 	root := t.TempDir()
 	e := newEnv(t, envConfig{folders: []string{root}})

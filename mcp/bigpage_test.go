@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// TestStdioBigListPage is issue 11 item 9 over the real binary: 200 tasks
+// TestStdioBigListPage is the page budget over the real binary: 200 tasks
 // with long evidence and plan text, listed 200 at a time. Every page fits
 // pageBytes (text and details together), rows are one line each
 // unless fields asks for more, the cursor walks every row exactly once, and

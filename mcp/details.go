@@ -13,7 +13,7 @@ const maxDetailRows = 200
 
 // details is core's details snapshot with Tasks cut to the tasks the call
 // changed or showed: TasksTrimmed is always true over MCP and TasksInState
-// counts the whole state. Seed 000's full snapshot is for replaying a pi
+// counts the whole state. rpiv-todo's full snapshot is for replaying a pi
 // session; an MCP client has the state on disk, and the MCP seed's
 // structured output is the affected item(s). A full snapshot cost every
 // call about 250 bytes a task (12.6 KB per update at 50 tasks).

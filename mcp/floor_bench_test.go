@@ -23,7 +23,7 @@ import (
 // takes the lock and commits). Interleaving keeps a busy machine's drift out
 // of the ratio; the minimums (the best case of each, what a quiet machine
 // gives) and the server's CPU time per update (from /proc, independent of
-// disk latency) are reported too. Target (issue 15): update-ms ≤ 1.5 ×
+// disk latency) are reported too. Target: update-ms ≤ 1.5 ×
 // floor-ms.
 func BenchmarkUpdateVsFloor(b *testing.B) {
 	cs, cmd, root := startBenchServer(b)

@@ -9,8 +9,8 @@ import (
 
 // pageBytes is the most one list answer may take on the wire (its text and
 // details together, as JSON): 32 KiB, about 8,000 tokens, well
-// inside what agent clients accept from one tool result (~25,000 tokens;
-// issue 11 item 9). A page that would be bigger holds fewer rows, and its
+// inside what agent clients accept from one tool result (~25,000 tokens).
+// A page that would be bigger holds fewer rows, and its
 // cursor continues after the last row shown.
 const pageBytes = 32 << 10
 

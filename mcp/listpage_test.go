@@ -11,8 +11,8 @@ import (
 	"github.com/planls/planls/store"
 )
 
-// A list op inside a batch is held to the page budget like a lone list
-// (issue 15): fewer rows, its cursor goes on after the last row shown, the
+// A list op inside a batch is held to the page budget like a lone list:
+// fewer rows, its cursor goes on after the last row shown, the
 // batch's change is applied and journaled once, and details.params are the
 // client's. A read-only batch is cut the same way.
 func TestBatchListPageBudget(t *testing.T) {

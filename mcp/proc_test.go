@@ -158,7 +158,7 @@ type message struct {
 }
 
 // decodeLine checks that a stdout line is exactly one JSON-RPC 2.0 message
-// (field case B32) and decodes it.
+// and decodes it.
 func decodeLine(t testing.TB, line []byte) message {
 	t.Helper()
 	var m message

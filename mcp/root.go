@@ -2,7 +2,7 @@
 // stays for at least a year, and it is how current clients (Claude Code, VS
 // Code) say which workspace they run in, so this file uses it on purpose.
 //
-//lint:file-ignore SA1019 client roots are the B36 fix for servers started outside the project
+//lint:file-ignore SA1019 client roots locate the project of a server started outside it
 
 package mcp
 
@@ -34,12 +34,11 @@ const rootsInputKey = "planls-roots"
 const protocolMRTR = "2026-07-28"
 
 // rootError is the in-band error of a call made before a project root is
-// known. It names every place looked (field case B36) so the user can fix
+// known. It names every place looked so the user can fix
 // the server's configuration instead of finding an empty store.
 type rootError struct{ looked []string }
 
-// Each place is named once, with what was found there (issue 11 item 10:
-// the error used to repeat --root, $PLANLS_ROOT and .git three times).
+// Each place is named once, with what was found there.
 func (e *rootError) Error() string {
 	return "no planls project found: " + strings.Join(e.looked, ", ") +
 		". Start the server with --root DIR, set PLANLS_ROOT, or start it inside a project"
@@ -75,7 +74,7 @@ func rootFromClient(roots []*sdk.Root, note string) (string, error) {
 		}
 		if dir == string(filepath.Separator) {
 			// A client rooted at "/" named no project; state there would be
-			// the "all tasks vanished" store of B36.
+			// the "all tasks vanished" store of a server started in the wrong directory.
 			note += " (/ skipped)"
 			continue
 		}

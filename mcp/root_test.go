@@ -19,7 +19,7 @@ func fileURI(path string) string {
 
 // outsideProject moves the test into a fresh directory that is in no
 // project and clears $PLANLS_ROOT, as a client started in an unrelated
-// directory would (field case B36).
+// directory would.
 func outsideProject(t *testing.T) string {
 	t.Helper()
 	t.Setenv("PLANLS_ROOT", "")

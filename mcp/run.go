@@ -1,7 +1,7 @@
 // Package mcp is the planls MCP stdio server exposing one tool, `todo`, a thin
 // adapter over core and store.
 //
-// The tool takes seed 000's parameters (`action` or `ops`) and seed 003's
+// The tool takes rpiv-todo's parameters (`action` or `ops`) and the MCP todo tool's
 // additions, passes them as raw JSON to core through the store (validation
 // and every message are core's), and returns core's envelope: content[0].text
 // as text content and details in _meta (and structuredContent with

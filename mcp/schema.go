@@ -10,7 +10,7 @@ import (
 const toolName = "todo"
 
 // toolDescription is what an agent reads before its first call. It carries
-// the working rules of seed 000's prompt guidance and seed 003's "list before
+// the working rules of rpiv-todo's prompt guidance and the MCP todo tool's "list before
 // adding" advice, kept short because clients put it in every prompt.
 const toolDescription = `Track this project's plan items and todos. The state lives in .planls/state.json and is shared with the planls language server and CLI, so every editor sees your changes.
 Rules:
@@ -26,7 +26,7 @@ Rules:
 const readOnlyNote = "This server is read-only: only list and get are allowed; every change is refused.\n"
 
 // fieldSchemas are the per-call fields shared by the top level and by each
-// element of `ops`: seed 000's parameters, then seed 003's additions.
+// element of `ops`: rpiv-todo's parameters, then the MCP todo tool's additions.
 func fieldSchemas() map[string]any {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	ints := func(desc string) map[string]any {
@@ -38,7 +38,7 @@ func fieldSchemas() map[string]any {
 			"enum":        []string{"create", "update", "complete", "list", "get", "delete", "clear", "delete_all", "restore"},
 			"description": "what to do; omit when passing ops",
 		},
-		// seed 000
+		// rpiv-todo's reference
 		"id":              map[string]any{"type": "integer", "description": "task id (update, complete, get, delete)"},
 		"subject":         str("task text (create); plan items' text cannot change"),
 		"blockedBy":       ints("initial dependency ids (create)"),
@@ -56,7 +56,7 @@ func fieldSchemas() map[string]any {
 			"description": "update: the new status; list: a status filter",
 		},
 		"includeDeleted": map[string]any{"type": "boolean", "description": "list: show tombstones (default false)"},
-		// seed 003
+		// the MCP todo tool's reference
 		"todo_id":     str("task id as a string, same as id"),
 		"ids":         ints("restore: the ids to bring back (default: everything the last delete_all removed)"),
 		"content":     str("task text, same as subject; must match title when both are given"),

@@ -25,7 +25,7 @@ import (
 const maxMessageBytes = 16 << 20
 
 // drainTimeout bounds how long a closed stdin waits for the replies still
-// owed, so a stuck call cannot keep an orphaned server alive (B34).
+// owed, so a stuck call cannot keep an orphaned server alive.
 const drainTimeout = 10 * time.Second
 
 // firstNoBatchProtocol is the first MCP protocol version without JSON-RPC

@@ -17,7 +17,7 @@ import (
 	"github.com/planls/planls/store"
 )
 
-// TestStdioPurity is field case B32: whatever goes wrong on disk, every
+// TestStdioPurity: whatever goes wrong on disk, every
 // stdout line is one JSON-RPC message; every request gets exactly one
 // reply carrying its id with its original JSON type; notifications get none.
 func TestStdioPurity(t *testing.T) {
@@ -110,7 +110,7 @@ func keys(m map[string]message) []string {
 	return ks
 }
 
-// TestStdioEOFExitsAndFreesLock is field case B34: stdin EOF ends the
+// TestStdioEOFExitsAndFreesLock: stdin EOF ends the
 // server promptly with status 0 and no lock held.
 func TestStdioEOFExitsAndFreesLock(t *testing.T) {
 	root := newProject(t)
@@ -201,7 +201,7 @@ func TestStdioAnswersRequestsReadBeforeEOF(t *testing.T) {
 	}
 }
 
-// TestStdioSIGKILLLeavesNoLock is the second half of B34: a server killed
+// TestStdioSIGKILLLeavesNoLock covers a server killed
 // mid-session must not block the next writer.
 func TestStdioSIGKILLLeavesNoLock(t *testing.T) {
 	root := newProject(t)
@@ -235,7 +235,7 @@ func TestStdioSIGKILLLeavesNoLock(t *testing.T) {
 	assertUnlocked(t, root)
 }
 
-// TestStdioCwdSlash is field case B36: started in / with no root, every
+// TestStdioCwdSlash: started in / with no root, every
 // call fails naming where it looked, and nothing is created.
 func TestStdioCwdSlash(t *testing.T) {
 	_, statErr := os.Stat("/.planls")
@@ -254,7 +254,7 @@ func TestStdioCwdSlash(t *testing.T) {
 		if !isErr {
 			t.Fatalf("call in / answered %q", text)
 		}
-		// Each place looked is named once (issue 11 item 10).
+		// Each place looked is named once.
 		const want = "Error: no planls project found: --root not given, $PLANLS_ROOT not set, MCP roots (the client offers no roots), " +
 			"and no .planls/ or .git in the working directory / or above it. Start the server with --root DIR, set PLANLS_ROOT, or start it inside a project"
 		if text != want {
@@ -326,7 +326,7 @@ func TestStdioRootsListOldProtocol(t *testing.T) {
 	}
 }
 
-// TestConcurrentWritersLoseNothing is field case B08 from the MCP side:
+// TestConcurrentWritersLoseNothing is from the MCP side:
 // each round the MCP server and another writer (the CLI's path, the store
 // in this process) change different tasks at once; both changes survive.
 func TestConcurrentWritersLoseNothing(t *testing.T) {

@@ -114,7 +114,7 @@ func (h *handler) project(root string) *project {
 }
 
 // objectInString unwraps arguments sent as a string holding a JSON object
-// (`"arguments":"{\"action\":\"list\"}"`, issue 11 item 3); any other
+// (`"arguments":"{\"action\":\"list\"}"`); any other
 // value is returned as is, for core to judge.
 func objectInString(args json.RawMessage) json.RawMessage {
 	var s string
@@ -129,7 +129,7 @@ func objectInString(args json.RawMessage) json.RawMessage {
 }
 
 // readsOnly reports whether a call is a list or get, or a batch of only
-// those (seed 000: reads never change the state). Anything else, including
+// those (rpiv-todo: reads never change the state). Anything else, including
 // params that do not parse, goes through the store's writer and core.
 func readsOnly(args json.RawMessage) bool {
 	var p struct {

@@ -68,8 +68,8 @@ func TestToolsList(t *testing.T) {
 	}
 }
 
-// TestSeedVectors replays seed 000's tool-call vectors (testdata/mcp/o*.txtar,
-// copied from spec/vectors.md) through a real MCP client: the texts must
+// TestSeedVectors replays rpiv-todo's tool-call vectors (testdata/mcp/o*.txtar,
+// copied from testdata/core/vectors.json) through a real MCP client: the texts must
 // come back exactly, and rejections as isError results.
 func TestSeedVectors(t *testing.T) {
 	files, err := filepath.Glob("../testdata/mcp/o*.txtar")
@@ -411,7 +411,7 @@ func TestPagingLargeState(t *testing.T) {
 		t.Fatalf("limit 5 gave:\n%s", got.Text)
 	}
 	// The largest page core allows stays within the page budget: fewer
-	// rows, and the cursor goes on after the last one (issue 11 item 9).
+	// rows, and the cursor goes on after the last one.
 	got200 := call(t, cs, `{"action":"list","limit":200}`)
 	n200 := len(rowIDs(got200.Text))
 	if got200.IsError || n200 >= 200 || n200 < 50 || len(got200.Raw) > pageBytes || got200.Details.NextCursor == "" {

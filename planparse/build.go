@@ -1,6 +1,8 @@
 package planparse
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -28,22 +30,23 @@ const (
 // event is one top-level block. Ranges are offsets into the parsed bytes.
 type event struct {
 	kind evKind
-	// evHeading: Heading without Skipped, where its text is, the end of its
-	// first line, and whether its text is a context label.
+	// evHeading: Heading without Skipped, where its text is, and the end of
+	// its first line.
 	head      Heading
 	textRange Range
 	lineEnd   int
-	label     bool
 	// evList: the items in order, and whether the list is numbered.
 	entries []entry
 	ordered bool
 	// evParagraph: lines > 0 when the paragraph has lines; prose when one of
 	// them is not a lead-in; leadIn when the last one is. last is the last
-	// line's text, first the first line's range (a plain-text plan's item).
+	// line's text, first the first line's range (a plain-text plan's item),
+	// l0 and l1 its first and last lines (0-based).
 	lines         int
 	prose, leadIn bool
 	last          string
 	first         Range
+	l0, l1        int
 	// evComment: the planls override it holds, if any.
 	override override
 	// evTable: the data rows, when the header names a task or status column.
@@ -56,7 +59,16 @@ type entry struct {
 	item  Item
 	empty bool
 	box   bool // a task box of any marker ("[ ]", "[x]", "[~]", "[-]", ...)
+	// The list item and its tree and lines, when a list is nested in it,
+	// so that the entries of that list can be read when they are needed
+	// (nestedEntries): an area label's bullets (rule 10).
+	li ast.Node
+	t  *tree
+	sp span
 }
+
+// hasKids reports whether a list is nested in the entry.
+func (e *entry) hasKids() bool { return e.li != nil }
 
 // extract is what one goldmark tree gives: its events and the first title
 // candidate among its paragraphs (rule 3's last resort).
@@ -184,7 +196,6 @@ func (x *extractor) heading(n *ast.Heading) event {
 			ev.textRange.End = ev.textRange.Start
 		}
 	}
-	ev.label = n.Level > 1 && isContextLabel(ev.head.Text)
 	return ev
 }
 
@@ -200,7 +211,9 @@ func (x *extractor) paragraph(n *ast.Paragraph) event {
 		if ev.lines == 0 {
 			s, e := trimRange(x.src, x.ln.start[l], x.ln.end[l])
 			ev.first = Range{s, e}
+			ev.l0 = l
 		}
+		ev.l1 = l
 		ev.lines++
 	}
 	return ev
@@ -241,6 +254,10 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 			it.Checkbox = box
 			ent.box = true
 			s, e = trimRange(x.src, s+w, e)
+		} else if statusMarked(x.src[s:e]) {
+			// "- ✅ Login", "- ⬜ Payments": a status mark in place of a
+			// box; the subject keeps it, as it is text, not a task box.
+			ent.box = true
 		}
 		it.Subject = string(x.src[s:e])
 		it.SubjectRange = Range{s, e}
@@ -250,7 +267,54 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 	}
 	it.PlanText = planText(x.ln, subjectLine+1, sp.last)
 	ent.item = it
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Kind() == ast.KindList {
+			ent.li, ent.t, ent.sp = li, x.t, sp
+			break
+		}
+	}
 	return ent, true
+}
+
+// nestedEntries returns the entries of the first list nested in e's list
+// item, read from src with line table ln.
+func nestedEntries(src []byte, ln *lines, e *entry) []entry {
+	if e.li == nil {
+		return nil
+	}
+	x := &extractor{src: src, ln: ln, t: e.t}
+	li, sp := e.li, e.sp
+	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
+		l, ok := c.(*ast.List)
+		if !ok {
+			continue
+		}
+		items := children(l)
+		next := -1
+		if sp.last+1 < x.ln.count() {
+			next = x.ln.start[sp.last+1]
+		}
+		spans := blockSpans(x.t, x.ln, items, next)
+		for i := range spans {
+			spans[i].last = min(spans[i].last, sp.last)
+		}
+		out := make([]entry, 0, len(items))
+		for i, it := range items {
+			if e, ok := x.item(it, spans[i]); ok {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// statusMarks stand for a task box at the start of a bullet in plans that
+// track their work with emoji instead of "[ ]" and "[x]".
+var statusMarks = [][]byte{[]byte("✅"), []byte("☑"), []byte("✔"), []byte("⬜"), []byte("☐"), []byte("🔲"), []byte("⏳"), []byte("🚧")}
+
+func statusMarked(b []byte) bool {
+	return slices.ContainsFunc(statusMarks, func(m []byte) bool { return bytes.HasPrefix(b, m) })
 }
 
 // isTextBlock reports whether an item's first child gives its subject: a
@@ -397,20 +461,17 @@ func (x *extractor) table(n ast.Node, next int) event {
 		return ev
 	}
 	header := tableCells(x.ln.text(sp.first), x.ln.start[sp.first])
-	col, task := -1, false
+	col, status := -1, -1
 	for i, c := range header {
-		h, _ := normalizeLabel(string(x.src[c.Start:c.End]))
+		h, _ := normLabel(string(x.src[c.Start:c.End]))
 		switch {
-		case startsWith(h, taskColumnWords) || containsAny(h, taskColumnCJK):
-			if col < 0 {
-				col = i
-			}
-			task = true
-		case startsWith(h, statusColumnWords) || containsAny(h, statusColumnCJK):
-			task = true
+		case col < 0 && columnIs(h, taskColumns):
+			col = i
+		case status < 0 && columnIs(h, statusColumns):
+			status = i
 		}
 	}
-	if !task {
+	if col < 0 && (status < 0 || !statusTable(x, sp, status, len(header))) {
 		return ev
 	}
 	for l := sp.first + 2; l <= sp.last; l++ {
@@ -435,8 +496,9 @@ func (x *extractor) table(n ast.Node, next int) event {
 		}
 		c := cells[pick]
 		s, e := trimRange(x.src, c.Start, c.End)
-		if v := plainTitle(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" {
-			// A count ("| Phase 1 | 5 tasks |" as "| 5 |"): a summary row.
+		if v := plainTitle(string(x.src[s:e])); strings.Trim(v, "0123456789.,%/ ") == "" || isIDRange(v) {
+			// A count ("| Phase 1 | 5 tasks |" as "| 5 |") or a range of
+			// task ids ("| MVP | T001-T040 |"): a summary row.
 			continue
 		}
 		lr := Range{x.ln.start[l] + indent(x.ln.text(l)), x.ln.end[l]}
@@ -445,6 +507,24 @@ func (x *extractor) table(n ast.Node, next int) event {
 		ev.rows = append(ev.rows, entry{item: it})
 	}
 	return ev
+}
+
+// isIDRange reports whether a cell is only task ids: "T001-T040", "T5",
+// "US1, US2".
+func isIDRange(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == '-' || r == '–' || r == ',' || r == ' ' }) {
+		i := 0
+		for i < len(part) && part[i] >= 'A' && part[i] <= 'Z' {
+			i++
+		}
+		if i == 0 || i > 4 || digits(part, i) != len(part) || digits(part, i) == i {
+			return false
+		}
+	}
+	return true
 }
 
 // tableCells splits a table row into its cells' byte ranges (absolute,
@@ -475,10 +555,48 @@ func tableCells(line []byte, off int) []Range {
 	return out
 }
 
+// taskColumns and statusColumns name a task table's columns (lower case).
+// A table with a task column lists one task per row; one with only a status
+// column does when its rows say how far a task is ("done", "✅", "todo").
 var (
-	taskColumnWords = []string{"task", "tasks", "todo", "to do", "item", "work item", "action", "deliverable",
-		"aufgabe", "tarea", "tarefa", "tâche", "tache", "задача", "nhiệm vụ", "công việc"}
-	taskColumnCJK     = []string{"任务", "タスク", "작업", "항목"}
-	statusColumnWords = []string{"status", "state", "done", "estado", "état", "etat", "статус", "trạng thái"}
-	statusColumnCJK   = []string{"状态", "状態", "ステータス", "상태"}
+	taskColumns = []string{"task", "tasks", "todo", "to do", "step", "action", "action item", "work item",
+		"deliverable", "change", "ticket", "story", "aufgabe", "schritt", "tarea", "paso", "tarefa", "tâche",
+		"tache", "étape", "задача", "шаг", "nhiệm vụ", "công việc", "zadanie", "görev",
+		"任务", "任務", "步骤", "タスク", "作業", "작업", "할 일"}
+	statusColumns = []string{"status", "state", "done", "progress", "estado", "état", "etat", "статус",
+		"trạng thái", "durum", "状态", "狀態", "状態", "ステータス", "進捗", "상태", "✓", "✅"}
+	statusValues = []string{"done", "todo", "to do", "pending", "complete", "completed", "in progress",
+		"wip", "planned", "not started", "started", "blocked", "open", "closed", "partial", "deferred",
+		"skipped", "ready", "✅", "⬜", "☐", "❌", "🔄", "⏳", "🚧", "✔", "✓", "[x]", "[ ]",
+		"hecho", "pendiente", "feito", "pendente", "fait", "erledigt", "offen", "готово", "в работе",
+		"完成", "已完成", "进行中", "未开始", "完了", "未着手", "진행 중", "완료", "예정"}
 )
+
+// columnIs reports whether a normalised header cell is one of words, or
+// starts with one followed by a qualifier ("Task name", "Status (PR)").
+func columnIs(h string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool {
+		return h == w || strings.HasPrefix(h, w+" ") || strings.HasPrefix(h, w+"/")
+	})
+}
+
+// statusTable reports whether a table with a status column (and no task
+// column) tracks tasks: it has three columns or more, or most of its status
+// cells say how far a task is; an audit's "| Check | Result |" or a
+// key-value "| Field | Status |" table does not.
+func statusTable(x *extractor, sp span, col, ncols int) bool {
+	rows, says := 0, 0
+	for l := sp.first + 2; l <= sp.last; l++ {
+		cells := tableCells(x.ln.text(l), x.ln.start[l])
+		if col >= len(cells) {
+			continue
+		}
+		rows++
+		v, _ := normLabel(string(x.src[cells[col].Start:cells[col].End]))
+		raw := strings.ToLower(trimSpace(string(x.src[cells[col].Start:cells[col].End])))
+		if slices.ContainsFunc(statusValues, func(w string) bool { return hasWordPrefix(v, []string{w}) || strings.HasPrefix(raw, w) }) {
+			says++
+		}
+	}
+	return rows > 0 && (ncols >= 3 && says > 0 || says*2 > rows)
+}

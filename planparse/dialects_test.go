@@ -23,10 +23,10 @@ func TestDialects(t *testing.T) {
 		// body restating the todos is not counted again.
 		{"cursor-todos.md", []int{5, 8, 21}},
 		// A numbered task heading under a work list is an item even with
-		// nothing under it yet; "Phase 3: Deployment checks" names one task
-		// (its bullets are details), not a checks section; "(ideas)" after
-		// a heading says it is not work.
-		{"heading-edges.md", []int{4, 5, 8, 14}},
+		// nothing under it yet; "Phase 3: Deployment checks" groups the
+		// checks under it, which are the items; "(ideas)" after a heading
+		// says it is not work.
+		{"heading-edges.md", []int{4, 5, 9, 10, 14}},
 		// Kiro: top-level boxes; boxes nested under a box are its details.
 		{"kiro.md", []int{3, 6, 9}},
 		// Context and non-goal headings in Chinese, German, Japanese,

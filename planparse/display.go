@@ -2,7 +2,7 @@ package planparse
 
 import "strings"
 
-// Display is an item's subject as people read it (issue 10): the whole
+// Display is an item's subject as people read it: the whole
 // first paragraph, so a hard-wrapped bullet is never cut mid-sentence, with
 // inline markup rendered as plain text (link and image text kept, URLs,
 // emphasis markers and HTML dropped, code span text kept). subject and

@@ -32,23 +32,23 @@ func TestFieldFailures(t *testing.T) {
 		items    []string
 		problems []string
 	}{
-		{id: "B15 CRLF", md: "## Build\r\n- compile\r\n- test\r\n---\r\n",
+		{id: "CRLF", md: "## Build\r\n- compile\r\n- test\r\n---\r\n",
 			headings: []string{"Build"}, items: []string{"Build / compile", "Build / test"}},
-		{id: "B17 fences", md: "## Setup\n- install\n````md\n```sh\n## not a group\n- not an item\n```\n````\n## Ship\n",
+		{id: "fences", md: "## Setup\n- install\n````md\n```sh\n## not a group\n- not an item\n```\n````\n## Ship\n",
 			headings: []string{"Setup", "Ship"},
 			items:    []string{"Setup / install [````md\n```sh\n## not a group\n- not an item\n```\n````]"}},
 		{id: "B19a empty item with child", md: "## G\n- \n  - foo\n",
 			headings: []string{"G"}, problems: []string{"empty-item@2"}},
 		{id: "B19b empty items, empty fence", md: "## G\n-\n- ```\n  ```\n",
 			headings: []string{"G"}, problems: []string{"empty-item@2", "empty-item@3"}},
-		{id: "B20 lazy line ends the item (rule 4)", md: "## G\n- write parser\ncontinues here\n- next  \n\t  detail with trailing tab\t\n",
+		{id: "lazy line ends the item (rule 4)", md: "## G\n- write parser\ncontinues here\n- next  \n\t  detail with trailing tab\t\n",
 			headings: []string{"G"}, items: []string{"G / write parser", "G / next [detail with trailing tab\t]"}},
-		{id: "B21 markers", md: "## G\n- a\n* b\n+ c\n1. d\n2) e\n",
+		{id: "markers", md: "## G\n- a\n* b\n+ c\n1. d\n2) e\n",
 			headings: []string{"G"}, items: []string{"G / a", "G / b", "G / c", "G / d", "G / e"}},
-		{id: "B22 duplicates", md: "## G\n- Write tests\n- Write tests\n",
+		{id: "duplicates", md: "## G\n- Write tests\n- Write tests\n",
 			headings: []string{"G"}, items: []string{"G / Write tests", "G / Write tests"},
 			problems: []string{"duplicate-item@2", "duplicate-item@3"}},
-		{id: "B24 unicode", md: "## G\n- 🚀 deploy привет\n",
+		{id: "unicode", md: "## G\n- 🚀 deploy привет\n",
 			headings: []string{"G"}, items: []string{"G / 🚀 deploy привет"}},
 	}
 	for _, tc := range tests {

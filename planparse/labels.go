@@ -5,8 +5,8 @@ import (
 	"unicode/utf8"
 )
 
-// contextLabels are rpiv-todo's context labels at commit 3875deb
-// (todo-behaviour.md §3 "Context labels"), lower case. A heading or lead-in
+// contextLabels are rpiv-todo's context labels (the seed's plan items),
+// lower case. A heading or lead-in
 // matching one of them is context, not work.
 var contextLabels = []string{
 	"summary", "overview", "context", "background", "findings",
@@ -19,26 +19,31 @@ var contextLabels = []string{
 }
 
 // isContextLabel reports whether text (a heading's text or a paragraph line)
-// is one of rpiv's context labels, by rpiv's matching rule (todo-behaviour.md
+// is one of rpiv's context labels, by rpiv's matching rule (the seed
 // §3): delete every '*', '_' and backtick, then one leading number such as
 // "2.", "2)" or "2.1" followed by white space, trim, and require the result to
 // start with a label, ignoring ASCII case, followed by a word boundary (a
 // character other than an ASCII letter, digit or '_', or the end).
-func isContextLabel(text string) bool {
+func isContextLabel(text string) bool { return seedLabel(text) != "" }
+
+// seedLabel returns the longest of rpiv's context labels that text starts
+// with by isContextLabel's rule, or "".
+func seedLabel(text string) string {
 	s := stripLabelNumber(removeEmphasis(text))
+	best := ""
 	for _, l := range contextLabels {
-		if len(s) < len(l) || !asciiEqualFold(s[:len(l)], l) {
+		if len(s) < len(l) || !asciiEqualFold(s[:len(l)], l) || len(l) <= len(best) {
 			continue
 		}
 		if len(s) == len(l) || !isWordByte(s[len(l)]) {
-			return true
+			best = l
 		}
 	}
-	return false
+	return best
 }
 
 // isLeadIn reports whether a paragraph line is a lead-in that skips the list
-// after it (planls-rules.md rule 6): after removing emphasis markers it is a
+// after it (docs/PLAN-FORMAT.md): after removing emphasis markers it is a
 // context label and ends with ':' (white space after the colon allowed). So
 // "Not adopted:", "**Not adopted:**" and "*Not adopted*:" all are.
 func isLeadIn(line string) bool {

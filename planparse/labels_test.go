@@ -2,7 +2,7 @@ package planparse
 
 import "testing"
 
-// Context labels and lead-ins (todo-behaviour.md §3, planls-rules.md rule 6).
+// Context labels and lead-ins (the seed's plan items, docs/PLAN-FORMAT.md).
 func TestIsContextLabel(t *testing.T) {
 	tests := []struct {
 		text string

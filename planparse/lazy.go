@@ -40,7 +40,7 @@ func lazyBreaks(t *tree, ln *lines) []int {
 		if n.Kind() == ast.KindParagraph {
 			// "Steps:" then "2. next": a numbered line that does not start
 			// at 1 cannot interrupt a paragraph in CommonMark, but rpiv
-			// and plan authors read it as a list (issue 10). A bullet line
+			// and plan authors read it as a list. A bullet line
 			// that CommonMark keeps in a paragraph ("+ more words" in
 			// wrapped prose) stays prose.
 			segs := n.Lines()

@@ -25,7 +25,7 @@ func TestLinesMatchesScan(t *testing.T) {
 
 // scanLineCol is the reference: a scan from the start converting a 0-based
 // byte offset into a 1-based line and 1-based byte column. LF, CRLF and a
-// lone CR each end a line (planls-rules.md rule 8).
+// lone CR each end a line (docs/PLAN-FORMAT.md).
 func scanLineCol(src []byte, off int) (line, col int) {
 	off = max(0, min(off, len(src)))
 	line, start := 1, 0

@@ -1,92 +1,97 @@
 package planparse
 
-import "github.com/yuin/goldmark/ast"
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark/ast"
+)
 
 // Parse parses plan markdown. It never fails and never panics: malformed or
 // hostile input (binary bytes, huge lines, deep nesting, unclosed fences) still
 // gives a Plan, in time linear in len(src): the copy is prepared and capped
-// once, parsed once, and walked once; only when an item has lazy continuation
-// lines (rule 4) are the parts of the document around them parsed again
-// (reparse). src is not modified or retained. Parse is safe for concurrent
-// use. All ranges in the Plan are byte offsets into src itself (a BOM, CRLF
-// or lone CR is never stripped before counting).
-func Parse(src []byte) *Plan {
-	ln := newLines(src)
-	buf, base := prepare(src)
-	capContainers(buf)
-	t := parseTree(buf, base, nil)
-	kids := topLevel(t)
-	if br := lazyBreaks(t, ln); len(br) > 0 {
-		kids = reparse(buf, base, ln, kids, mergeBreaks(nil, br))
-	}
-	return read(src, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
-}
+// once, parsed part by part (see Reparse) and walked once. src is not
+// modified or retained. Parse is safe for concurrent use. All ranges in the
+// Plan are byte offsets into src itself (a BOM, CRLF or lone CR is never
+// stripped before counting).
+func Parse(src []byte) *Plan { return Reparse(nil, src) }
 
-// reparse returns the top-level blocks of buf parsed with a break before
-// each offset in breaks (sorted, into buf), given kids, the blocks of the
-// parse without breaks. Only segments are parsed again: each runs from the
-// block holding a break to the next column-0 ATX heading block after it.
-// What follows such a heading does not depend on what precedes it, as long
-// as every block of the segment is closed when the heading comes: a
-// segment whose last block is a fence or HTML block left open is grown to
-// the next heading, up to the end. Measured on the 1,606-line
-// testdata/bench/plan-1600.md (14 lazy lines): approving it took 1.5× the
-// time of its blank-line twin when the whole document was parsed again,
-// and about the same with segments (core BenchmarkApprove1600Lines).
-func reparse(buf []byte, base int, ln *lines, kids []pnode, breaks []int) []pnode {
-	// Where each block's first line starts, as an offset into buf: a
-	// segment starts at a line start, so indentation reads as it did.
-	starts := make([]int, len(kids))
-	for i, k := range kids {
-		starts[i] = max(ln.start[ln.lineOf(base+max(start(k.n), 0))]-base, 0)
+// Reparse is Parse for a later version of the plan prev was parsed from
+// (nil: none): the block parse of every part whose bytes prev's parse also
+// had is reused, so an edit costs the parse of the part it touched, and the
+// reading rules then run over the whole document as Parse's do. A part
+// runs from a column-0 ATX heading to the next: what follows such a heading
+// does not depend on what precedes it, as long as every block of the part
+// is closed when the heading comes; a part whose last block is a fence or
+// HTML block left open runs to the end. Measured
+// on a 1,000-item plan (BenchmarkReparseEdit): a keystroke's parse went from
+// the whole document's to about a tenth of it; prev is not modified, and
+// parts are shared between the Plans (read-only).
+func Reparse(prev *Plan, src []byte) *Plan {
+	ln := newLines(src)
+	buf, base := prepareRepaired(src)
+	var old map[string]*tree
+	if prev != nil {
+		old = prev.parts
 	}
-	var out []pnode
-	i := 0 // next kid to copy
-	for len(breaks) > 0 {
-		// The block holding the first break, and the heading after it.
-		k := i
-		for k+1 < len(kids) && starts[k+1] <= breaks[0] {
-			k++
+	heads := atxLines(buf)
+	parts := make(map[string]*tree, len(heads))
+	var kids []pnode
+	for i := 0; i < len(heads); {
+		j := i + 1
+		end := len(buf)
+		if j < len(heads) {
+			end = heads[j]
 		}
-		out = append(out, kids[i:k]...)
-		j := resync(buf, kids, starts, k+1, breaks[0])
-		var sub *tree
-		var seg []int
-		for {
-			end := len(buf)
-			if j < len(kids) {
-				end = starts[j]
-			}
-			seg = seg[:0]
-			for _, b := range breaks {
-				if b < end {
-					seg = append(seg, b-starts[k])
-				}
-			}
-			sub = parseSegment(buf[starts[k]:end], base+starts[k], ln, seg)
-			if j >= len(kids) || endsClosed(sub, ln) {
-				break
-			}
-			j = resync(buf, kids, starts, j+1, starts[j])
+		t := partTree(buf[heads[i]:end], base+heads[i], ln, old, parts)
+		if j < len(heads) && !endsClosed(t, ln) {
+			// An open fence or HTML block takes in what follows: the rest
+			// is one part (growing it heading by heading would parse a
+			// document of many open blocks in quadratic time).
+			t, j = partTree(buf[heads[i]:], base+heads[i], ln, old, parts), len(heads)
 		}
-		out = append(out, topLevel(sub)...)
-		for len(breaks) > 0 && (j >= len(kids) || breaks[0] < starts[j]) {
-			breaks = breaks[1:]
-		}
+		kids = append(kids, topLevel(t)...)
 		i = j
 	}
-	return append(out, kids[i:]...)
+	p := read(src, ln, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
+	p.parts = parts
+	return p
 }
 
-// resync returns the index of the first kid from `from` on that starts after
-// offset at with a column-0 ATX heading line, or len(kids).
-func resync(buf []byte, kids []pnode, starts []int, from, at int) int {
-	for j := from; j < len(kids); j++ {
-		if starts[j] > at && kids[j].n.Kind() == ast.KindHeading && isATXLine(lineAt(buf, starts[j])) {
-			return j
+// atxLines returns the offsets in buf where parts start: 0, and each
+// column-0 ATX heading line after it.
+func atxLines(buf []byte) []int {
+	out := []int{0}
+	for s := 0; s < len(buf); {
+		e := bytes.IndexByte(buf[s:], '\n')
+		if e < 0 {
+			e = len(buf)
+		} else {
+			e += s
+		}
+		if s > 0 && isATXLine(buf[s:e]) {
+			out = append(out, s)
+		}
+		s = e + 1
+	}
+	return out
+}
+
+// partTree is the parse of part (bytes of the prepared copy at offset base
+// of the input): old's when old has the same bytes (rebased), else a new
+// parse. It records the result in parts under the part's bytes.
+func partTree(part []byte, base int, ln *lines, old, parts map[string]*tree) *tree {
+	key := string(part)
+	t, ok := old[key]
+	if !ok {
+		t = parseSegment(part, base, ln, nil)
+		if indentedLists(t, part, ln) {
+			t = parseSegment(part, base, ln, nil)
 		}
 	}
-	return len(kids)
+	parts[key] = t
+	rebased := *t
+	rebased.base = base
+	return &rebased
 }
 
 // parseSegment parses seg (bytes of the prepared copy from offset
@@ -135,11 +140,12 @@ func endsClosed(t *tree, ln *lines) bool {
 	return ln.start[min(lastLine+1, ln.count()-1)] < t.orig(t.size) && lastLine+1 < ln.count()
 }
 
-// lineAt returns up to 8 bytes of the line of buf that starts at s.
-func lineAt(buf []byte, s int) []byte {
-	e := s
-	for e < len(buf) && e-s < 8 && buf[e] != '\n' {
-		e++
-	}
-	return buf[s:e]
+// prepareRepaired is prepare, with nesting capped (guard.go) and the fences
+// authors mean read as they mean them (repair.go).
+func prepareRepaired(src []byte) ([]byte, int) {
+	buf, base := prepare(src)
+	capContainers(buf)
+	unwrapFence(buf)
+	nestFences(buf)
+	return buf, base
 }

@@ -2,14 +2,15 @@
 // its title, groups and plan items, each with verbatim text and byte ranges
 // into the original input. It is pure: no I/O, no protocol types.
 //
-// The rules are those of planls-rules.md ("Parsing", rules 1–8), built on the
+// The rules are docs/PLAN-FORMAT.md's, built on the
 // CommonMark tree that goldmark produces (CommonMark + GFM tables and task lists).
-// On every rpiv-todo vector (spec/vectors.md) not marked ⚠ the result is
-// rpiv's; the ⚠ ones give the planls results listed in planls-rules.md.
+// On every rpiv-todo vector of testdata/planparse/vectors.json not marked ⚠
+// the result is rpiv's; the ⚠ ones give the planls results listed in
+// planparse/vectors_test.go, for the reasons docs/PLAN-FORMAT.md gives.
 //
 // Decisions where the sources leave room:
 //
-//   - Unindented lines end the item (rule 4), also where field failure B20
+//   - Unindented lines end the item (rule 4), also where
 //     expects "continues here" to belong to item 1: a non-blank column-0 line
 //     after an item is a paragraph of the section, never part of the item.
 //     It stays in the section (a prose-only section becomes an item), so no
@@ -25,7 +26,7 @@
 //   - The subject is the first line of the item's first block when that block
 //     is a paragraph (or a setext heading). An item that starts with another
 //     block ("- ```", "- > quote", "- - nested") or with nothing has no
-//     subject: it is not a plan item and gets an empty-item problem (B19).
+//     subject: it is not a plan item and gets an empty-item problem.
 //   - A task box is "[ ]", "[x]" or "[X]" followed by a space, a tab or the
 //     end of the line, at the start of the subject.
 //   - Lead-ins (rule 6) are checked line by line, as rpiv does, so the last
@@ -68,7 +69,7 @@ const (
 )
 
 // Item is one plan item: a bullet of a top-level list, or a prose-only section
-// named by its heading (planls-rules.md rules 4 and 5).
+// named by its heading (docs/PLAN-FORMAT.md).
 type Item struct {
 	// Subject is the first line of the item's first paragraph as written in the
 	// source (inline markup kept), trimmed, without list marker, number or
@@ -116,6 +117,12 @@ type Heading struct {
 	// "checkbox plan: only checkboxes are items", "one item: the heading
 	// names the work"); empty when its bullets are read as items.
 	Why string
+	// Hint is set on a skipped heading whose section holds what looks like
+	// work (numbered steps, checkboxes, a work-list or task sub-heading):
+	// what it holds and how to track it ("it has what looks like work (3
+	// numbered steps); to track it, add <!-- planls: track --> under the
+	// heading"). Empty otherwise.
+	Hint string
 }
 
 // Problem is something wrong in the plan source that is not fatal:
@@ -130,7 +137,7 @@ type Problem struct {
 
 // Plan is the result of Parse.
 type Plan struct {
-	// Title per planls-rules.md rule 3; "plan" when nothing else is found.
+	// Title per docs/PLAN-FORMAT.md; "plan" when nothing else is found.
 	Title string
 	// TitleRange is where the title comes from (the heading or paragraph line);
 	// zero when the title is the "plan" default.
@@ -138,6 +145,22 @@ type Plan struct {
 	Headings   []Heading
 	Items      []Item
 	Problems   []Problem
+
+	// parts are the block parses of the document's parts by their bytes,
+	// for the next Reparse (shared, never modified).
+	parts map[string]*tree
+}
+
+// Reason is Why, followed by Hint when the section holds what looks like
+// work: "context section; it has what looks like work (3 numbered steps);
+// to track it, add <!-- planls: track --> under the heading". It is what
+// approve, the dry run and the editor's preview lenses say of a skipped
+// heading.
+func (h Heading) Reason() string {
+	if h.Hint == "" {
+		return h.Why
+	}
+	return h.Why + "; " + h.Hint
 }
 
 // Unread returns the headings whose sections give no items for a reason
@@ -148,7 +171,7 @@ func (p *Plan) Unread() []Heading {
 	var out []Heading
 	for _, h := range p.Headings {
 		switch h.Why {
-		case whyContext, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos:
+		case whyContext, whyStatus, whyLog, whySpec, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos:
 			out = append(out, h)
 		}
 	}

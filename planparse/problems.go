@@ -8,10 +8,10 @@ import (
 // Problem codes (docs/PROTOCOL.md diagnostics).
 const (
 	// CodeEmptyItem: a top-level list item without subject text is not a plan
-	// item (planls-rules.md rule 4).
+	// item (docs/PLAN-FORMAT.md).
 	CodeEmptyItem = "empty-item"
 	// CodeDuplicateItem: two or more items share heading path, subject and
-	// planText, so no state can tell them apart (field failure B22). Each is
+	// planText, so no state can tell them apart. Each is
 	// still an item, and each gets the problem.
 	CodeDuplicateItem = "duplicate-item"
 )

@@ -1,8 +1,11 @@
 package planparse
 
 import (
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"unicode"
 )
 
 // override is a `<!-- planls: ... -->` comment in a section.
@@ -14,76 +17,43 @@ const (
 	overrideTrack          // <!-- planls: track -->: every bullet of the section is an item
 )
 
-// mode is how a whole plan tracks its work (docs/PLAN-FORMAT.md "Dialects").
-type mode uint8
-
-const (
-	modeBullets mode = iota // bullets, task headings and prose sections
-	modeBoxes               // the plan tracks its work with checkboxes: they are the items
-	modeTodos               // Cursor front-matter todos are the items
-)
-
-// Why texts, shown by `planls approve --dry-run` and in the approval
-// result (Heading.Why).
-const (
-	whyContext  = "context section"
-	whyNotes    = "notes section"
-	whyExclude  = "not work (non-goals, out of scope, do-not or later)"
-	whySkip     = "skipped by <!-- planls: skip -->"
-	whyUnder    = "inside a skipped section"
-	whyBoxes    = "checkbox plan: only checkboxes are items"
-	whyTodos    = "front-matter todos are the items"
-	whyHeading  = "one item: the heading names the work"
-	whyTrack    = "tracked by <!-- planls: track -->"
-	whyNoItems  = "nothing to track"
-	whyIntro    = "introduces the sections under it"
-	whyLabelled = "list labels only"
-)
-
-// sec is one heading's section (or the part before the first heading):
-// the events up to the next heading.
-type sec struct {
-	head     int // index into plan.Headings; -1 before any heading
-	level    int // 0 before any heading
-	parent   int // index into reader.secs; -1 for none
-	events   []*event
-	kids     int // child sections
-	cls      class
-	task     bool // the heading names a piece of work (namesTask)
-	numbered bool // by a bare number only
-	ov       override
-	scope    []string
-	group    string
-
-	skip    bool // no items: the section or an ancestor is not work
-	ctxSkip bool // skip comes from a context label only (not an exclusion or override)
-	// stateSkip: that label names a state or log ("Current state",
-	// "Progress"), whose checkboxes record what was done, not work.
-	stateSkip bool
-	track     bool   // the section or an ancestor says <!-- planls: track -->
-	notes     bool   // the section or an ancestor is a notes section
-	why       string // Heading.Why
-}
-
-// reader applies the reading rules to the events of one document.
+// reader applies the reading rules to the events of one document: it
+// groups them into sections (section.go), picks the plan's dialect and
+// decides each section from its table (decide.go), then emits the items of
+// each section as its decision says.
 type reader struct {
 	src        []byte
+	ln         *lines
 	plan       *Plan
 	secs       []*sec
 	textRanges []Range // per plan.Headings entry: where its text is
 	lineEnds   []int   // per plan.Headings entry: end of its first line
 	level1     int     // level-1 headings in the document
+	todos      []entry // Cursor front-matter todos
+	dialect    string  // the name of the plan's dialect
 	// agent is true for the layout of plan-mode agents: a context section
 	// (Summary, Context, Goal, ...) and a checks section (Test plan,
-	// Verification, ...). There a heading with bullets under it names one
-	// change, and its bullets are that change's details.
+	// Verification, ...).
 	agent bool
+	ctx   bool // a section below the title is a context section
+	// plainText: the plan has no headings but a title and no list at
+	// column 0, as a TODO.txt; its one-line paragraphs are its tasks.
+	plainText bool
+	// anchored is the index of the first section that names the plan's
+	// work (a work-list label, a task or phase heading), 0 when none;
+	// anchorLabel is true when a work-list label names it.
+	anchored    int
+	anchorLabel bool
+	firstNamed  int // the first section that names work by its form, 0 when none
 	// lifted: the section being read is context that a checkbox plan
 	// reads for its boxes only.
 	lifted bool
+	// lenient: sections under context and reference sections are read as
+	// if those hid nothing; hid: a decision made on this pass did hide one.
+	lenient, hid bool
 }
 
-func read(src []byte, x *extract, todos []entry) *Plan {
+func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 	// Every item comes from a todo, a list entry, a table row, or one per
 	// paragraph or heading: sized once, the slice is not grown and copied
 	// (half the bytes Parse allocated for items).
@@ -91,33 +61,41 @@ func read(src []byte, x *extract, todos []entry) *Plan {
 	for i := range x.events {
 		n += len(x.events[i].entries) + len(x.events[i].rows)
 	}
-	r := &reader{src: src, plan: &Plan{Items: make([]Item, 0, n)}}
+	r := &reader{src: src, ln: ln, todos: todos, plan: &Plan{Items: make([]Item, 0, n)}}
 	r.sections(x)
-	r.classes()
-	var ctx, check bool
-	for _, s := range r.secs {
-		ctx = ctx || s.cls == clsContext && s.level > 1
-		check = check || s.cls == clsCheck
-	}
-	r.agent = ctx && check
-	for _, s := range r.secs {
-		// A bare number ("## 3. Backend") names a task under a work list
-		// or in an agent's plan; elsewhere it only numbers the sections.
-		if s.numbered && !r.agent && (s.parent < 0 || r.secs[s.parent].cls != clsContainer) {
-			s.task = false
+	r.facts()
+	r.layout()
+	d := &dialects[len(dialects)-1]
+	for i := range dialects {
+		if dialects[i].detect(r) {
+			d = &dialects[i]
+			break
 		}
 	}
-	m := r.mode(todos)
-	if m == modeTodos {
-		r.plan.Items = append(r.plan.Items, entriesToItems(todos, nil, "")...)
-	}
-	for _, s := range r.secs {
-		r.emit(s, m)
-		if s.head >= 0 {
-			h := &r.plan.Headings[s.head]
-			h.Skipped, h.Why = s.skip, s.why
+	r.dialect = d.name
+	// A plan read as having nothing to track, because sections above its
+	// work or around it read as context, is read again with those sections
+	// hiding nothing: refusing a plan with work in it loses the user.
+	for _, lenient := range []bool{false, true} {
+		r.lenient, r.hid = lenient, false
+		r.plan.Items, r.plan.Problems = r.plan.Items[:0], r.plan.Problems[:0]
+		r.decide(d)
+		if len(todos) > 0 {
+			r.plan.Items = append(r.plan.Items, entriesToItems(todos, nil, "")...)
+		}
+		for _, s := range r.secs {
+			r.emit(s)
+			if s.head >= 0 {
+				h := &r.plan.Headings[s.head]
+				h.Skipped, h.Why = s.act == aSkip, s.why
+			}
+		}
+		if len(r.plan.Items) > 0 || !r.hid {
+			break
 		}
 	}
+	r.dedupe()
+	r.hints()
 	if len(r.plan.Items) == 0 {
 		r.plan.Items = nil
 	}
@@ -127,120 +105,77 @@ func read(src []byte, x *extract, todos []entry) *Plan {
 	return r.plan
 }
 
-// sections groups the events by heading (rule 2) and records the headings.
-func (r *reader) sections(x *extract) {
-	r.secs = []*sec{{head: -1, parent: -1}}
-	var stack []int // open sections by level, outermost first
-	var scope []string
-	var levels []int
-	for i := range x.events {
-		ev := &x.events[i]
-		if ev.kind != evHeading {
-			cur := r.secs[len(r.secs)-1]
-			cur.events = append(cur.events, ev)
-			continue
-		}
-		h := ev.head
-		for len(stack) > 0 && (h.Level == 1 || r.secs[stack[len(stack)-1]].level >= h.Level) {
-			stack = stack[:len(stack)-1]
-		}
-		if h.Level == 1 {
-			r.level1++
-			scope, levels = nil, nil
-		} else {
-			for len(levels) > 0 && levels[len(levels)-1] >= h.Level {
-				levels, scope = levels[:len(levels)-1], scope[:len(scope)-1]
-			}
-			levels = append(levels, h.Level)
-			scope = append(scope[:len(scope):len(scope)], h.Text)
-		}
-		s := &sec{head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope}
-		if len(scope) > 0 {
-			s.group = scope[len(scope)-1]
-		}
-		if len(stack) > 0 {
-			s.parent = stack[len(stack)-1]
-			r.secs[s.parent].kids++
-		}
-		r.plan.Headings = append(r.plan.Headings, h)
-		r.textRanges = append(r.textRanges, ev.textRange)
-		r.lineEnds = append(r.lineEnds, ev.lineEnd)
-		stack = append(stack, len(r.secs))
-		r.secs = append(r.secs, s)
-	}
-}
-
-// classes classifies every section and works out which are skipped.
-func (r *reader) classes() {
+// layout works out what the plan's sections say as a whole: whether it is
+// a plan-mode agent's layout, and where it names its work.
+func (r *reader) layout() {
+	var ctx, check bool
 	for _, s := range r.secs {
-		for _, ev := range s.events {
-			if ev.override != noOverride {
-				s.ov = ev.override
-			}
-		}
-		if s.head < 0 {
+		ctx = ctx || s.kind == kContext && s.level > 1
+		check = check || s.kind.checks()
+	}
+	r.agent, r.ctx = ctx && check, ctx
+	r.plainText = r.isPlainText()
+	for _, s := range r.secs {
+		if !r.isAnchor(s) || r.inLabelledSkip(s) {
 			continue
 		}
-		text := r.plan.Headings[s.head].Text
-		// A level-1 heading is the title, unless the plan uses several as
-		// its sections; the title names the plan, never a kind of section.
-		if s.level > 1 || r.level1 > 1 {
-			s.cls = classify(text)
+		if r.anchored == 0 {
+			r.anchored = s.idx
 		}
-		var keyword bool
-		s.task, keyword = namesTask(text)
-		s.task = s.task && s.level > 1
-		if s.task && !keyword {
-			s.numbered = true // decided in read, once the layout is known
-		}
-		if keyword && (s.cls == clsContext || s.kids == 0 && (s.cls == clsCheck || s.cls == clsContainer)) {
-			// "Phase 5: Preserve the context" names a task, not a context;
-			// "Phase 2: Set up the work area" one task, not a work list.
-			s.cls = clsPlain
-		}
-		var p *sec
-		if s.parent >= 0 {
-			p = r.secs[s.parent]
-			s.skip, s.track, s.notes = p.skip, p.track, p.notes
-			if p.skip {
-				s.why, s.ctxSkip, s.stateSkip = whyUnder, p.ctxSkip, p.stateSkip
-			}
-		}
-		if keyword && s.skip && p != nil && p.ctxSkip {
-			// "## File structure" then "### Task 1: …": the task is not
-			// part of the file list, whatever its heading level says.
-			s.skip, s.why = false, ""
-		}
-		switch {
-		case s.ov == overrideSkip:
-			s.skip, s.track, s.why = true, false, whySkip
-		case s.ov == overrideTrack:
-			s.skip, s.track, s.notes, s.why = false, true, false, whyTrack
-		case s.skip || s.track:
-		case s.cls == clsExclude:
-			s.skip, s.why = true, whyExclude
-		case s.cls == clsContext && !(s.task && p != nil && p.cls == clsContainer):
-			// A numbered task under a work list stays a task even when its
-			// name ends like a spec ("3. Runtime contracts").
-			s.skip, s.why, s.ctxSkip = true, whyContext, true
-			s.stateSkip = isStateLabel(text)
-		case s.cls == clsNotes:
-			s.notes = true
+		if r.listsWork(s) {
+			r.anchorLabel = true
+		} else if r.firstNamed == 0 {
+			r.firstNamed = s.idx
 		}
 	}
 }
 
-// mode picks the plan's dialect: front-matter todos, else checkboxes when
-// at least two top-level checkboxes sit in sections that are work and they
-// either have lists of their own (no plain bullet after a box in one list)
-// or are at least a third of the top-level bullets there.
-func (r *reader) mode(todos []entry) mode {
-	if len(todos) > 0 {
-		return modeTodos
+// isPlainText reports whether the plan is plain text, as a TODO.txt is:
+// no headings but a title, no list at column 0 (lists, if any, are
+// indented under a line), and two one-line paragraphs or more.
+func (r *reader) isPlainText() bool {
+	lines := 0
+	for _, s := range r.secs {
+		if s.level > 1 || s.level == 1 && r.level1 > 1 {
+			return false
+		}
+		for _, ev := range s.events {
+			switch ev.kind {
+			case evList:
+				for i := range ev.entries {
+					if l := ev.entries[i].item.Line.Start; l == r.ln.start[r.ln.lineOf(l)] {
+						return false
+					}
+				}
+			case evParagraph:
+				if ev.lines == 1 {
+					lines++
+				}
+			}
+		}
 	}
+	return lines >= 2
+}
+
+// inLabelledSkip reports whether a section above s says it is not work
+// (a non-goal, or a context label above a heading that is not a task).
+func (r *reader) inLabelledSkip(s *sec) bool {
+	for p := r.parentOf(s); p != nil; p = r.parentOf(p) {
+		if p.kind == kExclude || p.ov == overrideSkip || p.kind.skips() && !r.named(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// boxPlan reports whether the plan tracks its work with checkboxes: at least
+// two top-level checkboxes in sections that are work, either in lists of
+// their own (no plain bullet after a box in one list) or at least a third of
+// the top-level bullets there.
+func (r *reader) boxPlan() bool {
 	boxes, plain, mixed := 0, 0, 0
 	for _, s := range r.secs {
-		if s.skip && !(s.ctxSkip && !s.stateSkip) {
+		if r.neverWork(s) {
 			continue
 		}
 		for _, ev := range s.events {
@@ -265,124 +200,76 @@ func (r *reader) mode(todos []entry) mode {
 	}
 	// Plain bullets with a box here and there in the same lists is a
 	// bullet plan; a checkbox plan's boxes make lists of their own.
-	if boxes >= 2 && (mixed == 0 || boxes*2 >= plain) {
-		return modeBoxes
-	}
-	return modeBullets
+	return boxes >= 2 && (mixed == 0 || boxes >= plain)
 }
 
-// emit adds the items of one section's own events.
-func (r *reader) emit(s *sec, m mode) {
-	boxPlan := m == modeBoxes
-	if m == modeBoxes && !r.hasBox(s) && s.cls == clsCheck {
-		// A checks section of a checkbox plan with plain bullets: each
-		// is a check to run ("## Verification" after the task boxes).
-		m = modeBullets
-	}
-	lifted := false
-	if s.skip && m == modeBoxes && s.ctxSkip && !s.stateSkip && r.hasBox(s) {
-		// In a checkbox plan a checkbox is work wherever it sits, but in a
-		// non-goal, do-not or state section ("Dependencies & setup" holds
-		// tasks too); the section's tables stay context.
-		s.skip, s.why, lifted = false, "", true
-	}
-	if s.skip {
-		return
-	}
-	if s.notes && !s.track && m != modeBoxes {
-		s.skip, s.why = true, whyNotes
-		return
-	}
-	before := len(r.plan.Items)
-	prose := false
-	switch {
-	case s.track:
-		prose = r.bullets(s, false)
-	case m == modeTodos:
-		if r.inCheck(s) {
-			r.bullets(s, false)
-		}
-		if len(r.plan.Items) == before && s.head >= 0 && s.why == "" {
-			s.why = whyTodos
-		}
-		return
-	case m == modeBoxes:
-		r.lifted = lifted
-		r.bullets(s, true)
-		r.lifted = false
-		if len(r.plan.Items) == before && s.head >= 0 && r.hasList(s) {
-			s.why = whyBoxes
-		}
-		return
-	case r.bulletsMode(s):
-		prose = r.bullets(s, false)
-	default:
-		if r.hasTable(s) {
-			r.bullets(s, false)
-		}
-		if len(r.plan.Items) == before && s.kids == 0 && (r.hasContent(s) || s.task) {
-			// A task heading names work even with nothing under it yet.
-			r.headingItem(s)
-			s.why = whyHeading
-			return
-		}
-		if s.kids > 0 {
-			// Bullets over sub-sections are not one task's details.
-			r.bullets(s, false)
-			if len(r.plan.Items) == before && s.why == "" {
-				s.why = whyIntro
-			}
-		}
-	}
-	// A checkbox plan tracks its boxes: its prose sections are not items.
-	if len(r.plan.Items) == before && s.head >= 0 && s.level > 1 && prose && !boxPlan && (s.kids == 0 || s.cls == clsCheck || s.cls == clsContainer) {
-		r.headingItem(s) // rule 5: a prose-only work section is one item
-	}
-	if len(r.plan.Items) == before && s.head >= 0 && s.why == "" && r.hasList(s) {
-		s.why = whyNoItems
-	}
-}
-
-// bulletsMode reports whether a section's bullets are items (a work list,
-// a checks section, the part before any heading, a level-1 section, or a
-// section under a work list that does not name a task itself) rather than
-// details of the work its heading names.
-func (r *reader) bulletsMode(s *sec) bool {
-	if s.level <= 1 || s.cls == clsCheck || s.cls == clsContainer {
+// neverWork reports whether s is a current-state record, or s or a section
+// above it is a non-goal or skipped by an override: checkboxes there are no
+// sign of how the plan tracks its work.
+func (r *reader) neverWork(s *sec) bool {
+	if s.kind == kStatus {
 		return true
 	}
-	if s.task {
-		return false
-	}
-	if !r.agent {
-		return true
-	}
-	for p := s.parent; p >= 0; p = r.secs[p].parent {
-		ps := r.secs[p]
-		if ps.level <= 1 {
-			return false
-		}
-		switch ps.cls {
-		case clsCheck, clsContainer:
+	for p := s; p != nil; p = r.parentOf(p) {
+		if p.kind == kExclude || p.ov == overrideSkip || r.excluded(p) {
 			return true
-		}
-		if ps.task {
-			return false
 		}
 	}
 	return false
 }
 
-// inCheck reports whether s or an ancestor is a checks section.
-func (r *reader) inCheck(s *sec) bool {
-	for p := s; ; p = r.secs[p.parent] {
-		if p.cls == clsCheck {
-			return true
+// emit adds the items of one section's own body, as its decision says.
+func (r *reader) emit(s *sec) {
+	before := len(r.plan.Items)
+	switch s.act {
+	case aSkip:
+		return
+	case aDetail:
+		if s.kind == kCriteria {
+			r.bullets(s, false)
+		} else {
+			r.inlineChecks(s, true)
 		}
-		if p.parent < 0 {
-			return false
+		return
+	case aItem:
+		r.headingItem(s, true)
+		r.inlineChecks(s, true)
+		return
+	case aBoxes:
+		r.lifted = s.kind.skips()
+		r.bullets(s, true)
+		r.lifted = false
+		if len(r.plan.Items) == before && s.head >= 0 && s.why == "" && r.hasList(s) {
+			s.why = whyBoxes
+		}
+		return
+	}
+	prose := r.bullets(s, false)
+	if len(r.plan.Items) == before && s.head >= 0 && (s.level > 1 || r.level1 > 1) && prose && (r.dialect == "bullets" || s.kind.checks()) &&
+		(len(s.kids) == 0 || s.kind.lists() && !r.kidTask(s)) {
+		// Rule 5: a prose-only work section is one item; in a checkbox plan
+		// only a checks section written as prose is. Over sub-sections,
+		// prose introduces them, but a work list's prose over plain
+		// sub-sections is an item of its own, as rpiv reads it.
+		r.headingItem(s, false)
+	}
+	if len(r.plan.Items) == before && s.head >= 0 && s.why == "" {
+		switch {
+		case len(s.kids) > 0:
+			s.why = whyIntro
+		case r.hasList(s):
+			s.why = whyNoItems
 		}
 	}
+}
+
+// kidTask reports whether a sub-section of s names a task or a list of
+// work: then s's prose introduces them and is not an item of its own.
+func (r *reader) kidTask(s *sec) bool {
+	return slices.ContainsFunc(s.kids, func(k int) bool {
+		t := r.secs[k]
+		return r.isTask(t) || t.kind == kWork || t.kind == kTasks
+	})
 }
 
 // bullets adds the items of a section's lists and task tables, following
@@ -395,6 +282,8 @@ func (r *reader) inCheck(s *sec) bool {
 // tables, quotes and HTML other than comments.
 func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	listSkipped, checkRun := false, false
+	skip := -1 // a list that is the details of the task line above it
+	checks := s.kind.checks()
 	for i, ev := range s.events {
 		switch ev.kind {
 		case evParagraph:
@@ -404,18 +293,37 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			prose = prose || ev.prose
 			c := leadInClass(ev.last)
 			switch {
-			case ev.leadIn || c == clsContext || c == clsExclude || c == clsNotes:
+			case c.skips() || ev.leadIn && !c.checks():
 				listSkipped, checkRun = true, false
-			case c == clsCheck:
+			case c.checks():
 				listSkipped, checkRun = false, true
-			case checkRun && ev.lines == 1 && !boxesOnly:
-				r.plan.Items = append(r.plan.Items, Item{Subject: string(r.src[ev.first.Start:ev.first.End]),
-					Group: s.group, Scope: s.scope, Block: ev.first, Line: ev.first, SubjectRange: ev.first})
+			case boxesOnly:
+				listSkipped, checkRun = false, false
+			case checkRun && ev.lines == 1:
+				r.paragraphItem(s, ev)
+			case (checks || checkRun) && r.markedLines(s, ev):
+			case r.dialect == "bullets" && (inlineCheck(r.lineText(ev.l0), false) || boldStep(r.lineText(ev.l0))):
+				r.paragraphItem(s, ev)
+				listSkipped, checkRun = false, false
+			case r.plainText && s.level <= 1 && !listSkipped && r.taskLine(ev, i, s.events):
+				// A plain-text TODO: each line is a task, an indented list
+				// under it its details.
+				var details *event
+				if i+1 < len(s.events) && s.events[i+1].kind == evList {
+					details = s.events[i+1]
+				}
+				r.lineItem(s, ev, details)
+				if details != nil {
+					skip = i + 1
+				}
 			default:
 				listSkipped, checkRun = false, false
 			}
 		case evList:
 			checkRun = false
+			if i == skip {
+				continue
+			}
 			var next *event
 			if i+1 < len(s.events) {
 				next = s.events[i+1]
@@ -451,8 +359,14 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 // the first entry whose box differs from the first entry's: "**Files:**",
 // its file bullets, then the step checkboxes make one CommonMark list when
 // only blank lines separate them, but the checkboxes are not led in.
-// It reports whether the list ended still led in.
+// Entries that only name an area ("Multiplayer:") over bullets give those
+// bullets instead (areaLabels), and a list of paths is a file list, not
+// work (fileList). It reports whether the list ended still led in.
 func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
+	if fileList(ev) {
+		return ledIn
+	}
+	areas := areaLabels(ev)
 	for i := range ev.entries {
 		e := &ev.entries[i]
 		if ledIn && e.box != ev.entries[0].box {
@@ -466,15 +380,262 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		}
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) {
+		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) || notNowBullet(e.item.Subject) || placeholder(e.item.Subject) {
 			continue
 		}
-		r.plan.Items = append(r.plan.Items, e.item)
-		it := &r.plan.Items[len(r.plan.Items)-1]
-		it.Group, it.Scope = s.group, s.scope
+		if areas && e.hasKids() && !e.box {
+			for _, k := range nestedEntries(r.src, r.ln, e) {
+				if !k.empty && !isDoNot(k.item.Subject) {
+					r.add(s, k.item)
+				}
+			}
+			continue
+		}
+		r.add(s, e.item)
 	}
 	return ledIn
 }
+
+// placeholder reports whether a subject only holds a place: all of it in
+// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_").
+func placeholder(subject string) bool {
+	t := strings.Trim(trimSpace(subject), "*_ ")
+	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+}
+
+// notNowBullet reports whether a bullet says in a parenthetical that it is
+// not planned now ("(might-do-someday)", "(later)").
+func notNowBullet(subject string) bool {
+	return strings.IndexByte(subject, '(') >= 0 && notNowAside(bulletAside(subject))
+}
+
+func (r *reader) add(s *sec, it Item) {
+	it.Group, it.Scope = s.group, s.scope
+	r.plan.Items = append(r.plan.Items, it)
+}
+
+// areaLabels reports whether a list's parent entries only name areas, so
+// that their nested bullets are the work (rule 10): most of the entries
+// with nested bullets are a short label and a colon ("Multiplayer:",
+// "Portability improvements:"), no entry is a box, and the list is not
+// numbered.
+func areaLabels(ev *event) bool {
+	if ev.ordered {
+		return false // numbered entries are steps, whatever they are written as
+	}
+	parents, labels := 0, 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.box {
+			return false
+		}
+		if !e.hasKids() {
+			continue
+		}
+		parents++
+		t := strings.TrimSpace(removeEmphasis(e.item.Subject))
+		if (strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：")) && len(strings.Fields(t)) <= 3 {
+			labels++
+		}
+	}
+	return labels >= 2 && labels*2 >= parents
+}
+
+// fileList reports whether a list names files rather than work: two or
+// more entries without a box, at least two thirds of them only paths
+// ("`src/app.ts`", "docs/a.md, docs/b.md", "lib/util.go (new)").
+func fileList(ev *event) bool {
+	n, paths := 0, 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty {
+			continue
+		}
+		if e.box {
+			return false
+		}
+		n++
+		if isPathOnly(e.item.Subject) && e.item.PlanText == "" {
+			paths++
+		}
+	}
+	return n >= 2 && paths*3 >= n*2
+}
+
+// isPathOnly reports whether a subject is one or more paths and nothing
+// else but a parenthetical: every comma-separated part is one word with a
+// '/' or a file extension.
+func isPathOnly(subject string) bool {
+	t := trimSpace(subject)
+	if i := strings.LastIndexByte(t, '('); i > 0 && strings.HasSuffix(t, ")") {
+		t = trimSpace(t[:i])
+	}
+	if t == "" {
+		return false
+	}
+	for _, part := range strings.Split(t, ",") {
+		p := strings.Trim(trimSpace(part), "`*_[]")
+		if p == "" || strings.ContainsAny(p, " \t") {
+			return false
+		}
+		dot := strings.LastIndexByte(p, '.')
+		if !strings.Contains(p, "/") && (dot < 0 || dot == len(p)-1 || !isWordByte(p[dot+1])) {
+			return false
+		}
+	}
+	return true
+}
+
+// inlineChecks adds, in a task's own body, the criteria written as a label
+// and their text ("**Acceptance:** the export opens in Excel", "Gate: …"):
+// each is an item of its own (rule 13).
+func (r *reader) inlineChecks(s *sec, criteriaOnly bool) {
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evParagraph:
+			if ev.lines > 0 && inlineCheck(r.lineText(ev.l0), criteriaOnly) {
+				r.paragraphItem(s, ev)
+			}
+		case evList:
+			for i := range ev.entries {
+				if e := &ev.entries[i]; !e.empty && inlineCheck(e.item.Subject, criteriaOnly) {
+					r.add(s, e.item)
+				}
+			}
+		}
+	}
+}
+
+// inlineCheck reports whether a line is a check label and its text on one
+// line: "Gate: no path can leak a token", "**Acceptance:** …", "**Phase 1
+// checkpoint**: …". With criteriaOnly, only acceptance, exit and done
+// criteria count, not verification steps.
+func inlineCheck(line string, criteriaOnly bool) bool {
+	t := trimSpace(removeEmphasis(line))
+	i := strings.IndexAny(t, ":：")
+	if i <= 0 || i > 60 || trimSpace(t[i:]) == ":" || trimSpace(t[i:]) == "：" {
+		return false
+	}
+	label := t[:i]
+	if len(strings.Fields(label)) > 4 {
+		return false
+	}
+	s, _ := normLabel(label)
+	k := labelKind(s)
+	if k == kPlain {
+		if f, rest := formOf(label); f != fNone {
+			rest, _ = normLabel(rest)
+			k = labelKind(rest)
+		}
+	}
+	return k == kCriteria || !criteriaOnly && k == kVerify
+}
+
+// boldStep reports whether a paragraph starts with a bold step number:
+// "**1. Add the cache.** …", "**Step 2:** …".
+func boldStep(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(t, "**") && !strings.HasPrefix(t, "__") {
+		return false
+	}
+	t = t[2:]
+	if i := digits(t, 0); i > 0 {
+		return i < len(t) && strings.IndexByte(".):", t[i]) >= 0
+	}
+	f, _ := formOf(t)
+	return f == fUnit
+}
+
+// markedLines adds each line of a paragraph in a checks section that starts
+// with a check mark ("✅ all tests pass", "☐ docs updated"): criteria
+// written without list markers. It reports whether it did.
+func (r *reader) markedLines(s *sec, ev *event) bool {
+	for l := ev.l0; l <= ev.l1; l++ {
+		if !checkMarked(r.lineText(l)) {
+			return false
+		}
+	}
+	for l := ev.l0; l <= ev.l1; l++ {
+		st, en := trimRange(r.src, r.ln.start[l], r.ln.end[l])
+		rg := Range{st, en}
+		r.add(s, Item{Subject: string(r.src[st:en]), Block: rg, Line: rg, SubjectRange: rg})
+	}
+	return true
+}
+
+// checkMarked reports whether a line starts with a check mark.
+func checkMarked(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	for _, m := range []string{"✅", "✔", "✓", "☐", "□", "☑", "⬜", "🔲", "❌", "[ ]", "[x]"} {
+		if strings.HasPrefix(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// taskLine reports whether paragraph ev (events[i]) of a plain-text plan
+// is a task line: one short line, not the document's first paragraph (its
+// title) unless a list of details follows it right under it, and not the
+// label of a list that follows after a blank line.
+func (r *reader) taskLine(ev *event, i int, events []*event) bool {
+	if ev.lines != 1 || ev.first.End-ev.first.Start > 120 {
+		return false
+	}
+	if i+1 < len(events) && events[i+1].kind == evList {
+		// A list right under the line is its details; after a blank
+		// line, the line is the list's label ("TODO", "Done").
+		return len(events[i+1].entries) > 0 && nextLine(r.src, ev.first.End, events[i+1].entries[0].item.Line.Start-indentBefore(r.src, events[i+1].entries[0].item.Line.Start))
+	}
+	return !r.firstPara(ev)
+}
+
+// indentBefore counts the spaces and tabs before offset off on its line.
+func indentBefore(src []byte, off int) int {
+	n := 0
+	for off-n > 0 && (src[off-n-1] == ' ' || src[off-n-1] == '\t') {
+		n++
+	}
+	return n
+}
+
+// firstPara reports whether ev is the document's first paragraph.
+func (r *reader) firstPara(ev *event) bool {
+	for _, s := range r.secs {
+		for _, e := range s.events {
+			if e.kind == evParagraph && e.lines > 0 {
+				return e == ev
+			}
+		}
+	}
+	return false
+}
+
+// lineItem adds a one-line paragraph as an item, with the list after it
+// (if any) as its plan text.
+func (r *reader) lineItem(s *sec, ev, details *event) {
+	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
+	if details != nil && len(details.entries) > 0 {
+		last := details.entries[len(details.entries)-1].item
+		end := r.ln.lineOf(max(last.Block.End-1, last.Line.Start))
+		it.PlanText = planText(r.ln, ev.l1+1, end)
+		it.Block.End = r.ln.end[end]
+	}
+	r.add(s, it)
+}
+
+// paragraphItem adds a paragraph as one item: its first line the subject,
+// its other lines the plan text.
+func (r *reader) paragraphItem(s *sec, ev *event) {
+	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
+	if ev.l1 > ev.l0 {
+		it.PlanText = planText(r.ln, ev.l0+1, ev.l1)
+		it.Block.End = r.ln.end[ev.l1]
+	}
+	r.add(s, it)
+}
+
+func (r *reader) lineText(l int) string { return string(r.ln.text(l)) }
 
 // nextLine reports whether src[a:b] is one line ending and indentation:
 // b is on the line after the one that ends at a.
@@ -505,17 +666,40 @@ func (r *reader) isLabelEntry(it *Item) bool {
 	return i < len(line) && line[i] == ')' || strings.HasSuffix(it.Subject, ":")
 }
 
-// leadInClass is the class of a paragraph line that ends with ':', or
-// clsPlain.
-func leadInClass(line string) class {
+// leadInClass is the kind of a paragraph line that ends with ':' (a label
+// alone, not a sentence), or kPlain.
+func leadInClass(line string) kind {
 	t := trimSpace(removeEmphasis(line))
 	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
-		return clsPlain
+		return kPlain
 	}
 	if len(t) > 80 {
-		return clsPlain // a sentence that ends in a colon, not a label
+		return kPlain // a sentence that ends in a colon, not a label
 	}
-	return classifyLeadIn(t)
+	s, _ := normLabel(t)
+	k := labelKind(s)
+	if k == kPlain {
+		k = seedKind(t)
+	}
+	if k == kPlain {
+		// Lead-ins are phrases: a label they start with at a word
+		// boundary counts ("Files touched:", "Not adopted, for now:").
+		k = labelAtStart(s)
+	}
+	return k
+}
+
+// labelAtStart returns the kind of a skip label that s starts with at a word
+// boundary, for lead-ins only.
+func labelAtStart(s string) kind {
+	idx := labelIndex()
+	words := strings.Fields(s)
+	for n := min(len(words), 3); n >= 1; n-- {
+		if k, ok := idx[strings.Join(words[:n], " ")]; ok && k.skips() {
+			return k
+		}
+	}
+	return kPlain
 }
 
 func entriesToItems(es []entry, scope []string, group string) []Item {
@@ -529,15 +713,17 @@ func entriesToItems(es []entry, scope []string, group string) []Item {
 }
 
 // headingItem adds the item named by a section's heading (rules 3 and 5).
-func (r *reader) headingItem(s *sec) {
-	if s.head < 0 || s.level < 2 {
+// With body, the item's plan text is what is under the heading: the
+// section's own body, and for a task card its sub-sections too.
+func (r *reader) headingItem(s *sec, body bool) {
+	if s.head < 0 || s.level < 2 && r.level1 < 2 {
 		return
 	}
 	h := r.plan.Headings[s.head]
 	if trimSpace(h.Text) == "" {
 		return // an empty heading names nothing (rule 5 needs a group)
 	}
-	r.plan.Items = append(r.plan.Items, Item{
+	it := Item{
 		Subject:      h.Text,
 		Group:        s.group,
 		Scope:        s.scope,
@@ -545,7 +731,132 @@ func (r *reader) headingItem(s *sec) {
 		Block:        h.Range,
 		Line:         Range{h.Range.Start, r.lineEnds[s.head]},
 		SubjectRange: r.textRanges[s.head],
+	}
+	if body {
+		end := s.ownEnd
+		if len(s.kids) > 0 {
+			end = s.end
+		}
+		// A heading is a block of its own: like a loose list item's text
+		// after a blank line, the body starts with "\n", so that what
+		// people read of the subject (Display) is the heading alone.
+		if body := planText(r.ln, r.ln.lineOf(h.Range.End)+1, end-1); body != "" {
+			it.PlanText = "\n" + body
+		}
+	}
+	r.plan.Items = append(r.plan.Items, it)
+}
+
+// dedupe drops an item made from a heading when the plan states the same
+// work again as a checkbox, by its words or by its task word and number
+// (rule 7: a checklist that restates the step headings is where the work
+// is ticked off).
+func (r *reader) dedupe() {
+	if !slices.ContainsFunc(r.plan.Items, func(it Item) bool { return it.Section && it.PlanText != "" }) {
+		return
+	}
+	listed := map[string]bool{}
+	for i := range r.plan.Items {
+		// The list that restates the headings is a checklist: its boxes.
+		if it := &r.plan.Items[i]; !it.Section && it.Checkbox != NoCheckbox {
+			listed[dedupeKey(it.Subject)] = true
+			if id := taskID(it.Subject); id != "" {
+				listed[id] = true
+			}
+		}
+	}
+	if len(listed) == 0 {
+		return
+	}
+	r.plan.Items = slices.DeleteFunc(r.plan.Items, func(it Item) bool {
+		if !it.Section || it.PlanText == "" {
+			return false
+		}
+		id := taskID(it.Subject)
+		return listed[dedupeKey(it.Subject)] || id != "" && listed[id]
 	})
+}
+
+var taskWords = sync.OnceValue(func() []string { return slices.Concat(unitWords, groupWords) })
+
+// taskID returns the task or group word and number a subject starts with
+// ("step 1.2", "task 3", "milestone 2"), or "".
+func taskID(subject string) string {
+	s := strings.ToLower(removeEmphasis(subject))
+	if strings.HasPrefix(s, "(") {
+		// "(2025-03-02 11:40Z) Milestone 1: …": an ExecPlan's time stamp.
+		if i := strings.IndexByte(s, ')'); i > 0 {
+			s = trimSpace(s[i+1:])
+		}
+	}
+	for _, w := range taskWords() {
+		if rest, ok := numberedAfter(s, w); ok {
+			id := strings.TrimSpace(s[:len(s)-len(rest)])
+			return "\x00" + strings.TrimRight(id, ":：.)—–- ")
+		}
+	}
+	return ""
+}
+
+func dedupeKey(s string) string {
+	s = strings.ToLower(removeEmphasis(s))
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// hints tells, on each outermost skipped heading whose subtree holds what
+// looks like work (numbered steps, checkboxes, a work-list or task
+// sub-heading), what it holds and how to track it.
+func (r *reader) hints() {
+	for _, s := range r.secs {
+		if s.head < 0 || s.act != aSkip || s.why == whyUnder || s.why == whySkip {
+			continue
+		}
+		var steps, boxes int
+		var sub string
+		for _, t := range r.secs[s.idx:] {
+			if t != s && !r.within(t, s) {
+				break
+			}
+			if t.act != aSkip {
+				continue // read as work already ("### Task 1" under "## Context")
+			}
+			steps += t.ordered
+			boxes += t.boxes
+			if t != s && sub == "" && (t.kind == kWork || t.kind == kTasks || r.isTask(t) || t.form == fUnit) {
+				h := r.plan.Headings[t.head]
+				sub = fmt.Sprintf("%s %q", strings.Repeat("#", h.Level), plainTitle(h.Text))
+			}
+		}
+		var parts []string
+		if steps >= 2 {
+			parts = append(parts, fmt.Sprintf("%d numbered steps", steps))
+		}
+		if boxes > 0 && !s.kind.skips() || boxes > 0 && s.why == whyBoxes {
+			parts = append(parts, fmt.Sprintf("%d checkboxes", boxes))
+		}
+		if sub != "" {
+			parts = append(parts, "the sub-heading "+sub)
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		r.plan.Headings[s.head].Hint = "it has what looks like work (" + strings.Join(parts, ", ") + "); to track it, add <!-- planls: track --> under the heading"
+	}
+}
+
+// within reports whether t is in s's subtree.
+func (r *reader) within(t, s *sec) bool {
+	for p := r.parentOf(t); p != nil; p = r.parentOf(p) {
+		if p == s {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *reader) hasKind(s *sec, f func(*event) bool) bool { return slices.ContainsFunc(s.events, f) }
@@ -553,12 +864,6 @@ func (r *reader) hasKind(s *sec, f func(*event) bool) bool { return slices.Conta
 func (r *reader) hasList(s *sec) bool {
 	return r.hasKind(s, func(ev *event) bool { return ev.kind == evList && len(ev.entries) > 0 })
 }
-
-func (r *reader) hasTable(s *sec) bool {
-	return r.hasKind(s, func(ev *event) bool { return ev.kind == evTable && len(ev.rows) > 0 })
-}
-
-func (r *reader) hasBox(s *sec) bool { return r.hasKind(s, hasBoxes) }
 
 func hasBoxes(ev *event) bool {
 	for i := range ev.entries {
@@ -569,16 +874,10 @@ func hasBoxes(ev *event) bool {
 	return false
 }
 
-// hasContent: anything under the heading but comments.
-func (r *reader) hasContent(s *sec) bool {
-	return r.hasKind(s, func(ev *event) bool {
-		switch ev.kind {
-		case evComment:
-			return false
-		case evParagraph:
-			return ev.lines > 0
-		}
-		return true
+// hasWordPrefix reports whether s starts with one of words at a word boundary.
+func hasWordPrefix(s string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool {
+		return strings.HasPrefix(s, w) && (len(s) == len(w) || !isWordByte(s[len(w)]))
 	})
 }
 

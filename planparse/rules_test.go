@@ -156,7 +156,7 @@ func TestFrontMatter(t *testing.T) {
 	}
 }
 
-// Issue 10: subjects people read.
+// Subjects people read.
 func TestDisplay(t *testing.T) {
 	tests := []struct{ subject, planText, want string }{
 		{"**Bold** and [the docs](http://x/y) with `code`", "", "Bold and the docs with code"},
@@ -170,6 +170,31 @@ func TestDisplay(t *testing.T) {
 	for _, tc := range tests {
 		if got := Display(tc.subject, tc.planText); got != tc.want {
 			t.Errorf("Display(%q, %q) = %q, want %q", tc.subject, tc.planText, got, tc.want)
+		}
+	}
+}
+
+// A skipped section says what in it looks like work: numbered steps,
+// checkboxes, a work-list or task sub-heading that is skipped with it.
+func TestSkippedLooksLikeWork(t *testing.T) {
+	tests := []struct{ src, heading, hint string }{
+		{"# P\n\n## Notes\n1. a\n2. b\n\n## Work\n- w\n", "Notes", "2 numbered steps"},
+		{"# P\n\n## Risks\n### Changes\n- c\n\n## Work\n- w\n", "Risks", `the sub-heading ### "Changes"`},
+		{"# P\n\n## Context\n### Task 1: x\nbody\n\n## Work\n- w\n", "Context", ""},
+		{"# P\n\n## Summary\n- just context\n\n## Work\n- w\n", "Summary", ""},
+	}
+	for _, tc := range tests {
+		p := Parse([]byte(tc.src))
+		for _, h := range p.Headings {
+			if h.Text != tc.heading {
+				continue
+			}
+			if tc.hint == "" && h.Hint != "" || !strings.Contains(h.Hint, tc.hint) {
+				t.Errorf("%q: hint %q, want one with %q", tc.heading, h.Hint, tc.hint)
+			}
+			if tc.hint != "" && !strings.Contains(h.Reason(), "add <!-- planls: track --> under the heading") {
+				t.Errorf("%q: reason %q says not how to track it", tc.heading, h.Reason())
+			}
 		}
 	}
 }

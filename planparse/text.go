@@ -40,9 +40,12 @@ func trimRange(src []byte, s, e int) (int, int) {
 // checkbox reads a task box at the start of b: "[ ]", "[x]" or "[X]" (GFM),
 // or a marker plans use for other states ("[~]", "[-]", "[/]", "[v]", "[>]",
 // "[!]", "[?]"), followed by a space, a tab or the end of b; Kiro's "[ ]*"
-// (an optional task) counts as the box. It returns the state and the number
+// (an optional task) counts as the box, and so does "[]" before text. It returns the state and the number
 // of bytes the box takes (0 when there is none).
 func checkbox(b []byte) (Checkbox, int) {
+	if len(b) > 3 && b[0] == '[' && b[1] == ']' && (b[2] == ' ' || b[2] == '\t') && !isBlank(b[3:]) {
+		return Unchecked, 2 // "[] text": a box typed without its space
+	}
 	if len(b) < 3 || b[0] != '[' || b[2] != ']' {
 		return NoCheckbox, 0
 	}

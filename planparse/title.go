@@ -22,8 +22,8 @@ var inlineParser = sync.OnceValue(func() parser.Parser {
 // candidates get rpiv's plain stripping (delete '*', '_' and backticks).
 const maxTitleMarkup = 4096
 
-// plainTitle removes inline markup from one title candidate (planls-rules.md
-// rule 3): emphasis, links, images and HTML go, code span text stays
+// plainTitle removes inline markup from one title candidate (docs/PLAN-FORMAT.md
+// "The title"): emphasis, links, images and HTML go, code span text stays
 // ("Add `foo_bar`" gives "Add foo_bar"). The result is trimmed.
 func plainTitle(s string) string { return plainTitles([]string{s})[0] }
 

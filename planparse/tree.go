@@ -122,7 +122,7 @@ func blockSpans(t *tree, ln *lines, nodes []ast.Node, next int) []span {
 // pipeTables is goldmark's GFM table transformer, asked only about
 // paragraphs that can be a table: two lines or more and a '|' in them (a
 // GFM table's header row has one). It ran on every paragraph, a tenth of a
-// plan's parse (BenchmarkApprove1600Lines profile, issue 10).
+// plan's parse (BenchmarkApprove1600Lines profile).
 type pipeTables struct{ parser.ParagraphTransformer }
 
 func (p pipeTables) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// vectorItem is an item as vectors.md writes it.
+// vectorItem is an item as testdata/planparse/vectors.json writes it.
 type vectorItem struct {
 	Group    string  `json:"group"`
 	Subject  string  `json:"subject"`
@@ -43,8 +43,8 @@ func loadVectors(t *testing.T) (p, tt []vector) {
 
 func ptr[T any](v T) *T { return &v }
 
-// planlsResults are the planls results of the ⚠ vectors (planls-rules.md,
-// "planls results for the ⚠ vectors"). P18 and P22 are ⚠ but give rpiv's
+// planlsResults are the planls results of the ⚠ vectors (docs/PLAN-FORMAT.md,
+// "Where planls differs from the rpiv vectors on purpose"). P18 and P22 are ⚠ but give rpiv's
 // result under rule 4, so they are listed as sameAsRpiv.
 var planlsResults = map[string]struct {
 	title    string // "" means the vector's own title
@@ -57,11 +57,12 @@ var planlsResults = map[string]struct {
 		{Group: "Work", Subject: "Upper-case box", Checkbox: ptr(Checked)},
 	}},
 	"P13": {items: []vectorItem{}},
-	// P08: "## Step 2: Scope the API" names a task; its bullet is a detail
-	// (issue 10, docs/PLAN-FORMAT.md "Task headings").
+	// P08: "## Step 2: Scope the API" names a task; its bullet is a detail,
+	// kept as the item's plan text, which starts with "\n" as a heading is
+	// a block of its own (docs/PLAN-FORMAT.md "Task headings").
 	"P08": {items: []vectorItem{
 		{Group: "3. Implementation", Subject: "kept"},
-		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API"},
+		{Group: "Step 2: Scope the API", Subject: "Step 2: Scope the API", PlanText: ptr("\n- kept too")},
 	}},
 	"P16": {title: "Work", items: []vectorItem{
 		{Group: "Work", Subject: "run it"},

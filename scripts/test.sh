@@ -4,17 +4,17 @@
 # staticcheck, go test -race, short fuzzing), Neovim (0.7, 0.10,
 # 0.12), the real-client matrix (Neovim, eglot, Vim+ALE), the node LSP
 # client, the MCP inspector, VS Code (code-server + Chromium), pi (agents/pi)
-# the plan report in Chromium, and the real Claude Code and Codex CLI with the
-# planls plugin (test/agents).
+# the plan report in Chromium, the real Claude Code and Codex CLI with the
+# planls plugin (test/agents), and windows/amd64 builds under Wine (test/windows).
 # Usage: scripts/test.sh            everything
 #        SKIP_INSTALL=1 scripts/test.sh   skip the install step
-#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi report agents)
+#        SUITES="go nvim" scripts/test.sh only some suites (go nvim clients node mcp vscode pi report agents windows)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 export PLANLS_TEST_CACHE=${PLANLS_TEST_CACHE:-$HOME/.cache/planls-test}
 export PATH="$PLANLS_TEST_CACHE/bin:$PATH"
-SUITES=${SUITES:-"go nvim clients node mcp vscode pi report agents"}
+SUITES=${SUITES:-"go nvim clients node mcp vscode pi report agents windows"}
 # A count, not a duration: with a duration Go 1.26's fuzz coordinator can fail
 # a target with a bare "context deadline exceeded" when the time runs out
 # (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline to race.
@@ -89,6 +89,8 @@ has pi && [ -x agents/pi/test/run.sh ] && suite "pi" agents/pi/test/run.sh
 # planls report in Debian's chromium: what a person sees, hostile text, axe-core.
 has report && [ -x test/report-browser/run.sh ] && suite "report in Chromium" test/report-browser/run.sh
 has agents && [ -x test/agents/run.sh ] && suite "Claude Code and Codex" test/agents/run.sh
+# The store, core and planparse tests and the CLI as Windows programs (Wine).
+has windows && [ -x test/windows/run.sh ] && suite "windows/amd64 under Wine" test/windows/run.sh
 
 echo
 [ $failed -gt 0 ] && echo "failed suites: ${failures[*]}"

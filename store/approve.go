@@ -52,7 +52,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 	rel, ok := relInRoot(s.Root, abs)
 	if !ok {
 		// Stored as ../x, such a plan would be a different file from any
-		// other checkout or working directory (second trial issue 5).
+		// other checkout or working directory.
 		params, _ := json.Marshal(map[string]string{"path": filepath.ToSlash(abs)})
 		return s.refuse(params, fmt.Sprintf("plan file %s is outside the workspace root %s: move it under the root, or run planls in the project that holds it", filepath.ToSlash(abs), filepath.ToSlash(s.Root)))
 	}
@@ -66,7 +66,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
 	if msg := notText(src); msg != "" {
 		// Parsed anyway, such a file yields no items (wiping the plan) or a
-		// title of raw bytes (field trial issue 3).
+		// title of raw bytes.
 		return s.refuse(params, fmt.Sprintf("plan file %s is not text (%s): save it as UTF-8 and approve again", rel, msg))
 	}
 	plan := planparse.Parse(src)
@@ -77,13 +77,13 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		}
 		if items == 0 && !aopts.Force && !opts.ReadOnly && !core.PlanMatches(src, planIDOf(st)) {
 			// Approved, such a plan leaves `check` and the stop hook with
-			// nothing to hold the work to (issue 10).
+			// nothing to hold the work to.
 			return refusal(st, params, nothingToApprove(rel))
 		}
 		why := "removed, reworded or moved to another heading"
 		if old := approvedPath(st); old != "" && old != rel {
 			// Another plan file would replace the approved one, and with it
-			// every item the two do not share (field trial: 7 items lost to
+			// every item the two do not share (a trial lost 7 items to
 			// a second plan file approved by mistake).
 			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
 				return refusal(st, params, ReplacingPlan(st, rel, gone))
@@ -150,7 +150,7 @@ func refusal(st *core.State, params json.RawMessage, msg string) core.Result {
 		State: st,
 		Envelope: core.Envelope{
 			Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
-			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan},
+			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan.ForDetails()},
 		},
 	}
 }
@@ -171,12 +171,12 @@ func planIDOf(st *core.State) string {
 	return st.Plan.ID
 }
 
-// skippedNotes tell the author which sections gave no items and why
-// (issue 10): one line per section, outermost only.
+// skippedNotes tell the author which sections gave no items and why:
+// one line per section, outermost only.
 func skippedNotes(src []byte, plan *planparse.Plan) []string {
 	var out []string
 	for _, h := range plan.Unread() {
-		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Why))
+		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Reason()))
 	}
 	return out
 }

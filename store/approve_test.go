@@ -33,7 +33,7 @@ func call(t testing.TB, s *Store, p string) {
 	}
 }
 
-// Field trial issue 3: a plan file that is not text is refused by name and
+// A plan file that is not text is refused by name and
 // leaves the state file as it was.
 func TestApproveRefusesNonText(t *testing.T) {
 	for _, tc := range []struct {
@@ -77,8 +77,8 @@ func TestApproveAcceptsUTF8BOM(t *testing.T) {
 	}
 }
 
-// Field trial issue 3: an empty plan does not wipe an approved plan unless
-// forced. Issue 10: nor is a plan with nothing to track approved in a new
+// An empty plan does not wipe an approved plan unless
+// forced. Nor is a plan with nothing to track approved in a new
 // project, where check would then pass with nothing to check.
 func TestApproveEmptyPlan(t *testing.T) {
 	s := Open(t.TempDir(), "test")
@@ -116,7 +116,7 @@ func TestApproveEmptyPlan(t *testing.T) {
 	}
 }
 
-// Field trial issue 2: what a re-approval tombstones is told, in the result
+// What a re-approval tombstones is told, in the result
 // text and in the journal line.
 func TestApproveNotes(t *testing.T) {
 	s := Open(t.TempDir(), "test")
@@ -219,7 +219,7 @@ func BenchmarkApprovalNotes(b *testing.B) {
 	}
 }
 
-// Second trial issue 4: the notes name no replacing item, even when a new
+// The notes name no replacing item, even when a new
 // item has the very subject of the removed one under another heading (the
 // old guess named it); an emptied plan forced over open items lists them.
 func TestApproveNotesNameNoSuccessor(t *testing.T) {

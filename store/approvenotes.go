@@ -8,8 +8,8 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// approvalNotes tells what a re-approval took away (field trial issue 2):
-// by planls-rules.md an item whose scope, subject or planText changed is a new
+// approvalNotes tells what a re-approval took away:
+// an item whose scope, subject or planText changed is a new
 // pending item and the old one is tombstoned, which silently drops progress.
 // One line per plan item restored from its tombstone (its approved text is
 // back; core.PreviewApproval); one per tombstoned plan item that was
@@ -23,7 +23,7 @@ import (
 //	note: #8 no longer waits on #1 (removed from the plan)
 //
 // It names no replacing item: a guess by subject or place named the wrong
-// one (second trial issue 4), and a wrong name is worse than none.
+// one, and a wrong name is worse than none.
 func approvalNotes(old, next *core.State, why string) []string {
 	before := make(map[int]*core.Task, len(old.Tasks))
 	for i := range old.Tasks {

@@ -12,7 +12,7 @@ import (
 
 // writeAtomic replaces path with data: temp file in the same directory,
 // fsync, rename, fsync of the directory. Readers see the old or the new file,
-// never a mix, and a crash at any point leaves one of them (B10).
+// never a mix, and a crash at any point leaves one of them.
 func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(0o644))
@@ -36,3 +36,7 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// readShared is os.ReadFile: on Unix a rename over the file never gets in
+// a reader's way (see atomic_windows.go for where it does).
+func readShared(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -7,7 +7,7 @@ import (
 )
 
 // Check reads the state and returns its warnings: core.Validate's (dangling
-// blockedBy, cycles: todo-behaviour.md §8), closed tasks without their
+// blockedBy, cycles: the seed's replay rules), closed tasks without their
 // proof (see closedWithoutProof) and a state older than the journal (see
 // restoredWarning) and a journal holding git conflict markers
 // (JournalConflict). They are reported, never fixed. The error is the same
@@ -31,7 +31,7 @@ func (s *Store) Check() (warnings []string, err error) {
 // the journal's last one: an older copy was put back (git checkout, a
 // backup). Writes stay allowed, since restoring is legitimate and the next
 // change is journaled after the last revision; the warning only says the
-// journal holds newer changes (second trial issue 3). "" when the journal is
+// journal holds newer changes. "" when the journal is
 // not ahead (or cannot be read: journalRev < 0).
 func restoredWarning(stateRev, journalRev int64) string {
 	if journalRev <= stateRev {
@@ -48,8 +48,8 @@ func warningsOf(st *core.State) []string {
 // closedWithoutProof flags tasks closed without their proof
 // (core.ProofMissing): core refuses those transitions, so such a task was
 // edited by hand (or predates the rule). They stay readable
-// (todo-behaviour.md §8: old completed tasks without evidence still load);
-// the warning only makes the bypass visible (field trial issue 5).
+// (the seed's replay rules: old completed tasks without evidence still load);
+// the warning only makes the bypass visible.
 func closedWithoutProof(st *core.State) []string {
 	var out []string
 	for i := range st.Tasks {

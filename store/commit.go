@@ -35,20 +35,20 @@ func (s *Store) ReadBytes() (*core.State, []byte, error) { return s.read() }
 // read is Read that also returns the bytes it decoded (nil for a missing
 // file read as the empty state).
 func (s *Store) read() (*core.State, []byte, error) {
-	data, err := os.ReadFile(s.StatePath())
+	data, err := readShared(s.StatePath())
 	if errors.Is(err, os.ErrNotExist) {
 		if testHookStateMissing != nil {
 			testHookStateMissing()
 		}
 		// Starting over from the empty state would reuse ids and fork the
-		// journal; the journal is the way back (field trial issue 3).
+		// journal; the journal is the way back.
 		if n := s.journalChanges(); n > 0 {
 			// A writer renames state.json into place before it appends its
 			// journal line, and no writer ever removes state.json. So entries
 			// seen now mean the file existed by now: a first commit that landed
 			// between our two reads shows up on a second read, and only a file
 			// that is still missing was lost.
-			if data, err := os.ReadFile(s.StatePath()); err == nil {
+			if data, err := readShared(s.StatePath()); err == nil {
 				st, err := decodeState(s.StatePath(), data)
 				return st, data, err
 			}
@@ -108,7 +108,7 @@ func (s *Store) Apply(ctx context.Context, apply func(*core.State) core.Result) 
 // update runs apply first on an unlocked read: reads, no-ops and rejections
 // end there, take no lock and create nothing (read-only commands never create
 // .planls/). A change is applied again under the lock to a fresh read and
-// committed, so no concurrent change is ever lost (field failure B08).
+// committed, so no concurrent change is ever lost.
 // params is what the journal records; nil means the result's details.params.
 func (s *Store) update(ctx context.Context, kind string, params json.RawMessage, apply func(*core.State) core.Result) (core.Result, error) {
 	st, data, err := s.read()
@@ -256,7 +256,7 @@ func nowUTC() time.Time { return time.Now().UTC() }
 // journal already went past cur (an older state.json was put back, e.g. by
 // git checkout) the numbering continues after the journal, so no revision
 // is ever written twice; persist then journals a full snapshot, which
-// replay takes as a new base (field trial issue 4). The lock must be held.
+// replay takes as a new base. The lock must be held.
 func (s *Store) nextRevision(cur, journal int64) int64 {
 	last := journal
 	if last < 0 {

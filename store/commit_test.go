@@ -88,7 +88,7 @@ func TestNoChangeCreatesNothing(t *testing.T) {
 	}
 }
 
-// B10/B11: a state file that does not parse is reported and never
+// A state file that does not parse is reported and never
 // overwritten, and nothing is journaled.
 func TestBadStateIsNeverOverwritten(t *testing.T) {
 	for name, content := range map[string]string{
@@ -120,7 +120,7 @@ func TestBadStateIsNeverOverwritten(t *testing.T) {
 	}
 }
 
-// B08: writers in one process, each with its own Store (its own lock file
+// Writers in one process, each with its own Store (its own lock file
 // descriptor), lose nothing.
 func TestConcurrentWritersLoseNothing(t *testing.T) {
 	root := t.TempDir()
@@ -210,7 +210,7 @@ func TestLockTimeoutNamesHolder(t *testing.T) {
 	}
 }
 
-// B34: a lock file left behind (empty, an hour old) by a dead holder never
+// A lock file left behind (empty, an hour old) by a dead holder never
 // blocks a writer: the OS lock died with its process.
 func TestStaleLockFileDoesNotBlock(t *testing.T) {
 	s := Open(t.TempDir(), "test")

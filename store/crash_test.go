@@ -68,7 +68,7 @@ func helper(t *testing.T, mode, root string, extraEnv ...string) *exec.Cmd {
 	return cmd
 }
 
-// B34: the lock holder is killed with SIGKILL; the next writer goes ahead
+// The lock holder is killed with SIGKILL; the next writer goes ahead
 // at once instead of hanging on the lock it left behind.
 func TestKilledHolderReleasesLock(t *testing.T) {
 	root := t.TempDir()

@@ -61,7 +61,7 @@ func TestDecodeGolden(t *testing.T) {
 	}
 }
 
-// TestDecodeEncodings covers field failure B14: a UTF-8 BOM is accepted,
+// TestDecodeEncodings: a UTF-8 BOM is accepted,
 // UTF-16 and UTF-32 are refused with a re-save hint, never a cryptic error.
 func TestDecodeEncodings(t *testing.T) {
 	const state = `{"version":1,"nextId":1,"tasks":[]}`

@@ -189,7 +189,7 @@ func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
 		return err
 	}
 	if r.StateErr == nil && !r.Missing {
-		cur, err := os.ReadFile(s.StatePath())
+		cur, err := readShared(s.StatePath())
 		if err != nil {
 			return err
 		}

@@ -30,7 +30,7 @@ func TestDoctorHealthy(t *testing.T) {
 	}
 }
 
-// B10: a damaged file is reported, kept by --rebuild alone, and moved aside
+// A damaged file is reported, kept by --rebuild alone, and moved aside
 // (never deleted) only with --move-aside; the rebuilt state equals the state
 // before the damage.
 func TestDoctorRebuildsDamagedState(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// encodeState renders a state the way DESIGN.md asks for small git diffs:
+// encodeState renders a state for small git diffs:
 // UTF-8 without BOM, two-space indent, tasks sorted by id, struct field order
 // for keys (metadata keys sorted by encoding/json), HTML characters left
 // unescaped so "<" in a subject stays readable, and a trailing newline.

@@ -16,7 +16,7 @@ import (
 // markers or cannot be read. It reads the whole journal, which only grows,
 // through a fixed buffer: reading it into one slice of its size cost each
 // commit a fresh allocation (and, in a CLI process, a page fault per 4 KiB)
-// as the history grew — 0.9 ms per `planls todo update` at 900 KB (issue 15).
+// as the history grew — 0.9 ms per `planls todo update` at 900 KB.
 func (s *Store) JournalConflict() string {
 	f, err := os.Open(s.JournalPath())
 	if err != nil {

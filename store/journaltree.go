@@ -13,7 +13,7 @@ import (
 // as a union) holds two branches' entries one after the other, with the
 // same revisions twice. ReadJournal keeps only the first; the tree below
 // keeps every entry and knows which state each one was applied to, so a
-// rebuild can merge the branches instead of dropping one (issue 13: "doctor
+// rebuild can merge the branches instead of dropping one ("doctor
 // --rebuild keeps branch A's completion and silently drops branch B's").
 
 // mergeParams are the params of a journal entry of kind "merge": the

@@ -56,14 +56,14 @@ const lockRetry = 2 * time.Millisecond
 // noteAfter is how long a commit holds the lock before it writes the holder
 // note. A commit takes about a millisecond here (tens on a slow disk), and
 // writing the note and clearing it again cost a file write and a truncate
-// on every commit, adding to the fsyncs that follow (issue 15); a hold that
+// on every commit, adding to the fsyncs that follow; a hold that
 // outlasts this, the only kind a waiter can time out on, is named.
 const noteAfter = 100 * time.Millisecond
 
 // lock takes .planls/state.lock, creating .planls/ and its .gitignore when
 // needed. The lock is a flock(2)/LockFileEx lock, so the OS releases it when
 // its holder dies however it dies: a lock file left behind (even an empty
-// one) never blocks anyone (field failure B34). The wait ends after
+// one) never blocks anyone. The wait ends after
 // LockTimeout (a *LockTimeoutError naming the holder) or when ctx ends (its
 // error). The holder writes who it is into the file, so a writer that times
 // out can name it, once it has held the lock for noteAfter (a note left by a

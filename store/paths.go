@@ -2,7 +2,7 @@ package store
 
 import "path/filepath"
 
-// Names inside a workspace root (DESIGN.md "Files in a user's repository").
+// Names inside a workspace root.
 const (
 	// DirName is the state directory under the root.
 	DirName = ".planls"

@@ -13,7 +13,7 @@ import (
 	"github.com/planls/planls/core"
 )
 
-// Field trial issue 3: a lost state.json with a journal is not the empty
+// A lost state.json with a journal is not the empty
 // state: every reader and writer stops, and doctor --rebuild needs no
 // --move-aside.
 func TestMissingStateWithJournal(t *testing.T) {
@@ -82,7 +82,7 @@ func TestMissingStateWithJournal(t *testing.T) {
 	}
 }
 
-// Field trial issue 4: after an older state.json is put back (git checkout),
+// After an older state.json is put back (git checkout),
 // the next commit continues the journal's numbering with a full snapshot, the
 // journal stays clean, and a rebuild gives the state file.
 func TestRestoredOlderStateContinuesJournal(t *testing.T) {
@@ -198,7 +198,7 @@ func TestDoctorForgivesDamageBeforeBase(t *testing.T) {
 	}
 }
 
-// Field trial issue 5: closed tasks without their proof load, with a warning.
+// Closed tasks without their proof load, with a warning.
 func TestCheckClosedWithoutProof(t *testing.T) {
 	s := Open(t.TempDir(), "test")
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {

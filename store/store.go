@@ -2,7 +2,7 @@
 // journal .planls/journal.jsonl, the lock .planls/state.lock) and is the only
 // writer of those files. Every change runs under a cross-process lock:
 // re-read, apply through core, write a temporary file, fsync, rename, fsync
-// the directory, append the journal (DESIGN.md "Files in a user's repository").
+// the directory, append the journal.
 package store
 
 import (

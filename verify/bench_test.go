@@ -36,7 +36,7 @@ func historyRepo(b testing.TB, n int) (*gitRepo, []string) {
 
 // BenchmarkVerify1000Commits verifies 1,000 completed plan items, each
 // naming its own commit (abbreviated to 10 hex digits), in a 1,000-commit
-// repository: three git processes for the whole run. Issue 14's target is
+// repository: three git processes for the whole run. The target is
 // well under a second; measured on the 2-core dev machine: see
 // notes/issue-14.md.
 func BenchmarkVerify1000Commits(b *testing.B) {

@@ -18,7 +18,7 @@ import (
 // State is the outcome of a check, or of an item as a whole.
 type State string
 
-// The three outcomes (issue 14): verified (something named was checked and
+// The three outcomes: verified (something named was checked and
 // holds, nothing failed), unverifiable (nothing named can be checked
 // offline), failed (something named does not hold; Reason says what).
 const (

@@ -21,9 +21,9 @@ func newCheckCmd() *cobra.Command {
 		Long: `List what is wrong with the plan, one finding per line where it stands in the plan file now, with
 the same rules and messages as the editor's diagnostics:
 
-  PLAN.md:LINE:COL: open plan item #N (pending): subject
-  PLAN.md:LINE:COL: plan item #N in progress: subject
-  PLAN.md:LINE:COL: plan item #N is blocked by #M: subject
+  PLAN.md:LINE:COL: open plan item #N (pending): subject          (rule open-item)
+  PLAN.md:LINE:COL: plan item #N in progress: subject              (rule in-progress)
+  PLAN.md:LINE:COL: plan item #N is blocked by #M: subject         (rule blocked)
 
 A plan item closed without its proof (completed without evidence or deferred without a reason, which
 only a hand edit of state.json can do) counts as open too (rule closed-without-proof):
@@ -31,12 +31,14 @@ only a hand edit of state.json can do) counts as open too (rule closed-without-p
   PLAN.md:LINE:COL: plan item #N is completed without evidence (state.json edited by hand?): subject
 
 A plan file that says more than, or other than, what was approved owes an approval (rule plan-drift):
-one finding per bullet new or changed since approval, per approved item no longer in the file, or
-one for an edit outside the items:
+one finding per bullet new or changed since approval, per approved item no longer in the file, per
+item moved out of its approved order, and per edit outside the items, on the line that changed:
 
   PLAN.md:LINE:COL: not in the approved plan: subject (re-approve the plan to track it)
   PLAN.md:LINE:COL: plan item #N differs from the approved plan: re-approve to track the new text
   PLAN.md:1:1: approved plan item #N is missing from the plan file: subject
+  PLAN.md:LINE:COL: plan item #N moved since approval: re-approve to make the new order the plan
+  PLAN.md:LINE:1: the plan file changed here since approval, outside its plan items: re-approve ...
 
 A completed plan item whose evidence names nothing checkable (no commit, file, test, command with
 its result or URL: "done", "works now") is a warning (rule weak-evidence); it fails the check only
@@ -47,6 +49,11 @@ or a repeated one (empty-item, duplicate-item), which never fail it.
 is a finding (rule evidence-failed):
 
   PLAN.md:LINE:COL: plan item #N failed verification: commit abc1234 not found in the repository
+
+planls verify reports every completed item in the same formats, with the rules evidence-verified,
+evidence-unverifiable (nothing it names can be checked offline) and evidence-failed. A state file
+that cannot be read is an error (rule state-invalid in the editor; exit 2 here), and so is running
+check before any plan is approved (rule plan-not-approved in the editor).
 
 LINE and COL are 1-based (COL counts bytes, at the list marker); findings about items no longer in
 the file come last, at 1:1. The path is relative to the working directory (to the root in sarif and
@@ -62,7 +69,9 @@ rule for the others).
 JSON counts as {}: the working directory) and, unless stop_hook_active is true, prints
 {"decision":"block","reason":...} while plan items are open or closed without proof (the plan
 reminder, then those items), while the plan file has drifted (the reason tells the agent to ask the
-user to re-approve, never to approve itself) and when the project's state cannot be read. It always
+user to re-approve, never to approve itself), while an open item's box is ticked, while a
+completed item's evidence fails verification (planls verify without --run, as --verify), and
+when the project's state cannot be read. It always
 exits 0 and prints nothing otherwise, also outside a project and before any plan is approved.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -111,7 +111,7 @@ func TestTeamSealedJournalsMerge(t *testing.T) {
 	}
 }
 
-// The rebase case of issue 22 on sealed journals: both sides seal between
+// A rebase of a branch that created and completed a task, on sealed journals: both sides seal between
 // the fork and the rebase, and both created #4.
 func TestTeamSealedJournalsRebase(t *testing.T) {
 	sealEvery(t)

@@ -13,7 +13,7 @@ import (
 )
 
 // dryRun prints what approving the plan file at abs would track, without
-// approving it (issue 10): the items grouped by heading path with their
+// approving it: the items grouped by heading path with their
 // 1-based lines, what a re-approval keeps ("#N kept"), brings back from a
 // tombstone ("#N restored, completed") and what is new, then
 // the sections that give no items and why. It writes nothing.
@@ -67,13 +67,14 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			mark = m
 		}
 		line, _ := lines.LineCol(it.Line.Start)
-		fmt.Fprintf(out, "  line %d: %s (%s)\n", line, term(planparse.Display(it.Subject, it.PlanText)), mark)
+		// The mark before the subject: a subject may end in "(new)" itself.
+		fmt.Fprintf(out, "  line %d (%s): %s\n", line, mark, term(planparse.Display(it.Subject, it.PlanText)))
 	}
 	if skipped := plan.Unread(); len(skipped) > 0 {
 		fmt.Fprintf(out, "\nSkipped:\n")
 		for _, h := range skipped {
 			line, _ := lines.LineCol(h.Range.Start)
-			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Why)
+			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Reason())
 		}
 	}
 	if n == 0 {

@@ -26,22 +26,6 @@ func gitOut(dir string, args ...string) (string, bool) {
 	return strings.TrimSpace(string(out)), true
 }
 
-// gitTopLevel is the work tree root holding dir, or "" outside a git work
-// tree. A dir with a .git entry of its own that git does not take as a
-// repository (git then looks further up) is outside: planls set-up must
-// never land in some enclosing repository.
-func gitTopLevel(dir string) string {
-	top, ok := gitOut(dir, "rev-parse", "--show-toplevel")
-	if !ok {
-		return ""
-	}
-	top = filepath.FromSlash(top)
-	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil && !sameFile(top, dir) {
-		return ""
-	}
-	return top
-}
-
 // mergeSides finds the commits of the merge git is running in dir: theirs
 // and the common ancestor. A merge names theirs in $GITHEAD_<sha> and the
 // ancestor is the merge base; a rebase picks the last commit listed in

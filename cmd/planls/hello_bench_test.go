@@ -17,7 +17,7 @@ import (
 // toolchain, then one durable commit with plain system calls, floor.Commit)
 // with a real `planls todo update` process on the project of
 // BenchmarkProcessTodoUpdate's size. Interleaving keeps a busy machine's
-// drift out of the ratio. Target (issue 15): cli-ms ≤ 1.5 × floor-ms.
+// drift out of the ratio. Target: cli-ms ≤ 1.5 × floor-ms.
 func BenchmarkCLIVsFloor(b *testing.B) {
 	dir := b.TempDir()
 	src := filepath.Join(dir, "main.go")

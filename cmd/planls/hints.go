@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/gitclone"
 	"github.com/planls/planls/store"
 )
 
@@ -102,14 +103,7 @@ func nextPageCommand(cmd *cobra.Command, cursor string) string {
 }
 
 // shellQuote writes s so a POSIX shell reads it back as one word.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:=,@+%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return gitclone.ShellQuote(s) }
 
 // printHints writes each hint on its own line.
 func printHints(w io.Writer, hints ...string) {
@@ -121,7 +115,7 @@ func printHints(w io.Writer, hints ...string) {
 }
 
 // deferralMarker is core's suffix on a plan item newly deferred
-// (todo-behaviour.md, "Updated #<id> (<from> → deferred). Tell the user this
+// (the seed, "Updated #<id> (<from> → deferred). Tell the user this
 // plan item is descoped and why: <reason>").
 const deferralMarker = "). Tell the user this plan item is descoped and why: "
 

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
 	"github.com/planls/planls/verify"
 )
@@ -175,7 +176,7 @@ func stateUnreadableReason(err error) string {
 // items and evidence that fails verification; "" when none applies.
 func hookReason(st *core.State, planName string, v *planView) string {
 	var parts []string
-	if r := core.Reminder(st); r != "" {
+	if r := core.ReminderShowing(st, shownSubject); r != "" {
 		parts = append(parts, strings.TrimRight(r, "\n"))
 	}
 	list := func(head string, lines []string) {
@@ -194,7 +195,7 @@ func hookReason(st *core.State, planName string, v *planView) string {
 		"shown to be there. Fix the work, or record evidence that holds with planls todo update N --evidence ...:",
 		findingLines(v, core.RuleFailed, plain))
 	reason := strings.Join(parts, "\n\n")
-	if len(parts) > 0 && (len(parts) > 1 || core.Reminder(st) == "") {
+	if len(parts) > 0 && (len(parts) > 1 || core.ReminderShowing(st, shownSubject) == "") {
 		// The lists end with a newline, as core.Reminder's list does not.
 		reason += "\n"
 	}
@@ -224,3 +225,6 @@ func blockStop(cmd *cobra.Command, reason string) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(claudeBlock{Decision: "block", Reason: reason})
 }
+
+// shownSubject is t's subject as people read it (no markdown).
+func shownSubject(t *core.Task) string { return planparse.Display(t.Subject, t.PlanText) }

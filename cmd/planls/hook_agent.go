@@ -276,7 +276,10 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 		return a, err
 	}
 	if before, err := os.ReadFile(target); err != nil || !bytes.Equal(before, text) {
-		if err := replaceFile(target, text); err != nil {
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return a, err
+		}
+		if err := store.WriteFile(target, text); err != nil {
 			// The state names a plan the file does not hold: planls check
 			// reports the drift until the plan is accepted again.
 			return a, err
@@ -284,28 +287,4 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 	}
 	a.result = res
 	return a, nil
-}
-
-// replaceFile writes data to path through a temporary file and a rename, so
-// a reader sees the old plan or the new one, never half of one.
-func replaceFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".planls-plan-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -1,27 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/planls/planls/internal/gitclone"
 	"github.com/planls/planls/store"
 )
-
-// The merge driver's name in .gitattributes and git config.
-const driverName = "planls"
-
-// gitattributesLines route both .planls files through the driver. A pattern
-// with a slash is relative to the .gitattributes file, written at the root.
-var gitattributesLines = []string{
-	store.DirName + "/" + store.StateName + " merge=" + driverName,
-	store.DirName + "/" + store.JournalName + " merge=" + driverName,
-}
 
 // newInitCmd is `planls init`.
 func newInitCmd() *cobra.Command {
@@ -39,7 +26,7 @@ once). Running it again changes nothing. The first planls approve in a git clone
 			if err != nil {
 				return err
 			}
-			lines, err := setUpMerging(root)
+			lines, err := gitclone.SetUpMerging(root)
 			for _, l := range lines {
 				fmt.Fprintln(cmd.OutOrStdout(), l)
 			}
@@ -51,111 +38,6 @@ once). Running it again changes nothing. The first planls approve in a git clone
 	}
 }
 
-// setUpMerging writes the .gitattributes lines and registers the driver in
-// root's clone, saying what it did (or that all was in place). Outside a
-// git work tree only .gitattributes is written, with a line saying so.
-func setUpMerging(root string) ([]string, error) {
-	var out []string
-	added, err := ensureGitattributes(root)
-	if err != nil {
-		return nil, err
-	}
-	if added {
-		out = append(out, "wrote .gitattributes: git merges .planls/state.json and .planls/journal.jsonl with planls (commit it, so every clone does)")
-	} else {
-		out = append(out, ".gitattributes: already routes .planls/ to the planls merge driver")
-	}
-	if gitTopLevel(root) == "" {
-		return append(out, "not a git work tree: no merge driver registered; run planls init in each clone"), nil
-	}
-	want := driverCommand()
-	if cur, _ := gitOut(root, "config", "--get", "merge."+driverName+".driver"); cur == want {
-		return append(out, "merge driver: already registered in this clone ("+want+")"), nil
-	}
-	for _, kv := range [][2]string{
-		{"merge." + driverName + ".name", "planls: three-way merge of .planls state and journal by task id"},
-		{"merge." + driverName + ".driver", want},
-	} {
-		if msg, err := exec.Command("git", "-C", root, "config", kv[0], kv[1]).CombinedOutput(); err != nil {
-			return out, fmt.Errorf("git config %s: %v: %s", kv[0], err, strings.TrimSpace(string(msg)))
-		}
-	}
-	return append(out, "merge driver: registered in this clone's git config (merge."+driverName+".driver = "+want+")"), nil
-}
-
-// ensureGitattributes adds the missing driver lines to root/.gitattributes,
-// keeping everything else in it; added is false when both were there.
-func ensureGitattributes(root string) (added bool, err error) {
-	path := filepath.Join(root, ".gitattributes")
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return false, err
-	}
-	have := map[string]bool{}
-	for _, l := range strings.Split(string(old), "\n") {
-		have[strings.Join(strings.Fields(l), " ")] = true
-	}
-	body := string(old)
-	for _, l := range gitattributesLines {
-		if have[l] {
-			continue
-		}
-		if body != "" && !strings.HasSuffix(body, "\n") {
-			body += "\n"
-		}
-		if !added {
-			body += "# planls: merge the plan state by task id (planls init, docs/TEAMS.md)\n"
-		}
-		body += l + "\n"
-		added = true
-	}
-	if !added {
-		return false, nil
-	}
-	return true, os.WriteFile(path, []byte(body), 0o644)
-}
-
-// driverCommand is the driver line for git: `planls merge %O %A %B %P`
-// when the planls on PATH is this binary, else this binary's absolute
-// path, quoted for the shell git runs it with.
-func driverCommand() string {
-	exe, err := os.Executable()
-	if err == nil {
-		exe, _ = filepath.EvalSymlinks(exe)
-	}
-	name := "planls"
-	if onPath, lerr := exec.LookPath("planls"); err == nil && (lerr != nil || !sameFile(onPath, exe)) {
-		name = shellQuote(filepath.ToSlash(exe))
-	}
-	return name + " merge %O %A %B %P"
-}
-
-func sameFile(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
-}
-
-// mergeSetupStatus tells how root's clone merges .planls/: ok when both
-// files go to a registered driver; else advice naming planls init, with
-// warn set when .gitattributes asks for the driver but this clone has none
-// (git then merges the files as text, silently). Outside git: ok.
-func mergeSetupStatus(root string) (ok, warn bool, msg string) {
-	if gitTopLevel(root) == "" {
-		return true, false, ""
-	}
-	attrs, _ := gitOut(root, "check-attr", "merge", "--", store.DirName+"/"+store.StateName, store.DirName+"/"+store.JournalName)
-	routed := strings.Count(attrs, ": merge: "+driverName) == 2
-	driver, _ := gitOut(root, "config", "--get", "merge."+driverName+".driver")
-	switch {
-	case routed && driver != "":
-		return true, false, "merge driver: set up (" + driver + ")"
-	case routed:
-		return false, true, "this clone lacks the planls merge driver .gitattributes asks for: git would merge .planls/ as text and can lose changes; run planls init"
-	}
-	return false, false, "merge driver: not set up: git merges .planls/ as text, and a merge of two branches' changes conflicts; run planls init (then commit .gitattributes)"
-}
-
 // reportMergeSetup prints doctor's lines about git merging of .planls/:
 // the driver's set-up, and .planls/ files git holds as conflicted with
 // how to repair them; after a rebuild (rebuilt) that repaired them, only
@@ -164,14 +46,14 @@ func mergeSetupStatus(root string) (ok, warn bool, msg string) {
 // conflict.
 func reportMergeSetup(cmd *cobra.Command, root string, rebuilt bool) bool {
 	out := cmd.OutOrStdout()
-	ok, warn, msg := mergeSetupStatus(root)
+	ok, warn, msg := gitclone.MergeSetup(root)
 	switch {
 	case warn:
 		fmt.Fprintln(out, "warning: "+msg)
 	case msg != "":
 		fmt.Fprintln(out, msg)
 	}
-	conflicted, _ := gitOut(root, "diff", "--name-only", "--diff-filter=U", "--", store.DirName)
+	conflicted, _ := gitclone.Out(root, "diff", "--name-only", "--diff-filter=U", "--", store.DirName)
 	if conflicted == "" {
 		return !warn
 	}
@@ -203,19 +85,19 @@ func firstApproval(s *store.Store) bool {
 }
 
 // initNotice runs planls init after a git clone's first approval, when the
-// clone is not set up yet, and says so on stderr: from then on the plan's
-// state is shared through git, and merges must not lose its changes.
+// clone is not set up yet (gitclone.SetUpIfNeeded, as the language
+// server's approval does), and says so on stderr.
 func initNotice(cmd *cobra.Command, root string) {
-	if ok, _, _ := mergeSetupStatus(root); ok {
+	lines, ran, err := gitclone.SetUpIfNeeded(root)
+	if !ran {
 		return
 	}
 	errw := cmd.ErrOrStderr()
-	lines, err := setUpMerging(root)
 	if err != nil {
 		fmt.Fprintln(errw, "notice: planls init (git merging of .planls/) failed: "+err.Error())
 		return
 	}
-	fmt.Fprintln(errw, "notice: first approval in this clone: ran planls init so git merges .planls/ by task id (docs/TEAMS.md)")
+	fmt.Fprintln(errw, "notice: "+gitclone.FirstApprovalNotice)
 	for _, l := range lines {
 		fmt.Fprintln(errw, "notice: "+l)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Issue 15: every planls command is a new process that first runs the
+// Every planls command is a new process that first runs the
 // initialisers of every package linked in, so work done there (a
 // regexp.MustCompile or a table built in a var declaration) is paid by each
 // `planls todo update` whether it is used or not. Our packages build such

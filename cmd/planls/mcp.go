@@ -37,7 +37,7 @@ sent only with --structured-content always (for clients that read it in code), i
 			if opts.Structured, err = mcp.ParseStructured(structured); err != nil {
 				return usageErr{err}
 			}
-			// stdout carries the protocol only (field case B32): keep the
+			// stdout carries the protocol only: keep the
 			// real stdout for the transport and send any stray print from
 			// this process to stderr.
 			out := os.Stdout

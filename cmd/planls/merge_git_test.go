@@ -13,7 +13,7 @@ import (
 	"github.com/planls/planls/store"
 )
 
-// Issue 13's scenarios with the real git and the real binary as its merge
+// With the real git and the real binary as its merge
 // driver, in temporary repositories. After each: state.json is valid,
 // doctor is clean, every completion and its evidence is present, and the
 // journal replays to the same state (checkTeamState).

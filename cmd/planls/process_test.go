@@ -62,7 +62,7 @@ func readState(t testing.TB, root string) *core.State {
 	return st
 }
 
-// B08: eight processes at once, each creating tasks and updating its own
+// Eight processes at once, each creating tasks and updating its own
 // pre-existing task; every change is present, the revision counts them all,
 // and the journal holds each commit once, in order.
 func TestEightProcessesLoseNothing(t *testing.T) {
@@ -136,7 +136,7 @@ func TestEightProcessesLoseNothing(t *testing.T) {
 	}
 }
 
-// B10: CLI writers are killed with SIGKILL at random moments. The state
+// CLI writers are killed with SIGKILL at random moments. The state
 // always parses and is a whole commit (creates only: revision = tasks =
 // highest id), never goes back, no temp file survives the next commit, and
 // the journal rebuilds the state.

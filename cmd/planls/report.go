@@ -132,8 +132,8 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		vctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{})
-		links = reportLinks(s.Root)
 	})
+	wg.Go(func() { links = reportLinks(s.Root) })
 	var v *planView
 	var verr error
 	wg.Go(func() { v, verr = loadPlanView(s.Root, st, nil) })
@@ -171,7 +171,7 @@ func reportFindings(v *planView) ([]report.Placed, []report.Drift) {
 			unproven[f.TaskID] = true
 		case core.RuleDrift:
 			d := report.Drift{Kind: string(f.Drift), TaskID: f.TaskID, Message: f.Message}
-			if f.Drift != core.DriftText {
+			if f.Drift != core.DriftText || f.Range != v.an.TitleRange() {
 				d.Line, _ = v.at(f)
 			}
 			drift = append(drift, d)

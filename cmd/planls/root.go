@@ -80,14 +80,17 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "planls",
 		Short: "Keep an approved plan (PLAN.md) honest",
-		Long: `planls tracks each top-level bullet of an approved PLAN.md as a plan item that closes only with
-proof: evidence to complete it, a reason to defer it.
+		Long: `planls tracks the work of an approved PLAN.md (its task bullets, checkboxes, numbered steps and
+task headings; context sections are skipped) as plan items that close only with proof: evidence to
+complete one, a reason to defer one.
 
 The state lives in .planls/state.json at the workspace root: --root, else $PLANLS_ROOT, else the
 nearest directory above the working directory holding .planls/ or .git.
 
-Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items are open);
-2 usage, I/O, lock or state-file errors.`,
+Exit codes: 0 ok; 1 the todo tool or approve refused the call, check found what fails it (open
+plan items, items closed without proof, plan drift, failed verification; weak evidence with
+--strict), verify found a failed item, or doctor found something to repair; 2 usage, I/O, lock or
+state-file errors, and check or verify before any plan is approved ("no plan approved").`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -118,8 +121,8 @@ Exit codes: 0 ok; 1 the todo tool rejected the call (or, for check, plan items a
 // `planls version` prints. cobra's own (root.Version) can only be reworded
 // with SetVersionTemplate, and a text/template anywhere in the program turns
 // off the linker's dead-method elimination: that one call made the binary
-// 20.0 MB instead of 16.1 MB, and every command paid for it at start
-// (issue 15). So the flag is declared here and answered where cobra sends a
+// 20.0 MB instead of 16.1 MB, and every command paid for it at start.
+// So the flag is declared here and answered where cobra sends a
 // root that has nothing to run: its help function.
 func addVersionFlag(root *cobra.Command) {
 	root.Flags().BoolP("version", "v", false, "version for "+root.Name())

@@ -44,3 +44,19 @@ func TestRunIOUsageHint(t *testing.T) {
 		t.Errorf("stderr %q stdout %q", errw.String(), out.String())
 	}
 }
+
+// check --help names every rule its formats emit (the SARIF rules), so a
+// user can look any finding up.
+func TestCheckHelpNamesEveryRule(t *testing.T) {
+	help := newCheckCmd().Long
+	for _, r := range sarifRules() {
+		if !strings.Contains(help, r.ID) {
+			t.Errorf("check --help does not name rule %s", r.ID)
+		}
+	}
+	for _, s := range []string{"ticked", "fails verification"} {
+		if !strings.Contains(help, s) {
+			t.Errorf("check --help's hook paragraph does not say it blocks when evidence %q", s)
+		}
+	}
+}

@@ -40,7 +40,7 @@ Reads only; creates nothing.`,
 			}
 			_, total := core.PlanCounts(st)
 			open := v.openItems()
-			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(st.Plan.Title), len(open), total)
+			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(planTitle(st.Plan.Title)), len(open), total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
 			for _, it := range open {
 				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, term(it.TaskSubject))
@@ -66,7 +66,8 @@ func printDrift(out io.Writer, v *planView) {
 		if f.Rule != core.RuleDrift {
 			continue
 		}
-		if line, _ := v.at(f); line > 0 && f.Drift != core.DriftText {
+		// Text drift that no line places is on the title: no line to name.
+		if line, _ := v.at(f); line > 0 && (f.Drift != core.DriftText || f.Range != v.an.TitleRange()) {
 			lines = append(lines, fmt.Sprintf("  line %d: %s", line, term(f.Message)))
 		} else {
 			lines = append(lines, "  "+term(f.Message))

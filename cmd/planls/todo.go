@@ -105,7 +105,7 @@ const (
 var (
 	common    = []string{"project-id"}
 	editable  = []string{"description", "active-form", "owner", "metadata", "metadata-json", "priority", "due-at", "note", "owner-timezone", "client-mutation-id"}
-	listing   = []string{"status", "include-deleted", "item-status", "due-before", "search", "query", "limit", "cursor", "owner-timezone"}
+	listing   = []string{"status", "include-deleted", "item-status", "due-before", "search", "query", "group", "fields", "limit", "cursor", "owner-timezone"}
 	sugarFlds = []string{"id", "expected-version", "client-mutation-id"}
 )
 
@@ -293,7 +293,7 @@ func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 		return silentExit(exitRejected)
 	}
 	if !asJSON {
-		text := res.Envelope.Text()
+		text := forPeople(res.Envelope.Text())
 		if !res.Changed && text == "" && quiet != "" {
 			text = quiet
 		}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/planls/planls/core"
 )
 
 // field is one todo tool parameter exposed as a flag; the flag's name is
@@ -15,7 +17,7 @@ import (
 type field struct {
 	flag  string // flag name
 	key   string // JSON key of the tool parameter
-	kind  string // "string", "int", "bool", "ids", "meta", "metajson"
+	kind  string // "string", "int", "bool", "ids", "strings", "meta", "metajson"
 	usage string
 }
 
@@ -49,6 +51,8 @@ func init() {
 		{"query", "query", "string", "list filter: same as --search"},
 		{"limit", "limit", "int", "list page size"},
 		{"cursor", "cursor", "string", "list page cursor (from the previous page's nextCursor)"},
+		{"fields", "fields", "strings", "list: the fields each row shows below its line, comma-separated (" + strings.Join(core.RowFields, ",") + "); empty for one line a row"},
+		{"group", "group", "string", "list filter: plan items under this heading only"},
 		{"client-mutation-id", "client_mutation_id", "string", "idempotency key: a retry with the same key applies nothing twice"},
 		{"expected-version", "expected_version", "int", "refuse the update unless the task's version is this"},
 		{"confirm-delete-all", "confirm_delete_all", "bool", "required by delete_all (recoverable with restore)"},
@@ -68,7 +72,7 @@ func addFields(cmd *cobra.Command, names ...string) {
 			panic("planls: unknown todo field " + n)
 		}
 		switch f.kind {
-		case "string", "ids":
+		case "string", "ids", "strings":
 			fs.String(f.flag, "", f.usage)
 		case "int":
 			fs.Int(f.flag, 0, f.usage)
@@ -104,6 +108,14 @@ func paramsFromFlags(cmd *cobra.Command, action string) (map[string]any, error) 
 			p[f.key] = n
 		case "bool":
 			p[f.key] = v == "true"
+		case "strings":
+			list := []string{}
+			for part := range strings.SplitSeq(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					list = append(list, part)
+				}
+			}
+			p[f.key] = list
 		case "ids":
 			ids, e := parseIDs(v)
 			if e != nil {

@@ -20,6 +20,8 @@ func TestTodoFlagsToParams(t *testing.T) {
 		{[]string{"update", "--id", "3", "--metadata", "a=1", "--metadata", "b=x=y", "--metadata-json", "c=null", "--metadata-json", "d={\"n\":2}"}, `{"action":"update","id":3,"metadata":{"a":"1","b":"x=y","c":null,"d":{"n":2}}}`},
 		{[]string{"list", "--status", "pending", "--include-deleted", "--limit", "5", "--cursor", "c2", "--item-status", "open", "--due-before", "2026-09-01", "--search", "lexer"}, `{"action":"list","cursor":"c2","due_before":"2026-09-01","includeDeleted":true,"item_status":"open","limit":5,"search":"lexer","status":"pending"}`},
 		{[]string{"list", "--query", "q"}, `{"action":"list","query":"q"}`},
+		{[]string{"list", "--group", "Tests", "--fields", "evidence, reason"}, `{"action":"list","fields":["evidence","reason"],"group":"Tests"}`},
+		{[]string{"list", "--fields", ""}, `{"action":"list","fields":[]}`},
 		{[]string{"get", "4"}, `{"action":"get","id":4}`},
 		{[]string{"delete", "4"}, `{"action":"delete","id":4}`},
 		{[]string{"clear"}, `{"action":"clear"}`},
@@ -53,6 +55,28 @@ func TestTodoFlagsToParams(t *testing.T) {
 		got, _ := json.Marshal(p)
 		if string(got) != tc.want {
 			t.Errorf("%v\n got: %s\nwant: %s", tc.args, got, tc.want)
+		}
+	}
+}
+
+// Every parameter the tool's list takes is a flag of planls todo list (the
+// README promises every action and field as flags).
+func TestTodoListHasEveryListField(t *testing.T) {
+	cmd, _, err := newTodoCmd().Find([]string{"list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, a := range todoActions {
+		if a.action == "list" {
+			for _, name := range a.fields {
+				have[fields[name].key] = true
+			}
+		}
+	}
+	for _, key := range []string{"status", "includeDeleted", "item_status", "due_before", "search", "query", "group", "fields", "limit", "cursor", "owner_timezone", "project_id"} {
+		if !have[key] {
+			t.Errorf("planls %s has no flag for %q", cmd.Name(), key)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // newVerifyCmd is `planls verify [ids…]`: check what completed items'
-// evidence names against the workspace (issue 14).
+// evidence names against the workspace.
 func newVerifyCmd() *cobra.Command {
 	var format string
 	var run, trusted bool
@@ -267,7 +267,9 @@ func printWeak(out io.Writer, v *planView) {
 			fmt.Fprintf(out, "Weak evidence (%s): names nothing checkable; record a commit, file, test or command with its result:\n", core.RuleWeak)
 			header = true
 		}
-		t := v.an.Items[f.Item].Task
-		fmt.Fprintf(out, "  #%d %s: evidence %s\n", t.ID, term(t.Subject), strconv.Quote(term(t.Evidence)))
+		it := v.an.Items[f.Item]
+		// As people read it: no markdown, and no second colon after one
+		// that ends a lead-in ("Read limits from config.yaml:").
+		fmt.Fprintf(out, "  #%d %s: evidence %s\n", it.Task.ID, term(strings.TrimRight(it.TaskSubject, ": ")), strconv.Quote(term(it.Task.Evidence)))
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Issue 11: a build from a checkout names its commit, not "devel".
+// A build from a checkout names its commit, not "devel".
 func TestVersionFrom(t *testing.T) {
 	vcs := func(modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{

@@ -72,7 +72,7 @@ func TestDemoFailsWithBrokenServer(t *testing.T) {
 }
 
 // A plan without items fails clearly instead of waiting: the server
-// refuses to approve a plan with nothing to track (issue 10).
+// refuses to approve a plan with nothing to track.
 func TestDemoPlanWithoutItems(t *testing.T) {
 	t.Setenv("PLANLS_TEST_SERVE", "1")
 	var out bytes.Buffer

@@ -1,5 +1,5 @@
 // Package floor is the disk's floor for one durable commit, for benchmarks
-// to be judged against (issue 15): the same system calls a store commit
+// to be judged against: the same system calls a store commit
 // needs and nothing else.
 package floor
 

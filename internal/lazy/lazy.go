@@ -2,7 +2,7 @@
 // program start. Every planls command is a new process that runs every
 // linked package's initialisers, and most commands use few of them: a
 // regexp.MustCompile in a var declaration costs each `planls todo update`
-// its compile whether the command matches anything or not (issue 15).
+// its compile whether the command matches anything or not.
 package lazy
 
 import (

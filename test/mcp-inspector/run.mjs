@@ -124,7 +124,7 @@ try {
     && r.content.length === 2 && r.content[1].type === 'text'
     && r.content[1].text.startsWith('weak-evidence: #2 is completed with weak evidence "works now", which names nothing planls can check.'), show(r));
 
-  // B36: started in / with no root: a clear error, nothing created
+  // Started in / with no root: a clear error, nothing created
   const hadRootState = existsSync('/.planls');
   r = call('', { action: 'list' }, [], '/');
   check('no project: clear error naming where it looked', r.isError === true

@@ -1,4 +1,4 @@
-// Field failures of issue 11, each against the real `planls serve` over
+// Each against the real `planls serve` over
 // stdio: what real editors, agents and file systems did to planls.
 'use strict';
 
@@ -55,7 +55,22 @@ async function start(t, w, capabilities = {}) {
   await s.conn.sendNotification(InitializedNotification.type, {});
   await s.waitDiags(w.planUri, (d) => openish(d) === ITEMS, 'the approved plan');
   await s.waitFor(() => s.stateChanges.length > 0, 'the first planls/stateChanged (it follows the diagnostics)');
+  await settle(s, w);
   return s;
+}
+
+// settle waits until planls/plan is no longer pending: the server's
+// background look-up of HEAD and of the evidence has landed, and its
+// planls/stateChanged has come.
+async function settle(s, w) {
+  for (;;) {
+    const seen = s.stateChanges.length;
+    const plan = await s.request(PlanRequest, { uri: w.rootUri }, 'planls/plan');
+    if (!plan.pending) {
+      return plan;
+    }
+    await s.waitFor(() => s.stateChanges.length > seen, 'the background refresh');
+  }
 }
 
 // Item 2: a project path with glob metacharacters; planls's own watcher

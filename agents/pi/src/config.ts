@@ -1,6 +1,6 @@
 // Optional user configuration: $XDG_CONFIG_HOME/planls-pi/config.json (or
 // ~/.config/planls-pi/config.json), shaped like rpiv-todo's "guidance"
-// block, so the prompt snippet and guidelines can be replaced (seed 000,
+// block, so the prompt snippet and guidelines can be replaced (rpiv-todo's reference,
 // "Prompt guidance": both are overridable). The file is only read.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";

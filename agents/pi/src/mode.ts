@@ -1,5 +1,5 @@
 // Is pi-plan-mode's Plan mode active? No reminder is sent while it is
-// (seed 000, "Plan items"). Two published shapes are read:
+// (rpiv-todo, "Plan items"). Two published shapes are read:
 // - nredd/pi-plan-mode: the `pi:mode-changed` event ({version: 1, source:
 //   "pi-plan-mode", mode: "plan", active}) while the runtime lives, and the
 //   hidden `plan-mode-transition` messages (details.mode "plan" | "normal")

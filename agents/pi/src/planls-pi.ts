@@ -191,7 +191,7 @@ export default function planlsForPi(pi: ExtensionAPI): void {
 		ctx = undefined;
 	});
 
-	// The wrap-up reminder (seed 000, "Plan items"): a run that would end with
+	// The wrap-up reminder (rpiv-todo, "Plan items"): a run that would end with
 	// plan items open gets planls's reminder as one hidden message and one more
 	// model turn; once per user prompt, never in Plan mode.
 	pi.on("agent_before_settle", async (event, c) => {

@@ -1,4 +1,4 @@
-// The todo tool's parameters and prompt guidance (seed 000: "Parameters",
+// The todo tool's parameters and prompt guidance (rpiv-todo: "Parameters",
 // "Batching with ops", "Prompt guidance"). planls validates every field and
 // answers with the seed's messages; the schema documents, it does not judge.
 import { Type } from "typebox";

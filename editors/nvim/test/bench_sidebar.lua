@@ -4,9 +4,10 @@
 -- plan with the plugin, opens the plan sidebar, then types 20 characters
 -- 150 ms apart at the end of the first pending item's line, and prints one
 -- line, "BENCH " and a JSON object: keys typed, own (keystrokes whose
--- version got a publishDiagnostics of its own), latencies (ms from each
--- didChange Neovim sent to the publish of its version), last (ms from the
--- last didChange to the first publish of it or a later version) and
+-- version got diagnostics of its own: a publishDiagnostics, or the answer
+-- to the pull Neovim sent after it), latencies (ms from each didChange
+-- Neovim sent to those diagnostics), last (ms from the last didChange to
+-- the first diagnostics of it or a later version) and
 -- planRequests (planls/plan requests sent while typing).
 local uv = vim.uv or vim.loop
 local keys, gap = 20, 150
@@ -41,11 +42,20 @@ local ok, err = pcall(function()
     end
     return notify(self, method, params)
   end
-  client.request = function(self, method, ...)
+  client.request = function(self, method, params, handler, ...)
     if typing and method == 'planls/plan' then
       plan_requests = plan_requests + 1
     end
-    return request(self, method, ...)
+    return request(self, method, params, handler, ...)
+  end
+  -- A server that answers pulls: the answer to the pull Neovim sends after
+  -- a change (its ctx.version) is that change's diagnostics.
+  local pulled = vim.lsp.handlers['textDocument/diagnostic']
+  vim.lsp.handlers['textDocument/diagnostic'] = function(e, result, ctx, cfg)
+    if result and ctx.version and not published[ctx.version] then
+      published[ctx.version] = uv.hrtime()
+    end
+    return pulled(e, result, ctx, cfg)
   end
   local publish = vim.lsp.handlers['textDocument/publishDiagnostics']
   vim.lsp.handlers['textDocument/publishDiagnostics'] = function(e, result, ctx, cfg)

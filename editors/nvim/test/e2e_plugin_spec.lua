@@ -172,6 +172,25 @@ H.test(':PlanlsApprove tracks the plan: one diagnostic per item', function()
   H.eq(7, #st.tasks)
 end)
 
+H.test('the first approval from Neovim sets up git merging of .planls/, as planls approve does', function()
+  -- The set-up follows the commit, which the file watcher may show first.
+  local attrs = ''
+  H.wait(TIMEOUT, function()
+    attrs = H.read_file(ws .. '/.gitattributes') or ''
+    return attrs:find('.planls/state.json merge=planls', 1, true) ~= nil
+      and attrs:find('.planls/journal.jsonl merge=planls', 1, true) ~= nil
+  end, '.gitattributes routes .planls/ to the driver', function()
+    return attrs
+  end)
+  local driver = ''
+  H.wait(TIMEOUT, function()
+    driver = vim.fn.system({ 'git', '-C', ws, 'config', 'merge.planls.driver' })
+    return driver:find(' merge %O %A %B %P', 1, true) ~= nil
+  end, 'merge.planls.driver registered', function()
+    return driver
+  end)
+end)
+
 H.test(':PlanlsSidebar shows the plan (golden)', function()
   vim.cmd('PlanlsSidebar')
   H.ok(sidebar.is_open(), 'sidebar not open')
@@ -237,11 +256,19 @@ H.test('an empty or cancelled answer changes nothing', function()
 end)
 
 H.test('an external CLI change refreshes the sidebar, cursor kept on its item', function()
+  -- The verification of #1's evidence (completed above) has landed: the
+  -- line count below is then only this change's.
+  H.wait(TIMEOUT, function()
+    local p = sidebar.plan()
+    return p ~= nil and p.pending == false
+  end, 'the sidebar settled', describe_sidebar)
   local before = goto_item(5)
   local rc, out = H.cli(ws, { 'todo', 'complete', '2', '--evidence', 'wired in handlers.go, curl shows 429' })
   H.eq(0, rc, 'planls todo complete: ' .. out)
+  -- The change shows first; the verification of the new evidence follows
+  -- from the server's background refresh, with another planls/stateChanged.
   H.wait(TIMEOUT, function()
-    return has_line('5/7 open · PLAN.md')
+    return has_line('5/7 open · PLAN.md') and has_line('      verify: failed: file handlers.go does not exist')
   end, 'sidebar refreshed by planls/stateChanged', describe_sidebar)
   -- #2 gained an evidence and a verify line above #5; the cursor moved
   -- down with #5.
@@ -254,10 +281,32 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   if os.getenv('PLANLS_CAPTURE') then
     H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
   end
+  -- Both READMEs show this screen: they must show it as it is now
+  -- (PLANLS_UPDATE_GOLDEN=1 rewrites them).
+  local screen = capture():gsub(' +\n', '\n')
+  local repo = os.getenv('PLANLS_REPO')
+  for _, doc in ipairs({
+    {
+      path = repo .. '/editors/nvim/README.md',
+      open = '<!%-%- capture:begin %-%->\n```\n',
+      close = '```\n<!%-%- capture:end %-%->',
+    },
+    { path = repo .. '/README.md', open = 'Neovim end%-to%-end test:\n\n````text\n', close = '````\n' },
+  }) do
+    local text = assert(H.read_file(doc.path), doc.path)
+    local a, b = text:find(doc.open)
+    local c = b and text:find(doc.close, b + 1)
+    H.ok(a and c, doc.path .. ': no capture block')
+    if os.getenv('PLANLS_UPDATE_GOLDEN') == '1' then
+      H.write_file(doc.path, text:sub(1, b) .. screen .. text:sub(c))
+    else
+      H.eq(screen, text:sub(b + 1, c - 1), doc.path .. ': the capture is stale (PLANLS_UPDATE_GOLDEN=1 rewrites it)')
+    end
+  end
 end)
 
 H.test('s starts, d defers, r reopens', function()
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'waiting on the config review' })
   local function step(key, glyph, want_open)
     goto_item(3)
@@ -280,6 +329,14 @@ H.test('s starts, d defers, r reopens', function()
   restore()
   restore_notify()
   H.eq({ 'Reason to defer #3: ' }, prompts)
+  -- The person reads the reason, not the agent's "Tell the user ...".
+  local told = {}
+  for _, n in ipairs(seen) do
+    table.insert(told, n.msg)
+  end
+  H.ok(vim.tbl_contains(told, 'planls: Updated #3 (in_progress → deferred), reason: waiting on the config review'),
+    vim.inspect(told))
+  H.ok(not table.concat(told, '\n'):find('Tell the user', 1, true), vim.inspect(told))
   H.wait(TIMEOUT, function()
     local ip = diags('in-progress')
     return #ip == 1 and compat.lsp_diagnostic(ip[1]).data.id == 3 and vim.deep_equal({ 4, 5, 6, 7 }, open_ids())
@@ -615,8 +672,15 @@ local function run_command(cmd)
   local prompts, restore = H.stub_input({ 'done' })
   local ok, err = pcall(vim.cmd, cmd)
   local seen, restore_notify = H.capture_notify()
+  -- The command's own message, not a server's window/showMessage that
+  -- Neovim 0.12 hands to vim.notify first ("LSP[planls] ...").
   local got = ok and vim.wait(TIMEOUT, function()
-    return #seen > 0
+    for _, m in ipairs(seen) do
+      if not m.msg:find('^LSP%[') then
+        return true
+      end
+    end
+    return false
   end, 20)
   if got then
     barrier()

@@ -1,4 +1,4 @@
--- Issue 4, Neovim scenario: the real binary over stdio driven by plain
+-- Neovim scenario: the real binary over stdio driven by plain
 -- vim.lsp (no plugin). Approve by code action, one diagnostic per open
 -- item, complete one through its code action with evidence, state.json
 -- updated and the diagnostic gone, then the CLI changes the state and the
@@ -160,7 +160,7 @@ H.test('attach over stdio with plain vim.lsp', function()
   H.eq(nil, H.read_file(state_path), 'state written before approval')
 end)
 
--- Issue 10: before approval the plan previews its reading as code lenses,
+-- Before approval the plan previews its reading as code lenses,
 -- rendered by Neovim's own codelens display: the item count on Approve plan,
 -- "will be tracked" on each item, a count per heading, why a section is not
 -- tracked.

@@ -425,6 +425,23 @@ H.test('doc/planls.txt builds help tags', function()
   end
 end)
 
+H.test(':help planls works after setup, with no :helptags step', function()
+  -- A copy of the plugin as a user installs it: no doc/tags.
+  local copy = vim.fn.tempname()
+  vim.fn.mkdir(copy .. '/doc', 'p')
+  H.write_file(copy .. '/doc/planls.txt', assert(H.read_file(H.plugin_dir .. '/doc/planls.txt')))
+  local rtp = vim.o.runtimepath
+  vim.o.runtimepath = copy .. ',' .. rtp:gsub(vim.pesc(H.plugin_dir) .. ',?', '')
+  require('planls').setup({ autostart = false })
+  local ok, err = pcall(vim.cmd, 'help planls')
+  local shown = vim.api.nvim_buf_get_name(0)
+  vim.cmd('helpclose')
+  vim.o.runtimepath = rtp
+  H.ok(ok, tostring(err))
+  H.eq(copy .. '/doc/planls.txt', vim.fn.resolve(shown))
+  H.ok(vim.fn.filereadable(copy .. '/doc/tags') == 1, 'no doc/tags')
+end)
+
 H.test(':checkhealth planls without binary or server', function()
   require('planls').setup({ cmd = { '/nonexistent/planls', 'serve' }, autostart = false })
   vim.cmd('checkhealth planls')
@@ -537,6 +554,14 @@ H.test(':PlanlsSidebar outside any project says so and opens nothing', function(
   H.eq(1, #vim.api.nvim_tabpage_list_wins(0))
   H.eq('planls: no project here (none of .planls, .git, PLAN.md above ' .. dir .. ')', seen[1] and seen[1].msg)
   H.eq(vim.log.levels.ERROR, seen[1].level)
+end)
+
+H.test('a deferral is shown with its reason, not the agent\'s "Tell the user ..."', function()
+  H.eq('Updated #3 (pending → deferred), reason: later', actions.for_people(
+    'Updated #3 (pending → deferred). Tell the user this plan item is descoped and why: later'))
+  H.eq('Applied 1 ops\n[0] Updated #3 (in_progress → deferred), reason: x', actions.for_people(
+    'Applied 1 ops\n[0] Updated #3 (in_progress → deferred). Tell the user this plan item is descoped and why: x'))
+  H.eq('Updated #3', actions.for_people('Updated #3'))
 end)
 
 H.finish()

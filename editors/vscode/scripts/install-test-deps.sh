@@ -8,7 +8,7 @@
 #   - playwright-core (pinned, no browser download) into $PLANLS_TEST_CACHE/e2e.
 # Only Debian apt and the npm registry are needed. Idempotent: each part
 # leaves a stamp and is skipped when its stamp matches, so a warm run takes
-# well under a second. Recipe and pitfalls: docs/REAL-CLIENTS.md §6.
+# well under a second.
 set -euo pipefail
 
 CODE_SERVER_VERSION=4.100.3

@@ -24,7 +24,7 @@ import type { ServerState } from './treeModel';
 
 /**
  * PlanLanguageClient is a LanguageClient that leaves the planls.* command
- * ids to the extension (field failure B27: the stock client registers them
+ * ids to the extension (the stock client registers them
  * globally and a restart then throws "command already exists").
  */
 export class PlanLanguageClient extends LanguageClient {

@@ -1,4 +1,4 @@
-// Field failure B27: when the server advertises executeCommandProvider,
+// When the server advertises executeCommandProvider,
 // vscode-languageclient registers each command id globally; a restart or a
 // second client then fails with "command already exists" and never starts.
 // The extension registers the planls.* commands once itself, and the client

@@ -7,7 +7,7 @@ import type { ServerManager } from './client';
 import { CommandArg, normalizeArg, serverArg } from './commandArgs';
 import type { PlanController } from './planController';
 import { completePrompt, deferPrompt, PromptSpec, reopenPrompt } from './prompts';
-import { summarizeEnvelope } from './protocol';
+import { forPeople, summarizeEnvelope } from './protocol';
 import { showReport } from './report';
 import { pickableItems, RevealTarget } from './treeModel';
 import { revealCommand } from './treeView';
@@ -155,6 +155,7 @@ async function runServerCommand(deps: CommandDeps, command: string, arg: Command
 	const sent = serverArg(arg as CommandArg);
 	try {
 		const res = summarizeEnvelope(await deps.server.executeCommand(command, sent));
+		res.text = forPeople(res.text);
 		if (res.error) {
 			void vscode.window.showErrorMessage(`planls: ${res.text || res.error}`);
 		} else if (res.text) {

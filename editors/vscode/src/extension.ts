@@ -52,12 +52,6 @@ export function activate(context: vscode.ExtensionContext): void {
 				plans.scheduleRefresh();
 			}
 		}),
-		// Saves usually arrive as stateChanged too; this covers a server that is slow to watch.
-		vscode.workspace.onDidSaveTextDocument((d) => {
-			if (d.languageId === 'markdown') {
-				plans.scheduleRefresh();
-			}
-		}),
 		...registerCommands({ server, plans, output }),
 	);
 	plans.render();

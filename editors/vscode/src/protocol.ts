@@ -261,3 +261,12 @@ export function summarizeEnvelope(v: unknown): EnvelopeSummary {
 	const error = isObject(v.details) ? str(v.details.error) : '';
 	return { text, error };
 }
+
+/**
+ * forPeople rewords the one seed text meant for the agent: a plan item's
+ * deferral asks it to "Tell the user this plan item is descoped and why:
+ * <reason>"; here the user reads it, so it says "..., reason: <reason>".
+ */
+export function forPeople(text: string): string {
+	return text.split('). Tell the user this plan item is descoped and why: ').join('), reason: ');
+}

@@ -2,7 +2,7 @@
 // environment that reaches nothing but 127.0.0.1, tmux for the TUI, and
 // readers for what an agent sent the model.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,8 +17,16 @@ export const codexBin = join(bins, "codex");
 export const outDir = join(repo, "test-output/agents");
 mkdirSync(outDir, { recursive: true });
 
-/** scratch makes a temporary directory (kept for a failed run's logs). */
-export const scratch = (name) => mkdtempSync(join(tmpdir(), `planls-${name}-`));
+const scratchDirs = [];
+/** scratch makes a temporary directory, removed at exit unless a test failed (its logs are there). */
+export const scratch = (name) => {
+	const d = mkdtempSync(join(tmpdir(), `planls-${name}-`));
+	scratchDirs.push(d);
+	return d;
+};
+process.on("exit", (code) => {
+	if (code === 0 && !process.exitCode) for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** project makes a git repository holding files ({path: text}). */
 export function project(files = {}) {
@@ -128,9 +136,13 @@ export class Tmux {
 		throw new Error(`the screen never showed ${re} in ${ms} ms; it shows:\n${s}`);
 	}
 	kill() {
+		let sock;
 		try {
+			sock = this.tmux("display-message", "-p", "#{socket_path}").trim();
 			this.tmux("kill-server");
 		} catch {}
+		// kill-server leaves the socket file behind.
+		if (sock) rmSync(sock, { force: true });
 	}
 }
 

@@ -19,6 +19,15 @@ function M.envelope_text(result)
   return ''
 end
 
+--- The seed's text of a plan item's deferral asks the agent to tell the user
+--- ("Tell the user this plan item is descoped and why: <reason>"); the user
+--- reads it here, so each such line becomes "... → deferred), reason:
+--- <reason>". Every other text is returned as it is.
+function M.for_people(text)
+  local out = text:gsub('%)%. Tell the user this plan item is descoped and why: ', '), reason: ')
+  return out
+end
+
 --- True when the envelope reports an in-band error (details.error set).
 function M.envelope_failed(result)
   local details = type(result) == 'table' and val(result.details) or nil
@@ -50,7 +59,7 @@ function M.execute(client, command, arg, cb)
         vim.notify('planls: ' .. tostring(err.message or err), vim.log.levels.ERROR)
       end
     else
-      local text = M.envelope_text(result)
+      local text = M.for_people(M.envelope_text(result))
       local failed = M.envelope_failed(result)
       if text ~= '' then
         vim.notify('planls: ' .. text, failed and vim.log.levels.WARN or vim.log.levels.INFO)

@@ -41,12 +41,34 @@ end
 --- Configures the plugin (see :help planls-setup for `opts`) and starts the
 --- server for matching buffers, including ones already open. Calling it
 --- again replaces the options; clients already running keep theirs.
+--- Builds the help tags of the plugin's doc/ when they are missing or older
+--- than doc/planls.txt, so `:help planls` works without a `:helptags` step
+--- (plugin managers build tags only for a plugin's top-level doc/, and this
+--- one lives in editors/nvim). A doc/ that cannot be written is left alone:
+--- `:helptags <dir>/doc` then does it.
+local function ensure_helptags()
+  local txt = vim.api.nvim_get_runtime_file('doc/planls.txt', false)[1]
+  if not txt then
+    return
+  end
+  local dir = vim.fn.fnamemodify(txt, ':h')
+  local tags = dir .. '/tags'
+  if vim.fn.getftime(tags) >= vim.fn.getftime(txt) and vim.fn.filereadable(tags) == 1 then
+    return
+  end
+  if vim.fn.filewritable(dir) ~= 2 then
+    return
+  end
+  pcall(vim.cmd, 'helptags ' .. vim.fn.fnameescape(dir))
+end
+
 function M.setup(opts)
   if vim.fn.has('nvim-0.7') ~= 1 then
     vim.notify('planls needs Neovim 0.7 or later', vim.log.levels.ERROR)
     return
   end
   require('planls.config').set(opts)
+  ensure_helptags()
   require('planls.highlights').setup()
   require('planls.actions').register_lsp_commands()
   define_commands()

@@ -403,43 +403,10 @@ function M.toggle()
   end
 end
 
-local pending_refresh = false
-
---- Coalesces bursts (one diagnostics change per keystroke) into one refresh
---- on the next tick of the event loop.
-function M.refresh_soon()
-  if pending_refresh then
-    return
-  end
-  pending_refresh = true
-  vim.schedule(function()
-    pending_refresh = false
-    M.refresh()
-  end)
-end
-
--- Edits to an open plan buffer change its diagnostics (drift) before any
--- file changes, so no planls/stateChanged comes: follow the diagnostics of
--- buffers served by the sidebar's client too.
-local function on_diagnostic_changed(args)
-  if not M.buf() or not M.is_open() or not S.client_id then
-    return
-  end
-  for _, c in ipairs(compat.buf_clients(args.buf, clientmod.name)) do
-    if c.id == S.client_id then
-      M.refresh_soon()
-      return
-    end
-  end
-end
-
---- Hooks the sidebar to planls/stateChanged of its client or root, and to
---- diagnostic changes of the buffers that client serves.
+--- Hooks the sidebar to planls/stateChanged of its client or root: the
+--- server sends it whenever what planls/plan answers changes (an edit of
+--- the plan buffer included), so the sidebar asks only then.
 function M.setup()
-  vim.api.nvim_create_autocmd('DiagnosticChanged', {
-    group = vim.api.nvim_create_augroup('planls_sidebar', { clear = true }),
-    callback = on_diagnostic_changed,
-  })
   clientmod.on_state_changed(function(client_id, params)
     if not M.buf() then
       return

@@ -7,7 +7,7 @@
 // panel lists one entry per open item; complete an item from its code
 // action by typing evidence; the sidebar, the status bar and Problems
 // update; Escape in the Defer prompt changes nothing; restarting the server
-// twice works (field failure B27). A screenshot per step goes to
+// twice works. A screenshot per step goes to
 // test-output/vscode/.
 //
 // Usage: node test/e2e/e2e.js <planls.vsix>
@@ -86,7 +86,7 @@ function setup(tmp) {
 	return { ws, data, exts: path.join(tmp, 'exts'), config, commit: git(ws, 'rev-parse', '--short', 'HEAD'), workspace };
 }
 
-/** Two folders of one window, each its own repository with a plan approved from the CLI (field failure B27). */
+/** Two folders of one window, each its own repository with a plan approved from the CLI. */
 const multiPlans = {
 	'svc-a': '# Service A\n\n## Changes\n- Add the health endpoint\n- Log request ids\n',
 	'svc-b': '# Service B\n\n## Changes\n- Move config to env vars\n- Drop the legacy flag\n- Document the new settings\n',

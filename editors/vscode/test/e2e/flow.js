@@ -234,7 +234,7 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await shot(page, outDir, '01-welcome-approve');
 	});
 
-	// Issue 10: before approval, PLAN.md previews what approving it would
+	// Before approval, PLAN.md previews what approving it would
 	// track, as code lenses drawn in the editor.
 	await step('preview the unapproved plan: code lenses on PLAN.md', async () => {
 		await page.keyboard.press('Escape');
@@ -345,7 +345,7 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await row.locator('.codicon-pass-filled').waitFor({ timeout: T.server });
 		await row.locator('.label-description', { hasText: evidence }).waitFor({ timeout: T.ui });
 		// The typed evidence names nothing checkable: the item leaves the open
-		// items and gets a weak-evidence warning instead (issue 14).
+		// items and gets a weak-evidence warning instead.
 		await waitFor(`${before.open - 1} open items and 1 weak-evidence warning in Problems`, T.server,
 			async () => (await problemsBadge(page)) === before.open);
 		const weak = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
@@ -418,7 +418,7 @@ async function flow(page, { url, outDir, commit, evidence, ws, planls }) {
 		await shot(page, outDir, '07-after-restarts');
 	});
 
-	await step('an evidence file under a completed item opens at its line (issue 14)', async () => {
+	await step('an evidence file under a completed item opens at its line', async () => {
 		// notes/design.md is written by setup; the CLI completes the item.
 		await new Promise((resolve, reject) =>
 			execFile(planls, ['todo', 'complete', String(second), '--evidence', 'see notes/design.md:2'], { cwd: ws }, (err) =>
@@ -527,7 +527,7 @@ async function openWorkspaceWindow(page, url, folders) {
 
 /**
  * multiRoot opens a window with two folders, each with an approved plan:
- * both plans show, and restarting the server twice keeps them (B27).
+ * both plans show, and restarting the server twice keeps them.
  */
 async function multiRoot(page, { url, outDir, settingsFile }) {
 	await step('multi-root window: both folders get a tree and diagnostics', async () => {

@@ -16,7 +16,7 @@ function methods(client: unknown): string[] {
 	});
 }
 
-test('the planls client leaves server command ids to the extension (B27)', () => {
+test('the planls client leaves server command ids to the extension', () => {
 	installVscodeStub();
 	// Loaded after the stub: both modules import vscode at load time.
 	// eslint-disable-next-line @typescript-eslint/no-require-imports

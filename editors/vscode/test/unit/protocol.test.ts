@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodePlan, summarizeEnvelope } from '../../src/protocol';
+import { decodePlan, forPeople, summarizeEnvelope } from '../../src/protocol';
 import { readJSON } from './helpers';
 
 test('decodePlan reads the docs/PROTOCOL.md example unchanged', () => {
@@ -64,4 +64,12 @@ test('summarizeEnvelope separates text from a rejected call', () => {
 	for (const [name, raw, want] of rows) {
 		assert.deepEqual(summarizeEnvelope(raw), want, name);
 	}
+});
+
+test('forPeople shows a deferral with its reason, not the agent\'s instruction', () => {
+	assert.equal(
+		forPeople('Updated #3 (pending → deferred). Tell the user this plan item is descoped and why: later'),
+		'Updated #3 (pending → deferred), reason: later',
+	);
+	assert.equal(forPeople('Updated #3'), 'Updated #3');
 });

@@ -1,0 +1,178 @@
+package lsp
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
+)
+
+// snapshot is one folder as every request sees it: its plan file's text,
+// the analysis of it against the state, the diagnostics computed from that
+// analysis, and what the background refresh last found (HEAD, the
+// verification of completed items). It is immutable once built: the
+// writer (a change of buffer, disk, settings or state, or a refresh that
+// landed) builds the next one under server.mu and swaps it in; requests
+// read the current one without any lock (gopls's snapshots).
+type snapshot struct {
+	root    string // the folder's absolute OS path
+	rootURI string // the client's URI for it
+	uri     string // the plan's URI (the client's spelling when open)
+	path    string // the plan file, "" when the folder has none
+	version int32  // the open buffer's version (0: the file on disk)
+	text    []byte
+	m       *mapper
+	an      *core.Analysis
+	// stateErr is why the state file cannot be used (the last good state
+	// is analysed meanwhile).
+	stateErr error
+	cfg      settings
+	diags    []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
+	shown    []protocol.Diagnostic // diags as clients get them (capped)
+	// head is the newest commit that changes more than the plan
+	// (gitHead), as the background refresh last found it (zero when
+	// unknown or none): the ready evidence of a code action.
+	head headCommit
+	// ver is the last verification that landed; pending says it is not
+	// of this snapshot's evidence and HEAD, or HEAD is not known yet (a
+	// background refresh is on its way).
+	ver     *verification
+	pending bool
+	rev     int64 // the folder's planls/stateChanged revision
+
+	planOnce sync.Once
+	plan     json.RawMessage // planJSON's
+	pullOnce sync.Once
+	pull     pullReport // pullReportOf's
+}
+
+// session is what requests read of the session besides the folders'
+// snapshots: immutable, replaced whole when anything in it changes.
+type session struct {
+	caps  clientCaps
+	enc   encoding
+	snaps []*snapshot // one per folder with a snapshot, in folder order
+}
+
+// current is the session as requests see it now.
+func (s *server) current() *session {
+	if v := s.view.Load(); v != nil {
+		return v
+	}
+	return &session{}
+}
+
+// publishView swaps in the session requests read: the client's
+// capabilities and every folder's current snapshot. Caller holds mu.
+func (s *server) publishView() {
+	v := &session{caps: s.caps, enc: s.enc}
+	for _, f := range s.folders {
+		if f.snap != nil {
+			v.snaps = append(v.snaps, f.snap)
+		}
+	}
+	s.view.Store(v)
+}
+
+// planOf returns the snapshot whose plan file uri names, or nil (not a
+// file URI, or not the plan of a folder).
+func (v *session) planOf(uri protocol.DocumentURI) *snapshot {
+	p, err := fileOf(string(uri))
+	if err != nil {
+		return nil
+	}
+	k := keyOf(p)
+	var best *snapshot
+	for _, sn := range v.snaps {
+		if sn.path != "" && keyOf(sn.path) == k && (best == nil || len(sn.root) > len(best.root)) {
+			best = sn
+		}
+	}
+	return best
+}
+
+// build makes f's next snapshot from its buffer or file, its state and the
+// last verification (caller holds mu). The analysis reuses the previous
+// snapshot's per-text results.
+func (s *server) build(f *folder) *snapshot {
+	sn := &snapshot{root: f.root, rootURI: f.uri, path: f.planPath, cfg: s.folderSettings(f),
+		stateErr: f.stateErr, head: f.head, ver: f.ver, rev: f.revision}
+	in := core.Input{State: f.state}
+	if f.stateErr != nil {
+		in.StateErr = stateMsg(f.stateErr)
+	}
+	sn.uri = f.fileURI(filepath.Join(f.root, "PLAN.md")) // where a plan would be
+	if f.planPath != "" {
+		sn.uri, sn.text = f.fileURI(f.planPath), f.planDisk
+		if d := s.docs[keyOf(f.planPath)]; d != nil {
+			sn.uri, sn.text, sn.version = d.uri, d.text, d.version
+		}
+		in.Src, in.Exists = sn.text, true
+		if f.snap != nil {
+			in.Prev = f.snap.an
+		}
+	}
+	in.Verdicts, sn.pending = f.ver.verdicts(f.state, f.head, f.headKnown)
+	sn.pending = sn.pending || !f.headKnown
+	sn.m = newMapper(sn.text, s.enc)
+	sn.an = core.Analyze(in)
+	if sn.path != "" {
+		sn.diags = diagnosticsOf(sn)
+		sn.shown = capped(sn, sn.diags)
+	}
+	return sn
+}
+
+// items are the snapshot's plan items (none without a plan file).
+func (sn *snapshot) items() []core.Item {
+	if sn.path == "" {
+		return nil
+	}
+	return sn.an.Items
+}
+
+// relPath is the plan path relative to the folder root, slash-separated.
+func (f *folder) relPath(p string) string {
+	rel, err := filepath.Rel(f.root, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// itemAt returns the item whose list item holds byte offset off, the
+// subject line first (so a nested line of one item never picks another).
+func (sn *snapshot) itemAt(off int) *core.Item {
+	items := sn.items()
+	line := sn.m.lineOf(off)
+	for i := range items {
+		if it := items[i].Plan; it != nil && sn.m.lineOf(it.Line.Start) == line {
+			return &items[i]
+		}
+	}
+	for i := range items {
+		if it := items[i].Plan; it != nil && off >= it.Block.Start && off <= it.Block.End {
+			return &items[i]
+		}
+	}
+	return nil
+}
+
+// lineRange is the protocol range of an item's subject line.
+func (sn *snapshot) lineRange(it *core.Item) protocol.Range {
+	return sn.m.rng(it.Plan.Line.Start, it.Plan.Line.End)
+}
+
+// titleRange is where plan-wide diagnostics go: the title line, else the
+// first line.
+func (sn *snapshot) titleRange() protocol.Range {
+	tr := sn.an.TitleRange()
+	return sn.m.rng(tr.Start, tr.End)
+}
+
+func isOpen(t *core.Task) bool {
+	return t != nil && (t.Status == core.Pending || t.Status == core.InProgress)
+}

@@ -1,0 +1,359 @@
+package planparse
+
+// act is what one section's own body gives (docs/PLAN-FORMAT.md
+// "Sections"): each section gets exactly one, from its dialect's table.
+type act uint8
+
+const (
+	// aTrack: each top-level bullet and task-table row is an item; a body
+	// of prose alone is one item named by the heading (rule 5).
+	aTrack act = iota
+	// aBoxes: only checkboxes (and task-table rows) are items.
+	aBoxes
+	// aItem: one item named by the heading, its body the item's plan text;
+	// a criterion written in it ("Acceptance: …") is an item of its own.
+	aItem
+	// aSkip: no items.
+	aSkip
+	// aDetail: part of the item a heading above names (a card's sub-section).
+	aDetail
+)
+
+// Why texts, shown by `planls approve --dry-run`, in the approval result and
+// in the editor's preview lenses (Heading.Why).
+const (
+	whyContext  = "context section"
+	whyStatus   = "a record of the current state"
+	whyLog      = "a log of what was done"
+	whyNotes    = "notes section"
+	whyExclude  = "not work (non-goals, out of scope, do-not or later)"
+	whySkip     = "skipped by <!-- planls: skip -->"
+	whyUnder    = "inside a skipped section"
+	whyBoxes    = "checkbox plan: only checkboxes are items"
+	whyTodos    = "front-matter todos are the items"
+	whyHeading  = "one item: the heading names the work"
+	whyDetail   = "details of the item above"
+	whyTrack    = "tracked by <!-- planls: track -->"
+	whyNoItems  = "nothing to track"
+	whyIntro    = "introduces the sections under it"
+	whySpec     = "reference: the plan's work is in its task and work-list sections"
+	whyGroupBox = "groups the checkboxes under it"
+)
+
+// row is one line of a dialect's table: when its condition holds for a
+// section, the section gets its act and why. The first row that holds
+// decides, and each section is decided after its parent.
+type row struct {
+	name string
+	when func(r *reader, s *sec) bool
+	act  act
+	why  string
+	// hides: the row skips a section for what surrounds it, not for what
+	// it says; a plan that gives no items is read again without such rows.
+	hides bool
+}
+
+// dialect is how a whole plan tracks its work (docs/PLAN-FORMAT.md
+// "Dialects"): a detector and a table. A new dialect is a new entry here, a
+// new table, and a fixture in testdata/planparse/dialects.
+type dialect struct {
+	name   string
+	detect func(r *reader) bool
+	rows   []row
+}
+
+// dialects in the order they are tried; the last one always applies.
+var dialects = []dialect{
+	{"front-matter todos", func(r *reader) bool { return len(r.todos) > 0 }, todoRows},
+	{"checkboxes", (*reader).boxPlan, boxRows},
+	{"bullets", func(*reader) bool { return true }, bulletRows},
+}
+
+// commonRows come first in every table: overrides, what a section above
+// decided, and labels that say a section is never work.
+var commonRows = []row{
+	{"<!-- planls: skip -->", func(_ *reader, s *sec) bool { return s.ov == overrideSkip }, aSkip, whySkip, false},
+	{"<!-- planls: track -->", (*reader).forced, aTrack, whyTrack, false},
+	{"under a section that is never work", (*reader).underHardSkip, aSkip, whyUnder, false},
+	{"part of the item above", (*reader).underItem, aDetail, whyDetail, false},
+	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
+	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
+}
+
+var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
+	row{"the title, or before any heading", (*reader).top, aTrack, "", false},
+	row{"current state", isKind(kStatus), aSkip, whyStatus, false},
+	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
+	row{"context label", isKind(kContext), aSkip, whyContext, false},
+	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
+	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
+	row{"work-list label", func(_ *reader, s *sec) bool { return s.kind == kTasks || s.kind == kWork }, aTrack, "", false},
+	row{"task heading over checkboxes", func(r *reader, s *sec) bool { return r.isTask(s) && s.boxes >= 2 }, aBoxes, whyGroupBox, false},
+	row{"task heading", func(r *reader, s *sec) bool { return r.isTask(s) && len(s.kids) == 0 }, aItem, whyHeading, false},
+	row{"task card with field sections", (*reader).card, aItem, whyHeading, false},
+	row{"over sub-sections", func(_ *reader, s *sec) bool { return len(s.kids) > 0 }, aTrack, "", false},
+	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
+	row{"group heading", (*reader).grouping, aTrack, "", false},
+	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
+	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
+	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
+)
+
+var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
+	row{"the title, or before any heading", (*reader).top, aBoxes, "", false},
+	row{"current state", isKind(kStatus), aSkip, whyStatus, false},
+	row{"context with checkboxes", func(_ *reader, s *sec) bool { return s.kind.skips() && s.boxes > 0 }, aBoxes, "", false},
+	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
+	row{"context label", isKind(kContext), aSkip, whyContext, false},
+	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
+	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
+	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
+	row{"numbered work list without checkboxes", func(r *reader, s *sec) bool {
+		return (s.kind == kWork || s.kind == kTasks) && s.boxes == 0 && s.ordered > 0
+	}, aTrack, "", false},
+	row{"task heading without checkboxes", func(r *reader, s *sec) bool {
+		return r.isTask(s) && len(s.kids) == 0 && s.subBoxes == 0
+	}, aItem, whyHeading, false},
+	row{"task card with field sections", (*reader).card, aItem, whyHeading, false},
+	row{"group heading holding fields", func(r *reader, s *sec) bool {
+		return r.grouping(s) && len(s.kids) == 0 && s.subBoxes == 0 && r.fields(s)
+	}, aItem, whyHeading, false},
+	row{"over sub-sections", func(_ *reader, s *sec) bool { return len(s.kids) > 0 }, aBoxes, "", false},
+	row{"no checkboxes", func(*reader, *sec) bool { return true }, aBoxes, whyBoxes, false},
+)
+
+var todoRows = append(commonRows[:len(commonRows):len(commonRows)],
+	row{"checks section", func(r *reader, s *sec) bool { return r.inChecks(s) }, aTrack, "", false},
+	row{"the body restates the todos", func(*reader, *sec) bool { return true }, aSkip, whyTodos, false},
+)
+
+func isKind(k kind) func(*reader, *sec) bool {
+	return func(_ *reader, s *sec) bool { return s.kind == k }
+}
+
+// decide gives every section its act and why, parents first.
+func (r *reader) decide(d *dialect) {
+	for _, s := range r.secs {
+		for _, rw := range d.rows {
+			if rw.hides && r.lenient || !rw.when(r, s) {
+				continue
+			}
+			s.act, s.why = rw.act, rw.why
+			r.hid = r.hid || rw.hides
+			break
+		}
+		// A skipped section is never work, whatever is under it, when it
+		// says so itself (an override, a non-goal) or sits in such a one.
+		p := r.parentOf(s)
+		s.hard = s.act == aSkip && (s.why == whySkip || s.why == whyExclude || s.why == whyUnder && p != nil && p.hard)
+	}
+}
+
+func (r *reader) parentOf(s *sec) *sec {
+	if s.parent < 0 {
+		return nil
+	}
+	return r.secs[s.parent]
+}
+
+// forced: the section or one above it says <!-- planls: track -->, and no
+// skip override sits between.
+func (r *reader) forced(s *sec) bool {
+	if s.ov == overrideTrack {
+		return true
+	}
+	p := r.parentOf(s)
+	return p != nil && p.why == whyTrack
+}
+
+// softWhy are the reasons a section is skipped for its label: what is
+// under it may still be work.
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true}
+
+func (r *reader) underHardSkip(s *sec) bool {
+	p := r.parentOf(s)
+	return p != nil && p.hard
+}
+
+func (r *reader) underItem(s *sec) bool {
+	p := r.parentOf(s)
+	return p != nil && (p.act == aItem || p.act == aDetail)
+}
+
+// underSoftSkip: under a context, notes, state or reference section. A
+// heading that names a task or a phase by a word and a number is work there
+// too ("## File structure" then "### Task 1: …"; "## Status" then "### Phase
+// 2"), but not in a log ("## Changelog" then "### Version 1.0"); so is a
+// task list under a state in a bullet plan ("## Status" then "### Next
+// up"), and in a checkbox plan a section with checkboxes that is no label
+// itself (a checkbox plan's "Done" and "Open" lists under an analysis of
+// the current state record what was found). A
+// numbered heading there numbers the reference ("## Architecture" then
+// "### 1. Parser").
+func (r *reader) underSoftSkip(s *sec) bool {
+	p := r.parentOf(s)
+	if p == nil || p.act != aSkip || !softWhy[p.why] {
+		return false
+	}
+	switch {
+	case (s.form == fUnit || s.form == fGroup) && s.restK != kExclude && p.why != whyLog:
+		return false
+	case p.why == whyStatus && s.kind == kTasks && r.dialect != "checkboxes":
+		return false // "## Status" then "### In progress", "### Next up"
+	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
+		return false
+	}
+	return true
+}
+
+// named reports whether a heading names work by its form: a task word and a
+// number, a group word and a number, a file action, or a step of a numbered
+// sequence.
+func (r *reader) named(s *sec) bool {
+	if s.restK == kExclude {
+		return false
+	}
+	switch s.form {
+	case fUnit, fGroup, fFile:
+		return true
+	case fNumbered:
+		return s.numSeq
+	}
+	return false
+}
+
+func (r *reader) excluded(s *sec) bool {
+	if s.kind == kExclude || s.restK == kExclude {
+		return true
+	}
+	return s.aside != "" && (labelKind(s.aside) == kExclude || notNowAside(s.aside) || hasWordPrefix(s.aside, []string{"not required"}))
+}
+
+// top reports whether s is the part before any heading or under the title
+// (a level-1 heading, unless the plan uses several as its sections).
+func (r *reader) top(s *sec) bool { return s.head < 0 || s.level <= 1 && r.level1 < 2 }
+
+// isTask reports whether a heading names one piece of work: a task word and
+// a number, an id, or a numbered heading that is a step of a sequence, sits
+// under a list of work or is in a plan-mode agent's layout.
+func (r *reader) isTask(s *sec) bool {
+	if s.restK == kExclude {
+		return false
+	}
+	switch s.form {
+	case fUnit:
+		return true
+	case fNumbered:
+		if s.outline {
+			return false
+		}
+		if s.numSeq || r.agent {
+			return true
+		}
+		p := r.parentOf(s)
+		return p != nil && (p.kind == kWork || p.kind == kTasks)
+	}
+	return false
+}
+
+// grouping reports whether a heading names a group of work: "Phase 2",
+// "Stage B", "[MODIFY] app.ts".
+func (r *reader) grouping(s *sec) bool {
+	return (s.form == fGroup || s.form == fFile) && s.restK != kExclude
+}
+
+// fields reports whether a section's body is a task card's fields: two or
+// more field paragraphs ("**Tasks:**", "**Deliverable:** …", "Files:") with
+// every list led in by one, or bullets that are mostly fields ("- **Files:**
+// a.go").
+func (r *reader) fields(s *sec) bool {
+	return s.leadIns >= 2 && s.freeLists == 0 || s.fieldBullets >= 2 && s.fieldBullets*2 >= s.plain
+}
+
+// card reports whether a heading that names work has sub-sections that are
+// only its fields ("## Phase 1" over "### Files", "### Implementation",
+// "### Verification"): then the heading is the item and they are its details.
+func (r *reader) card(s *sec) bool {
+	if len(s.kids) == 0 || !(r.isTask(s) || r.grouping(s) || r.named(s)) || s.subBoxes > 0 {
+		return false
+	}
+	for _, k := range s.kids {
+		t := r.secs[k]
+		if !t.field || t.kind == kTasks || len(t.kids) > 0 || t.rows > 0 || r.named(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// spec reports whether a plain section with a list, a table or code is
+// reference in a plan that names its work: a plan with context sections (Summary, Background) and a
+// section that lists its work ("Key Changes", "Implementation plan",
+// "Milestones") that this section is not under; or a plan whose work is in
+// task or phase headings, where this section comes before the first of them.
+func (r *reader) spec(s *sec) bool {
+	if r.anchored == 0 || r.underAnchor(s) || !r.hasKind(s, isReference) {
+		return false
+	}
+	if r.anchorLabel && r.ctx {
+		return true
+	}
+	return r.firstNamed > 0 && s.idx < r.firstNamed
+}
+
+// underAnchor reports whether s is inside a section that names work or
+// lists work or checks.
+func (r *reader) underAnchor(s *sec) bool {
+	for p := r.parentOf(s); p != nil; p = r.parentOf(p) {
+		if r.isAnchor(p) || p.kind.lists() {
+			return true
+		}
+	}
+	return false
+}
+
+// isReference reports whether an event is what reference is written in: a
+// list, a table or code. A section of prose only is one piece of work.
+func isReference(ev *event) bool {
+	switch ev.kind {
+	case evList, evTable, evFence, evProse:
+		return true
+	}
+	return false
+}
+
+// isAnchor reports whether a section names the plan's work: a work-list
+// label, a task or phase heading.
+func (r *reader) isAnchor(s *sec) bool {
+	return (s.level > 1 || r.level1 > 1) && (r.listsWork(s) || r.named(s) || s.form == fNumbered && r.isTask(s))
+}
+
+// listsWork reports whether a section's label says it holds the plan's
+// work: a work-list or task-list label, but not one that only follows the
+// work ("Next steps", "Rollout"), names a design ("Approach") or is any
+// section's name ("Work").
+func (r *reader) listsWork(s *sec) bool {
+	return (s.kind == kWork || s.kind == kTasks) && !afterWork[s.label]
+}
+
+var afterWork = map[string]bool{"next steps": true, "rollout": true, "fixes": true, "follow-ups": true, "follow-up": true,
+	"approach": true, "recommended approach": true, "proposed approach": true, "solution": true, "proposed solution": true,
+	"proposal": true, "work": true}
+
+// agentChange: in a plan-mode agent's layout (a Summary, one heading per
+// change, a Test plan), a heading with content under it that no work-list
+// or task heading holds names one change, and its bullets are that
+// change's details; numbered steps under it are steps.
+func (r *reader) agentChange(s *sec) bool {
+	return r.agent && s.level > 1 && s.content && s.ordered == 0 && !r.underAnchor(s)
+}
+
+// inChecks reports whether s or a section above it is a checks section.
+func (r *reader) inChecks(s *sec) bool {
+	for p := s; p != nil; p = r.parentOf(p) {
+		if p.kind.checks() {
+			return true
+		}
+	}
+	return false
+}

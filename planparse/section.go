@@ -1,0 +1,281 @@
+package planparse
+
+import (
+	"bytes"
+	"strings"
+)
+
+// sec is one heading's section (or the part before the first heading): the
+// events up to the next heading, and what its heading and body say, so that
+// one decision per section (decide.go) can be made from facts, not from the
+// order of branches.
+type sec struct {
+	idx    int // index into reader.secs
+	head   int // index into plan.Headings; -1 before any heading
+	level  int // 0 before any heading
+	parent int // index into reader.secs; -1 for none
+	kids   []int
+	events []*event
+	scope  []string
+	group  string
+	ownEnd int // the 0-based line of the next heading (or the line count)
+	end    int // the 0-based line after the section's subtree
+
+	// What the heading says.
+	label   string // its normalised text (normLabel)
+	kind    kind   // the label its text is, if any
+	form    form   // the shape that names work ("Task 3", "Phase 2", "3.")
+	restK   kind   // the label of the text after a form prefix ("Phase 4: Later")
+	aside   string // the parenthetical, lower case
+	ov      override
+	field   bool // a card's field heading: a label, or Why / What / How / Files
+	numSeq  bool // a numbered heading with a numbered sibling: a step of a sequence
+	outline bool // a numbered heading among numbered labels: the document's outline
+
+	// What its own body holds (top-level blocks only).
+	boxes, plain, ordered int // list entries: with a box, without one; in numbered lists
+	rows                  int // task-table rows
+	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
+	freeLists             int // lists not led in by a paragraph ending in ':'
+	fieldBullets          int // bullets that are fields ("**Files:** a.go")
+	content               bool
+
+	// What its subtree holds, sub-sections included.
+	subBoxes int
+
+	// The decision.
+	act  act
+	why  string
+	hard bool // skipped, and so is everything under it
+}
+
+// sections groups the events by heading (rule 2) and records the headings.
+func (r *reader) sections(x *extract) {
+	r.secs = []*sec{{head: -1, parent: -1}}
+	var stack []int // open sections, outermost first
+	var scope []string
+	var levels []int
+	for i := range x.events {
+		ev := &x.events[i]
+		if ev.kind != evHeading {
+			cur := r.secs[len(r.secs)-1]
+			cur.events = append(cur.events, ev)
+			continue
+		}
+		h := ev.head
+		for len(stack) > 0 && (h.Level == 1 || r.secs[stack[len(stack)-1]].level >= h.Level) {
+			stack = stack[:len(stack)-1]
+		}
+		if h.Level == 1 {
+			r.level1++
+			scope, levels = nil, nil
+		} else {
+			for len(levels) > 0 && levels[len(levels)-1] >= h.Level {
+				levels, scope = levels[:len(levels)-1], scope[:len(scope)-1]
+			}
+			levels = append(levels, h.Level)
+			scope = append(scope[:len(scope):len(scope)], h.Text)
+		}
+		s := &sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope}
+		if len(scope) > 0 {
+			s.group = scope[len(scope)-1]
+		}
+		if len(stack) > 0 {
+			s.parent = stack[len(stack)-1]
+			p := r.secs[s.parent]
+			p.kids = append(p.kids, s.idx)
+		}
+		r.plan.Headings = append(r.plan.Headings, h)
+		r.textRanges = append(r.textRanges, ev.textRange)
+		r.lineEnds = append(r.lineEnds, ev.lineEnd)
+		stack = append(stack, len(r.secs))
+		r.secs = append(r.secs, s)
+	}
+}
+
+// facts fills in what each section's heading and body say.
+func (r *reader) facts() {
+	// Where each section's own body and its subtree end: at the next
+	// heading, and at the next heading of the same or a higher level.
+	var open []*sec
+	for i, s := range r.secs {
+		s.ownEnd, s.end = r.ln.count(), r.ln.count()
+		if i+1 < len(r.secs) {
+			s.ownEnd = r.headLine(r.secs[i+1])
+		}
+		if s.level == 0 {
+			s.end = s.ownEnd
+			continue
+		}
+		for len(open) > 0 && open[len(open)-1].level >= s.level {
+			open[len(open)-1].end = r.headLine(s)
+			open = open[:len(open)-1]
+		}
+		open = append(open, s)
+	}
+	for _, s := range r.secs {
+		var prev *event
+		for _, ev := range s.events {
+			if ev.override != noOverride {
+				s.ov = ev.override
+			}
+			r.bodyFacts(s, ev, prev)
+			if ev.kind != evComment {
+				prev = ev
+			}
+		}
+		if s.head < 0 {
+			continue
+		}
+		text := r.plan.Headings[s.head].Text
+		// A level-1 heading is the title, unless the plan uses several as
+		// its sections; the title names the plan, never a kind of section.
+		if s.level > 1 || r.level1 > 1 {
+			plain := plainTitle(text)
+			var label string
+			label, s.aside = normPlain(plain)
+			s.label = label
+			s.kind = labelKind(label)
+			if s.kind == kPlain {
+				s.kind = seedKind(text)
+			}
+			var rest string
+			s.form, rest = formOfPlain(plain, text)
+			if s.form == fNumbered {
+				if s.kind != kPlain {
+					s.form = fNone // "3. Tests", "1. Summary": a numbered label
+				}
+			} else if s.form != fNone {
+				rest, _ = normLabel(rest)
+				s.restK = labelKind(rest)
+			}
+			s.field = s.kind != kPlain || fieldWords[label]
+		}
+	}
+	// A numbered heading with a numbered sibling is a step of a sequence.
+	var roots []int
+	for _, t := range r.secs {
+		if t.parent < 0 && t.head >= 0 {
+			roots = append(roots, t.idx)
+		}
+	}
+	r.sequences(roots)
+	for _, t := range r.secs {
+		r.sequences(t.kids)
+	}
+	for i := len(r.secs) - 1; i >= 0; i-- {
+		s := r.secs[i]
+		s.subBoxes += s.boxes
+		if s.parent >= 0 {
+			r.secs[s.parent].subBoxes += s.subBoxes
+		}
+	}
+}
+
+// sequences marks the numbered headings among siblings sib as steps of a
+// sequence when there are two or more at one level and no numbered label
+// among them.
+func (r *reader) sequences(sib []int) {
+	if len(sib) < 2 {
+		return
+	}
+	var count [7]int // by heading level
+	for _, k := range sib {
+		t := r.secs[k]
+		if t.form == fNumbered {
+			count[t.level]++
+		}
+		if t.kind.skips() && numberedText(r.plan.Headings[t.head].Text) {
+			// "1. Overview", "2. Goals", "3. Data model": the numbers
+			// are the document's outline, not a list of tasks.
+			count[t.level] = -1 << 20
+		}
+	}
+	for _, k := range sib {
+		if t := r.secs[k]; t.form == fNumbered {
+			t.numSeq = count[t.level] >= 2
+			t.outline = count[t.level] < 0
+		}
+	}
+}
+
+// fieldWords head the sub-sections of a task card besides labels: "### Why",
+// "### Files", "### Problem".
+var fieldWords = map[string]bool{
+	"what": true, "how": true, "problem": true, "solution": true, "description": true, "details": true,
+	"code": true, "commands": true, "outcome": true, "result": true, "files": true, "changes": true,
+	"why": true, "where": true, "expected result": true, "output": true, "inputs": true,
+}
+
+// bodyFacts counts what one event of a section's own body holds.
+func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
+	switch ev.kind {
+	case evList:
+		if prev == nil || prev.kind != evParagraph || !strings.HasSuffix(strings.TrimRight(removeEmphasis(prev.last), " \t"), ":") {
+			s.freeLists++
+		}
+		for i := range ev.entries {
+			e := &ev.entries[i]
+			switch {
+			case e.empty:
+			case e.box:
+				s.boxes++
+			default:
+				s.plain++
+				// A numbered "**Scroll:** …" is a step, not a field.
+				if !ev.ordered && strings.ContainsAny(e.item.Subject, ":：") && isFieldText(e.item.Subject) {
+					s.fieldBullets++
+				}
+			}
+			if ev.ordered && !e.empty {
+				s.ordered++
+			}
+		}
+		s.content = s.content || len(ev.entries) > 0
+	case evParagraph:
+		if ev.lines > 0 {
+			s.content = true
+			if first := r.ln.text(ev.l0); bytes.ContainsAny(first, ":：") && isFieldText(string(first)) ||
+				leadInClass(ev.last) != kPlain || isFieldLeadIn(ev.last) {
+				s.leadIns++
+			}
+		}
+	case evTable:
+		s.rows += len(ev.rows)
+		s.content = true
+	case evComment:
+	default:
+		s.content = true
+	}
+}
+
+// isFieldText reports whether a bullet's subject is a field: a short label
+// and a colon, then its value ("**Files:** a.go", "Why: the cache is cold").
+func isFieldText(subject string) bool {
+	t := removeEmphasis(subject)
+	i := strings.IndexAny(t, ":：")
+	if i <= 0 || i > 40 {
+		return false
+	}
+	return len(strings.Fields(t[:i])) <= 3 && !strings.ContainsAny(t[:i], "`/.0123456789")
+}
+
+// isFieldLeadIn reports whether a paragraph line is a field label alone:
+// "**Files:**", "Steps:", "**Key implementation:**".
+func isFieldLeadIn(line string) bool {
+	t := trimSpace(removeEmphasis(line))
+	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
+		return false
+	}
+	t = strings.TrimRight(t, ":：")
+	return t != "" && len(strings.Fields(t)) <= 4 && len(t) <= 40
+}
+
+// headLine is the 0-based line of a section's heading.
+func (r *reader) headLine(s *sec) int { return r.ln.lineOf(r.plan.Headings[s.head].Range.Start) }
+
+// numberedText reports whether a heading's text starts with a section number.
+func numberedText(text string) bool {
+	f, _ := formOf(text)
+	return f == fNumbered || digits(strings.TrimLeftFunc(plainTitle(text), func(r rune) bool { return r > 0x7f || r == ' ' }), 0) > 0
+}
