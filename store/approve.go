@@ -36,8 +36,9 @@ type ApproveOptions struct {
 // file outside Root (symlinks resolved), a plan file that is not UTF-8 text
 // (NUL bytes, invalid UTF-8, a UTF-16/32 byte order mark), and, unless
 // aopts.Force, a plan with no items while the approved plan has plan items,
-// and a plan file other than the approved one that would drop some of its
-// live plan items (ReplacingPlan says which).
+// and, unless aopts.Force or aopts.Replace, a plan file other than the
+// approved one that would drop some of its live plan items (ReplacingPlan
+// says which).
 // After a change, the text gets one `note: ...` line per completed,
 // deferred or in-progress plan item the approval tombstoned, one listing
 // the open plan items a forced empty plan removed, and one per task that
@@ -195,7 +196,7 @@ func approvedPath(st *core.State) string {
 func ReplacingPlan(st *core.State, rel string, gone []core.Task) string {
 	_, live := core.PlanCounts(st)
 	return fmt.Sprintf("%s is not the approved plan: %s is (%q, %s). Approving %s instead would remove %d of them (%s). "+
-		"Approve %s to keep working on it, or replace it on purpose: planls approve --force %s",
+		"Approve %s to keep working on it, or replace it on purpose: planls approve --replace %s",
 		rel, st.Plan.Path, core.NoControls(st.Plan.Title), core.CountNoun(live, "plan item"), rel, len(gone), droppedSummary(gone),
 		st.Plan.Path, rel)
 }

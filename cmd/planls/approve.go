@@ -17,7 +17,7 @@ const defaultPlan = "PLAN.md"
 
 // newApproveCmd is `planls approve [PLAN.md]`.
 func newApproveCmd() *cobra.Command {
-	var force, dry bool
+	var force, replace, dry bool
 	cmd := &cobra.Command{
 		Use:   "approve [PLAN.md]",
 		Short: "Approve a plan: each piece of work in it becomes a tracked plan item",
@@ -33,10 +33,13 @@ A relative PLAN.md is looked up in the working directory, then at the workspace 
 outside the workspace root is refused, so is a file that is not UTF-8 text, and so is a plan in
 which planls finds nothing to track (--force approves it anyway; over an approved plan that
 removes every plan item, and a note lists the open ones). A plan file other than the approved one
-that would remove approved items is refused too, saying which plan is approved and what would go
-(--force replaces it). Outside a git work tree and a .planls/ directory, the working directory is
-the workspace root, as an editor's folder is. The result names the sections that gave no items and
-why. --dry-run prints what would be tracked and skipped, and approves nothing.
+that would remove approved items is refused too, saying which plan is approved and what would go.
+--replace approves it anyway, as the plan chosen on purpose in place of the approved one (an
+agent's plan the user accepted): the items it lacks are tombstoned, and a note names each
+completed, deferred or in-progress one. Unlike --force, --replace still refuses a plan with
+nothing to track; --force allows both. Outside a git work tree and a .planls/ directory, the
+working directory is the workspace root, as an editor's folder is. The result names the sections
+that gave no items and why. --dry-run prints what would be tracked and skipped, and approves nothing.
 docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 <!-- planls: track --> under a heading change it.`,
 		Args: cobra.MaximumNArgs(1),
@@ -58,7 +61,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 				return dryRun(cmd.OutOrStdout(), st, path)
 			}
 			first := firstApproval(st)
-			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force})
+			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force, Replace: replace})
 			if err != nil {
 				return fail(err)
 			}
@@ -73,6 +76,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 	}
 	cmd.Flags().Bool("json", false, "print the tool's JSON envelope instead of its text")
 	cmd.Flags().BoolVar(&force, "force", false, "approve a plan with no items (nothing planls reads as work, or removing every plan item), or one that replaces the approved plan file")
+	cmd.Flags().BoolVar(&replace, "replace", false, "approve a plan file other than the approved one even though it drops some of its items (a plan with no items is still refused; --force allows that too)")
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "print what would be tracked, grouped by heading with line numbers, and the sections skipped and why; approve nothing")
 	return cmd
 }

@@ -46,7 +46,7 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), core.CountNoun(n, "plan item"))
 	if rel, err := filepath.Rel(st.Root, abs); err == nil && state.Plan != nil && state.Plan.Path != "" && state.Plan.Path != filepath.ToSlash(rel) {
 		if gone := core.Dropped(state, plan); len(gone) > 0 {
-			fmt.Fprintf(out, "Refused without --force: %s\n", term(store.ReplacingPlan(state, filepath.ToSlash(rel), gone)))
+			fmt.Fprintf(out, "Refused without --replace: %s\n", term(store.ReplacingPlan(state, filepath.ToSlash(rel), gone)))
 		}
 	}
 	lines := planparse.NewLines(src)

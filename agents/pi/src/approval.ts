@@ -7,6 +7,12 @@
 // is never overwritten: when that file holds anything but the currently
 // approved plan (edits not yet approved, or a plan never approved), the
 // approved text goes to .planls/pi-plans/<planId>.md instead.
+//
+// The plan the user accepted in plan mode is their choice of plan: it is
+// approved with --replace, so it replaces an approved plan kept in another
+// file (PLAN.md's, or an earlier pi plan's) even where it drops items of it,
+// and planls's notes name the closed ones that left. A plan planls finds
+// nothing to track in is still refused, and then no file changes.
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
@@ -91,7 +97,7 @@ export async function applyApproval(root: string, payload: PlanApproved): Promis
 	const wrote = before?.equals(Buffer.from(payload.plan)) !== true;
 	if (wrote) writeAtomic(target, payload.plan);
 	const file = slash(relative(root, target));
-	const result = await approve(root, target);
+	const result = await approve(root, target, { replace: true });
 	if (wrote && result.envelope.details.error !== undefined) {
 		// planls refused the plan (no items, not UTF-8, ...): put the file back as it was
 		if (before === undefined) rmSync(target, { force: true });

@@ -182,9 +182,20 @@ export function todo(w: Where, params: Record<string, unknown>, signal?: AbortSi
 	return envelopeCall([...rootArgs(w), "todo", "--params", "-", "--json"], w.root ?? w.cwd, JSON.stringify(params), actionOf(params), params, signal);
 }
 
+/** ApproveOptions are `planls approve`'s choices. */
+export interface ApproveOptions {
+	/**
+	 * replace passes --replace: the plan file replaces an approved plan in
+	 * another file even though that drops some of its items (refused
+	 * otherwise). A plan with nothing to track is still refused.
+	 */
+	replace?: boolean;
+}
+
 /** approve runs `planls approve FILE --json` in root: the plan file becomes the approved plan. */
-export function approve(root: string, file: string): Promise<CallResult> {
-	return envelopeCall(["--root", root, "approve", file, "--json"], root, "", "approve", { path: file });
+export function approve(root: string, file: string, opts: ApproveOptions = {}): Promise<CallResult> {
+	const flags = opts.replace ? ["--replace"] : [];
+	return envelopeCall(["--root", root, "approve", ...flags, file, "--json"], root, "", "approve", { path: file });
 }
 
 /**

@@ -270,8 +270,8 @@ test("an approval never overwrites plan text nobody approved", async () => {
 	const approved = await pi.waitFor((r) => r.method === "notify" && r.notifyType === "info", { from, what: "the approval notice" });
 	assert.deepEqual(approved.message.split("\n"), [
 		'planls: .planls/pi-plans/plan-2.md: Approved plan "Other": 1 plan item (0 kept, 1 new, 2 removed)',
-		'note: #1 "Write the parser" (completed; its evidence stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)',
-		'note: #2 "Ship it" (deferred; its reason stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)',
+		'note: #1 "Write the parser" (completed; its evidence stays in the tombstone) left the approved plan (PLAN.md was replaced by .planls/pi-plans/plan-2.md)',
+		'note: #2 "Ship it" (deferred; its reason stays in the tombstone) left the approved plan (PLAN.md was replaced by .planls/pi-plans/plan-2.md)',
 	]);
 	assert.equal(readFileSync(join(proj, "PLAN.md"), "utf8"), edited, "PLAN.md kept as the user left it");
 	assert.equal(readFileSync(join(proj, ".planls", "pi-plans", "plan-2.md"), "utf8"), readFileSync(join(tmp, "other-plan.md"), "utf8"));
