@@ -204,3 +204,12 @@ func mdLists(t *testing.T, md string) map[string]mdList {
 	}
 	return out
 }
+
+// A title that starts with "Plan:" (as agents' plans do) is not said twice.
+func TestMarkdownTitleSaysPlanOnce(t *testing.T) {
+	in := bigFixture(3, false)
+	in.State.Plan.Title = "Plan: Add a greeting CLI"
+	if md := markdownOf(t, in, 0); !strings.HasPrefix(md, "## Plan report: Add a greeting CLI\n") {
+		t.Errorf("heading %q", strings.SplitN(md, "\n", 2)[0])
+	}
+}
