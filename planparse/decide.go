@@ -95,6 +95,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
 	row{"group heading", (*reader).grouping, aTrack, "", false},
 	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
+	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
 )
@@ -287,10 +288,12 @@ func (r *reader) card(s *sec) bool {
 }
 
 // spec reports whether a plain section with a list, a table or code is
-// reference in a plan that names its work: a plan with context sections (Summary, Background) and a
-// section that lists its work ("Key Changes", "Implementation plan",
-// "Milestones") that this section is not under; or a plan whose work is in
-// task or phase headings, where this section comes before the first of them.
+// reference in a plan that names its work: a plan with context sections
+// (Summary, Background) and a section that lists its work ("Key Changes",
+// "Implementation plan", "Milestones") that this section is not under; a
+// plan whose work is in task or phase headings, where this section comes
+// before the first of them; or a spec that ends with its work, where this
+// section comes before the first work list ("Milestones", "Deliverables").
 func (r *reader) spec(s *sec) bool {
 	if r.anchored == 0 || r.underAnchor(s) || !r.hasKind(s, isReference) {
 		return false
@@ -298,7 +301,32 @@ func (r *reader) spec(s *sec) bool {
 	if r.anchorLabel && r.ctx {
 		return true
 	}
-	return r.firstNamed > 0 && s.idx < r.firstNamed
+	return r.firstNamed > 0 && s.idx < r.firstNamed || r.firstListed > 0 && s.idx < r.firstListed
+}
+
+// exhibit reports whether a section outside the plan's work list holds only
+// code or a table that is not a task table, in a plan whose label lists its
+// work: a file's content or a reference table, not a piece of work written
+// as prose.
+func (r *reader) exhibit(s *sec) bool {
+	if !r.anchorLabel || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) {
+		return false
+	}
+	shown := false
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evFence, evTable:
+			shown = true
+		case evComment:
+		case evParagraph:
+			if ev.lines > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return shown
 }
 
 // underAnchor reports whether s is inside a section that names work or

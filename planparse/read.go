@@ -45,6 +45,7 @@ type reader struct {
 	anchored    int
 	anchorLabel bool
 	firstNamed  int // the first section that names work by its form, 0 when none
+	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
 	// lifted: the section being read is context that a checkbox plan
 	// reads for its boxes only.
 	lifted bool
@@ -124,6 +125,9 @@ func (r *reader) layout() {
 		}
 		if r.listsWork(s) {
 			r.anchorLabel = true
+			if r.firstListed == 0 && s.kind == kWork {
+				r.firstListed = s.idx
+			}
 		} else if r.firstNamed == 0 {
 			r.firstNamed = s.idx
 		}
@@ -282,7 +286,8 @@ func (r *reader) kidTask(s *sec) bool {
 // tables, quotes and HTML other than comments.
 func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	listSkipped, checkRun := false, false
-	skip := -1 // a list that is the details of the task line above it
+	logged := false // the lead-in names a log ("Progress so far:"): its boxes are done work
+	skip := -1      // a list that is the details of the task line above it
 	checks := s.kind.checks()
 	for i, ev := range s.events {
 		switch ev.kind {
@@ -294,7 +299,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			c := leadInClass(ev.last)
 			switch {
 			case c.skips() || ev.leadIn && !c.checks():
-				listSkipped, checkRun = true, false
+				listSkipped, checkRun, logged = true, false, c == kLog
 			case c.checks():
 				listSkipped, checkRun = false, true
 			case boxesOnly:
@@ -338,6 +343,9 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			// A plain list right after a box list (only blank lines
 			// between) continues the task list in another marker.
 			only := boxesOnly && !(i > 0 && s.events[i-1].kind == evList && hasBoxes(s.events[i-1]))
+			if listSkipped && logged && len(ev.entries) > 0 && ev.entries[0].box {
+				listSkipped = false // done work still counts
+			}
 			listSkipped = r.list(s, ev, only, listSkipped)
 		case evTable:
 			listSkipped, checkRun, prose = false, false, true
@@ -695,7 +703,7 @@ func labelAtStart(s string) kind {
 	idx := labelIndex()
 	words := strings.Fields(s)
 	for n := min(len(words), 3); n >= 1; n-- {
-		if k, ok := idx[strings.Join(words[:n], " ")]; ok && k.skips() {
+		if k, ok := lookupLabel(idx, strings.Join(words[:n], " ")); ok && k.skips() {
 			return k
 		}
 	}
