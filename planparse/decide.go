@@ -1,5 +1,7 @@
 package planparse
 
+import "strings"
+
 // act is what one section's own body gives (docs/PLAN-FORMAT.md
 // "Sections"): each section gets exactly one, from its dialect's table.
 type act uint8
@@ -109,8 +111,9 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
 	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
-	row{"numbered work list without checkboxes", func(r *reader, s *sec) bool {
-		return (s.kind == kWork || s.kind == kTasks) && s.boxes == 0 && s.ordered > 0
+	row{"task list, or numbered or top-level work list, without checkboxes", func(r *reader, s *sec) bool {
+		p := r.parentOf(s)
+		return (s.kind == kWork && (s.ordered > 0 || p == nil || r.top(p)) || s.kind == kTasks) && s.boxes == 0 && s.subBoxes == 0
 	}, aTrack, "", false},
 	row{"task heading without checkboxes", func(r *reader, s *sec) bool {
 		return r.isTask(s) && len(s.kids) == 0 && s.subBoxes == 0
@@ -301,7 +304,48 @@ func (r *reader) spec(s *sec) bool {
 	if r.anchorLabel && r.ctx {
 		return true
 	}
-	return r.firstNamed > 0 && s.idx < r.firstNamed || r.firstListed > 0 && s.idx < r.firstListed
+	if r.firstNamed > 0 && s.idx < r.firstNamed && r.shownAsReference(s) {
+		return true
+	}
+	return r.firstListed > 0 && s.idx < r.firstListed
+}
+
+// shownAsReference reports whether a section's body is written as
+// reference: code, tables and lists of fields, code or paths ("- `events(id,
+// starts_at)`", "- **Owner:** ops"), none of its lists a list of plain
+// phrases (the "## Setup" steps before "## Phase 1").
+func (r *reader) shownAsReference(s *sec) bool {
+	shown := false
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evFence, evTable:
+			shown = true
+		case evList:
+			if !referenceList(ev) {
+				return false
+			}
+			shown = true
+		}
+	}
+	return shown
+}
+
+// referenceList reports whether most entries of a list (two thirds) are
+// fields, code or paths rather than phrases.
+func referenceList(ev *event) bool {
+	n, ref := 0, 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty {
+			continue
+		}
+		n++
+		t := strings.TrimLeft(e.item.Subject, "*_ ")
+		if strings.HasPrefix(t, "`") || isFieldText(e.item.Subject) || isPathOnly(e.item.Subject) {
+			ref++
+		}
+	}
+	return n > 0 && ref*3 >= n*2
 }
 
 // exhibit reports whether a section outside the plan's work list holds only
@@ -373,7 +417,7 @@ var afterWork = map[string]bool{"next steps": true, "rollout": true, "fixes": tr
 // or task heading holds names one change, and its bullets are that
 // change's details; numbered steps under it are steps.
 func (r *reader) agentChange(s *sec) bool {
-	return r.agent && s.level > 1 && s.content && s.ordered == 0 && !r.underAnchor(s)
+	return r.changes && s.level > 1 && s.content && s.ordered == 0 && !r.underAnchor(s)
 }
 
 // inChecks reports whether s or a section above it is a checks section.

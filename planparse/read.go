@@ -35,7 +35,11 @@ type reader struct {
 	// (Summary, Context, Goal, ...) and a checks section (Test plan,
 	// Verification, ...).
 	agent bool
-	ctx   bool // a section below the title is a context section
+	// changes is true for the layout in which a plan-mode agent writes one
+	// section per change: a context section, a checks section, and the
+	// assumptions it made (Summary, the changes, Test plan, Assumptions).
+	changes bool
+	ctx     bool // a section below the title is a context section
 	// plainText: the plan has no headings but a title and no list at
 	// column 0, as a TODO.txt; its one-line paragraphs are its tasks.
 	plainText bool
@@ -109,12 +113,14 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 // layout works out what the plan's sections say as a whole: whether it is
 // a plan-mode agent's layout, and where it names its work.
 func (r *reader) layout() {
-	var ctx, check bool
+	var ctx, check, assumed bool
 	for _, s := range r.secs {
 		ctx = ctx || s.kind == kContext && s.level > 1
 		check = check || s.kind.checks()
+		assumed = assumed || s.level > 1 && s.label == "assumptions"
 	}
 	r.agent, r.ctx = ctx && check, ctx
+	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
 	for _, s := range r.secs {
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
