@@ -277,6 +277,10 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   H.wait(TIMEOUT, function()
     return vim.deep_equal({ 3, 4, 5, 6, 7 }, open_ids())
   end, 'diagnostics follow the CLI', describe_diags)
+  -- The failed verification of #2 is a diagnostic too, which may arrive
+  -- after the sidebar's plan: the screen below is the settled one.
+  H.settled(TIMEOUT, client, plan_buf, vim.uri_from_fname(ws))
+  H.eq(1, #diags('evidence-failed'), describe_diags())
   H.golden('sidebar_after_cli.txt', sidebar.lines())
   if os.getenv('PLANLS_CAPTURE') then
     H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
