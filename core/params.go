@@ -45,7 +45,7 @@ type params struct {
 	HasFields bool
 	Group     *string
 
-	// MCP seed (003) fields.
+	// The public MCP todo tool's additions (docs/DEVELOPING.md, "Where the rules come from").
 	ProjectID        *string
 	Priority         *string
 	DueAt            *string
@@ -65,7 +65,7 @@ type params struct {
 
 // knownFields are the accepted keys of a call and of an op ("ops" only at
 // the top level). Anything else is refused so a misspelt field is never
-// silently ignored (MCP seed: "dispatcher 不会静默忽略 fields").
+// silently ignored.
 var knownFields = map[string]bool{
 	"action": true, "id": true, "subject": true, "blockedBy": true, "description": true,
 	"activeForm": true, "owner": true, "metadata": true, "evidence": true, "reason": true,
