@@ -11,7 +11,7 @@ import (
 type Options struct {
 	Now         time.Time      // clock for createdAt/updatedAt; zero means time.Now().UTC()
 	Zone        *time.Location // zone for date-only due_at when owner_timezone is absent; nil = UTC
-	ReadOnly    bool           // only list/get allowed (MCP seed memory:read scope)
+	ReadOnly    bool           // only list/get allowed (planls mcp --read-only)
 	ProjectID   string         // when set, a project_id param must equal it
 	NoDeleteAll bool           // refuse delete_all outright
 	// CompactRows makes list rows one line each unless the call names the

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Tests of the MCP seed (003) additions.
+// Tests of the public MCP todo tool's additions (docs/DEVELOPING.md).
 
 func manyTasks(t *testing.T, n int) *State {
 	t.Helper()

@@ -298,7 +298,7 @@ func TestClearDropsEdgesToClearedTodos(t *testing.T) {
 	}
 }
 
-// update to deleted drops the reason (seed §1), so restoring a deferred task
+// update to deleted drops the reason, so restoring a deferred task
 // deleted that way brings it back pending; delete keeps it, so it comes back deferred.
 func TestRestoreDeferred(t *testing.T) {
 	st, _ := mustCall(t, Empty(), `{"ops":[{"action":"create","subject":"a"},{"action":"create","subject":"b"},{"action":"update","id":1,"status":"deferred","reason":"r"},{"action":"update","id":2,"status":"deferred","reason":"r"},{"action":"update","id":1,"status":"deleted"},{"action":"delete","id":2}]}`)

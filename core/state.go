@@ -39,7 +39,7 @@ type Task struct {
 	UID         string         `json:"uid,omitempty"`
 	Subject     string         `json:"subject"`
 	Status      Status         `json:"status"`
-	Description *string        `json:"description,omitempty"` // nil = absent; "" is kept on update (seed §1)
+	Description *string        `json:"description,omitempty"` // nil = absent; "" is kept on update
 	ActiveForm  *string        `json:"activeForm,omitempty"`
 	Owner       *string        `json:"owner,omitempty"`
 	BlockedBy   []int          `json:"blockedBy,omitempty"` // insertion order; dropped when empty
@@ -50,7 +50,7 @@ type Task struct {
 	PlanText    string         `json:"planText,omitempty"`
 	Evidence    string         `json:"evidence,omitempty"` // stored trimmed on completion
 	Reason      string         `json:"reason,omitempty"`   // stored trimmed on deferral
-	// MCP seed (003) additions.
+	// The public MCP todo tool's additions (docs/DEVELOPING.md).
 	Priority string `json:"priority,omitempty"`
 	DueAt    string `json:"dueAt,omitempty"` // RFC 3339, UTC
 	Note     string `json:"note,omitempty"`

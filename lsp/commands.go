@@ -251,13 +251,14 @@ func (s *server) ask(ctx context.Context, t *core.Task, name, field string, sugg
 
 // suggestionsFrom lists the values offered as field ("evidence" or
 // "reason") of task t: for evidence only head, the newest commit that
-// changes more than the plan, when it was made after t's approval (another
-// item's evidence is never offered: it proves that item); for a reason the
-// last deferral reason recorded in st. Reopening suggests nothing.
+// changes more than the plan, when it was made after t's approval and no
+// other task's evidence names it (another item's evidence is never
+// offered: it proves that item); for a reason the last deferral reason
+// recorded in st. Reopening suggests nothing.
 func suggestionsFrom(head headCommit, st *core.State, t *core.Task, field string) []string {
 	switch field {
 	case "evidence":
-		if head.offers(t) {
+		if head.offers(t) && !provesAnother(head, st, t) {
 			return []string{head.Line}
 		}
 	case "reason":
@@ -273,6 +274,28 @@ func suggestionsFrom(head headCommit, st *core.State, t *core.Task, field string
 		}
 	}
 	return nil
+}
+
+// provesAnother reports whether the evidence of a task in st other than t
+// (tombstones too) names head's commit: the same commit, abbreviated to
+// any length of 7 or more hex digits on either side.
+func provesAnother(head headCommit, st *core.State, t *core.Task) bool {
+	hash, _, _ := strings.Cut(head.Line, " ")
+	if st == nil || hash == "" {
+		return false
+	}
+	for i := range st.Tasks {
+		u := &st.Tasks[i]
+		if u.ID == t.ID || u.Evidence == "" {
+			continue
+		}
+		for _, ref := range core.ParseEvidence(u.Evidence) {
+			if ref.Kind == core.RefCommit && (strings.HasPrefix(ref.Commit, hash) || strings.HasPrefix(hash, ref.Commit)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // gitHeadOf is opts.gitHead for dir and its plan file ("" when there is

@@ -282,6 +282,11 @@ func TestReadyEvidenceAction(t *testing.T) {
 	if t2 := findTask(readState(t, root), 2); t2.Status != "completed" || t2.Evidence != "abc1234 Add the limiter" {
 		t.Errorf("task 2 %+v", t2)
 	}
+	// The commit now proves #2, so it is no one-click proof of #3 either.
+	e.waitDiags(u, "5 open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	if got := titles(e.actions(u, 12, nil)); got != "Complete #3… | Defer #3… | Start #3" {
+		t.Errorf("actions on #3 after #2 was completed with the HEAD commit: %q", got)
+	}
 	if got := shorten(strings.Repeat("é", 70), 60); len([]rune(got)) != 60 || !strings.HasSuffix(got, "…") {
 		t.Errorf("shorten: %q", got)
 	}

@@ -22,7 +22,7 @@ import (
 // Options configure the MCP server.
 type Options struct {
 	Root        string // explicit workspace root (--root); "" = PLANLS_ROOT, MCP roots, cwd
-	ReadOnly    bool   // serve only list/get (memory:read scope)
+	ReadOnly    bool   // serve only list/get (--read-only)
 	NoDeleteAll bool   // refuse delete_all
 	// Structured says whether results carry structuredContent (--structured-content).
 	Structured Structured

@@ -83,8 +83,8 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		why := "removed, reworded or moved to another heading"
 		if old := approvedPath(st); old != "" && old != rel {
 			// Another plan file would replace the approved one, and with it
-			// every item the two do not share (a trial lost 7 items to
-			// a second plan file approved by mistake).
+			// every item the two do not share: a second plan file approved
+			// by mistake would tombstone the approved plan's items.
 			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
 				return refusal(st, params, ReplacingPlan(st, rel, gone))
 			}

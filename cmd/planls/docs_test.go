@@ -46,7 +46,7 @@ func TestNoCitationsOutsideTheRepository(t *testing.T) {
 	if err != nil {
 		t.Skip("not a git checkout")
 	}
-	bad := regexp.MustCompile(`\bB\d{2}\b|\b[Ii]ssue \d+|todo-behaviou?r\.md|planls-rules\.md|\bvectors\.md|DESIGN\.md|field (trial|failure)|second trial|\.\./shared/|ANCHORS-AND-STYLE|REAL-CLIENTS\.md|PEERS\.md`)
+	bad := regexp.MustCompile(`\bB\d{2}\b|\b[Ii]ssue \d+|todo-behaviou?r\.md|planls-rules\.md|\bvectors\.md|DESIGN\.md|field (trial|failure)|second trial|\.\./shared/|ANCHORS-AND-STYLE|REAL-CLIENTS\.md|PEERS\.md|seed §\d|seed \(\d{3}\)|memory:read|\ba trial (lost|met)`)
 	for _, f := range strings.Fields(string(out)) {
 		if strings.HasPrefix(f, "testdata/corpus/") || strings.Contains(f, "node_modules") || f == "cmd/planls/docs_test.go" || f == "docs/DEVELOPING.md" ||
 			!regexp.MustCompile(`\.(go|ts|js|mjs|lua|sh|txtar|md|vim|el)$`).MatchString(f) {

@@ -68,6 +68,8 @@ func resultHints(cmd *cobra.Command, res core.Result) []string {
 			out = append(out, `hint: pass it with --evidence "..."`)
 		case strings.HasPrefix(msg, "reason required") && cmd.Flags().Lookup("reason") != nil:
 			out = append(out, `hint: pass it with --reason "..."`)
+		case strings.HasPrefix(msg, "delete_all needs confirm_delete_all") && cmd.Flags().Lookup("confirm-delete-all") != nil:
+			out = append(out, "hint: run it again with --confirm-delete-all")
 		}
 		for _, n := range res.Notices {
 			if n.Code == core.CompletedFinalCode {

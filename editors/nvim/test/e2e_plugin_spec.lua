@@ -46,6 +46,25 @@ local function describe_sidebar()
   return table.concat(sidebar.lines(), '\n')
 end
 
+-- Waits until n messages of seen (H.capture_notify's record) match the Lua
+-- pattern. The server writes the state file, and the change shows, before
+-- it answers the command: a test that waited for those waits for the
+-- command's own message too before it gives vim.notify back, or the
+-- message lands in a later test's record.
+local function wait_told(seen, pattern, n)
+  H.wait(TIMEOUT, function()
+    local k = 0
+    for _, m in ipairs(seen) do
+      if m.msg:find(pattern) then
+        k = k + 1
+      end
+    end
+    return k >= (n or 1)
+  end, 'a message matching ' .. pattern, function()
+    return vim.inspect(seen)
+  end)
+end
+
 local function task(id)
   local st = H.read_json(state_path)
   for _, t in ipairs(st and st.tasks or {}) do
@@ -158,11 +177,12 @@ H.test('setup attaches to the example plan', function()
 end)
 
 H.test(':PlanlsApprove tracks the plan: one diagnostic per item', function()
-  local _, restore = H.capture_notify()
+  local seen, restore = H.capture_notify()
   vim.cmd('PlanlsApprove')
   local ok = vim.wait(TIMEOUT, function()
     return #diags('open-item') == 7
   end, 20)
+  wait_told(seen, '^planls: Approved plan ')
   restore()
   H.ok(ok, 'want 7 open-item diagnostics, got ' .. describe_diags())
   H.eq({ 1, 2, 3, 4, 5, 6, 7 }, open_ids())
@@ -211,12 +231,13 @@ end)
 
 H.test('c completes the item under the cursor with the typed evidence', function()
   goto_item(1)
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'go test ./internal/ratelimit -run Bucket: ok' })
   vim.api.nvim_feedkeys('c', 'x', false)
   local ok = vim.wait(TIMEOUT, function()
     return has_line('6/7 open · PLAN.md')
   end, 20)
+  wait_told(seen, '^planls: Updated #1 ')
   restore()
   restore_notify()
   H.ok(ok, 'sidebar did not update:\n' .. describe_sidebar())
@@ -277,6 +298,10 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   H.wait(TIMEOUT, function()
     return vim.deep_equal({ 3, 4, 5, 6, 7 }, open_ids())
   end, 'diagnostics follow the CLI', describe_diags)
+  -- The failed verification of #2 is a diagnostic too, which may arrive
+  -- after the sidebar's plan: the screen below is the settled one.
+  H.settled(TIMEOUT, client, plan_buf, vim.uri_from_fname(ws))
+  H.eq(1, #diags('evidence-failed'), describe_diags())
   H.golden('sidebar_after_cli.txt', sidebar.lines())
   if os.getenv('PLANLS_CAPTURE') then
     H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
@@ -308,6 +333,7 @@ end)
 H.test('s starts, d defers, r reopens', function()
   local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'waiting on the config review' })
+  local steps = 0
   local function step(key, glyph, want_open)
     goto_item(3)
     vim.api.nvim_feedkeys(key, 'x', false)
@@ -315,6 +341,8 @@ H.test('s starts, d defers, r reopens', function()
       return sidebar.lines()[item_line(3)]:find(glyph .. ' #3 ', 1, true) ~= nil and has_line(want_open)
     end, 20)
     H.ok(ok, key .. ': ' .. describe_sidebar())
+    steps = steps + 1
+    wait_told(seen, '^planls: %a+ #3 ', steps)
     H.eq(item_line(3), vim.api.nvim_win_get_cursor(sidebar_win())[1], 'cursor stays on #3 after ' .. key)
   end
   step('s', '◐', '5/7 open · PLAN.md')
@@ -344,7 +372,7 @@ H.test('s starts, d defers, r reopens', function()
 end)
 
 H.test('r on a completed item asks why and reopens it; the journal keeps who, why and the evidence', function()
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local rc, out = H.cli(ws, { 'todo', 'complete', '4', '--evidence', 'curl shows the counter' })
   H.eq(0, rc, 'planls todo complete: ' .. out)
   H.wait(TIMEOUT, function()
@@ -357,6 +385,7 @@ H.test('r on a completed item asks why and reopens it; the journal keeps who, wh
     local t = task(4)
     return t and t.status == 'pending'
   end, '#4 reopened', describe_sidebar)
+  wait_told(seen, '^planls: Reopened #4 ')
   restore()
   restore_notify()
   H.eq({ 'Reason to reopen #4 (why it is not done): ' }, prompts)
@@ -397,7 +426,7 @@ end)
 H.test(':PlanlsDefer at the cursor in PLAN.md and :PlanlsComplete N', function()
   vim.api.nvim_set_current_buf(plan_buf)
   vim.api.nvim_win_set_cursor(0, { plan_line('- Unit tests for the bucket') + 1, 4 })
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'covered by the load test', 'go test ./... -race: ok' })
   vim.cmd('PlanlsDefer')
   H.wait(TIMEOUT, function()
@@ -409,6 +438,8 @@ H.test(':PlanlsDefer at the cursor in PLAN.md and :PlanlsComplete N', function()
     local t = task(6)
     return t and t.status == 'completed'
   end, '#6 completed')
+  wait_told(seen, '^planls: Updated #5 ')
+  wait_told(seen, '^planls: Updated #6 ')
   restore()
   restore_notify()
   H.eq({ 'Reason to defer #5: ', 'Evidence for #6: ' }, prompts)
@@ -528,13 +559,16 @@ H.test('code action Complete #7… goes through the prompt (vim.lsp.buf.code_act
     end
     on_choice(pick and items[pick], pick)
   end
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   local prompts, restore = H.stub_input({ 'k6 run load.js: quiet key p99 12 ms' })
   vim.lsp.buf.code_action()
   local ok = vim.wait(TIMEOUT, function()
     local t = task(7)
     return t and t.status == 'completed'
   end, 20)
+  if ok then
+    wait_told(seen, '^planls: Updated #7 ')
+  end
   vim.ui.select = orig_select
   restore()
   restore_notify()
@@ -744,11 +778,14 @@ H.test('A re-approves a saved, changed plan', function()
     return has_line('the plan changed since approval')
   end, 'the sidebar sees the change', describe_sidebar)
   vim.api.nvim_set_current_win(sidebar_win())
-  local _, restore_notify = H.capture_notify()
+  local seen, restore_notify = H.capture_notify()
   vim.api.nvim_feedkeys('A', 'x', false)
   local ok = vim.wait(TIMEOUT, function()
     return not has_line('the plan changed since approval') and has_line('3/8 open · PLAN.md')
   end, 20)
+  if ok then
+    wait_told(seen, '^planls: Approved plan ')
+  end
   restore_notify()
   H.ok(ok, 're-approval: ' .. describe_sidebar())
   local new

@@ -199,6 +199,75 @@ function H.stub_input(answers)
   end
 end
 
+-- One planls diagnostic as "line:code:message" (the LSP's 0-based line).
+local function diag_key(line, code, message)
+  return string.format('%d:%s:%s', line, tostring(code), message)
+end
+
+--- Waits until what the client shows of buf's planls diagnostics is what the
+--- server holds now and the server's verification of completed items has
+--- landed (planls/plan's pending is false): the settled state. A change the
+--- client did not make reaches it on two paths (planls/stateChanged, then
+--- planls/plan, for a sidebar; a publish or workspace/diagnostic/refresh,
+--- then textDocument/diagnostic, for diagnostics) in either order, so a
+--- screen is taken only once both have arrived. The server answers
+--- textDocument/diagnostic from its current snapshot whether the client
+--- pulls or is pushed its diagnostics. root_uri names the folder.
+function H.settled(ms, client, buf, root_uri)
+  local compat = require('planls.compat')
+  local inflight, server, pending = false, nil, nil
+  local function shown()
+    local keys = {}
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.source == 'planls' then
+        table.insert(keys, diag_key(d.lnum, d.code, d.message))
+      end
+    end
+    table.sort(keys)
+    return keys
+  end
+  local function ask()
+    inflight = true
+    local got, plan = nil, nil
+    local left = 2
+    local function done()
+      left = left - 1
+      if left == 0 then
+        server, pending, inflight = got, plan and plan.pending, false
+      end
+    end
+    compat.request(client, 'planls/plan', { uri = root_uri }, function(err, res)
+      plan = not err and res or { pending = true }
+      done()
+    end, buf)
+    compat.request(client, 'textDocument/diagnostic', { textDocument = { uri = vim.uri_from_bufnr(buf) } },
+      function(err, res)
+        if not err and res and res.items then
+          got = {}
+          for _, d in ipairs(res.items) do
+            if d.source == 'planls' then
+              table.insert(got, diag_key(d.range.start.line, d.code, d.message))
+            end
+          end
+          table.sort(got)
+        end
+        done()
+      end, buf)
+  end
+  H.wait(ms, function()
+    if server ~= nil and pending == false and vim.deep_equal(server, shown()) then
+      return true
+    end
+    if not inflight then
+      ask()
+    end
+    return false
+  end, 'diagnostics settled', function()
+    return 'server (pending ' .. tostring(pending) .. '): ' .. vim.inspect(server)
+      .. '\nclient: ' .. vim.inspect(shown())
+  end)
+end
+
 H.uv = uv
 
 return H
