@@ -202,7 +202,7 @@ func (r *reader) underSoftSkip(s *sec) bool {
 	switch {
 	case (s.form == fUnit || s.form == fGroup) && s.restK != kExclude && p.why != whyLog:
 		return false
-	case p.why == whyStatus && s.kind == kTasks && r.dialect != "checkboxes":
+	case p.why == whyStatus && (s.kind == kTasks || s.kind == kWork) && r.dialect != "checkboxes":
 		return false // "## Status" then "### In progress", "### Next up"
 	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false

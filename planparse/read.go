@@ -274,13 +274,25 @@ func (r *reader) emit(s *sec) {
 }
 
 // kidTask reports whether a sub-section of s names a task or a list of
-// work: then s's prose introduces them and is not an item of its own.
+// work, or every sub-section is one piece of work written as prose: then
+// s's prose introduces them and is not an item of its own.
 func (r *reader) kidTask(s *sec) bool {
-	return slices.ContainsFunc(s.kids, func(k int) bool {
+	if slices.ContainsFunc(s.kids, func(k int) bool {
 		t := r.secs[k]
 		return r.isTask(t) || t.kind == kWork || t.kind == kTasks
+	}) {
+		return true
+	}
+	// Sub-sections that are each one piece of work written as prose
+	// ("### Split the admin routes" and a paragraph) are the work; the
+	// prose above them introduces them.
+	return !slices.ContainsFunc(s.kids, func(k int) bool {
+		t := r.secs[k]
+		return t.kind != kPlain || len(t.kids) > 0 || t.plain+t.boxes > 0 || t.rows > 0 || !r.hasKind(t, isParagraph)
 	})
 }
+
+func isParagraph(ev *event) bool { return ev.kind == evParagraph && ev.lines > 0 }
 
 // bullets adds the items of a section's lists and task tables, following
 // the lead-ins (rule 6): a paragraph ending in ':' that names context, notes
@@ -628,6 +640,9 @@ func (r *reader) firstPara(ev *event) bool {
 // lineItem adds a one-line paragraph as an item, with the list after it
 // (if any) as its plan text.
 func (r *reader) lineItem(s *sec, ev, details *event) {
+	if ev.first.End <= ev.first.Start {
+		return // a line of white space only ("\v"): it names nothing
+	}
 	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
 	if details != nil && len(details.entries) > 0 {
 		last := details.entries[len(details.entries)-1].item
@@ -641,6 +656,9 @@ func (r *reader) lineItem(s *sec, ev, details *event) {
 // paragraphItem adds a paragraph as one item: its first line the subject,
 // its other lines the plan text.
 func (r *reader) paragraphItem(s *sec, ev *event) {
+	if ev.first.End <= ev.first.Start {
+		return
+	}
 	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
 	if ev.l1 > ev.l0 {
 		it.PlanText = planText(r.ln, ev.l0+1, ev.l1)

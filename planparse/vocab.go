@@ -58,7 +58,7 @@ var labelWords = map[kind][]string{
 		// es, pt, fr, de, ru, vi, pl, tr, it
 		"fuera de alcance", "fuera del alcance", "no objetivos", "trabajo futuro", "futuro",
 		"fora do escopo", "não objetivos", "nao objetivos", "trabalho futuro",
-		"hors périmètre", "hors perimetre", "hors sujet", "non-objectifs", "travaux futurs",
+		"hors périmètre", "hors perimetre", "hors sujet", "non-objectifs", "travaux futurs", "idées",
 		"nicht im plan", "nicht im umfang", "nicht-ziele", "nichtziele", "außerhalb des umfangs", "später", "zukunft",
 		"вне рамок", "не входит", "не цели", "нецели", "будущее", "позже",
 		"ngoài phạm vi", "không làm", "tương lai",
@@ -624,6 +624,11 @@ func formOfPlain(plain, raw string) (form, string) {
 		}
 	}
 	if rest, ok := idPrefix(raw); ok {
+		if strings.Trim(rest, "0123456789 /–-") == "" {
+			// "Q1 2025", "T2", "H2": an id that names nothing after it is
+			// a period or a group of work, not one piece of it.
+			return fGroup, rest
+		}
 		return fUnit, rest
 	}
 	if len(s) > 1 && s[0] == 'v' && s[1] >= '0' && s[1] <= '9' {
