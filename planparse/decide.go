@@ -298,8 +298,8 @@ func (r *reader) card(s *sec) bool {
 // before the first of them; or a spec that ends with its work, where this
 // section comes before the first work list ("Milestones", "Deliverables").
 func (r *reader) spec(s *sec) bool {
-	if r.anchored == 0 || r.underAnchor(s) || !r.hasKind(s, isReference) {
-		return false
+	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 || !r.hasKind(s, isReference) {
+		return false // checkboxes are there to be ticked off, never reference
 	}
 	if r.anchorLabel && r.ctx {
 		return true

@@ -184,6 +184,7 @@ func (r *reader) inLabelledSkip(s *sec) bool {
 // the top-level bullets there.
 func (r *reader) boxPlan() bool {
 	boxes, plain, mixed := 0, 0, 0
+	boxLists, plainLists, open := 0, 0, 0
 	for _, s := range r.secs {
 		if r.neverWork(s) {
 			continue
@@ -192,21 +193,39 @@ func (r *reader) boxPlan() bool {
 			if ev.kind != evList {
 				continue
 			}
-			seenBox := false
+			seenBox, seenPlain := false, false
 			for i := range ev.entries {
 				switch e := &ev.entries[i]; {
 				case e.empty:
 				case e.box:
 					boxes++
 					seenBox = true
+					if e.item.Checkbox != Checked {
+						open++
+					}
 				default:
 					plain++
+					seenPlain = true
 					if seenBox {
 						mixed++
 					}
 				}
 			}
+			switch {
+			case seenBox && (s.kind == kLog || s.kind == kTasks):
+				boxLists, open = boxLists+1, open+1 // a progress or done list: done work
+			case seenBox:
+				boxLists++
+			case seenPlain:
+				plainLists++
+			}
 		}
+	}
+	// One list of ticked boxes beside plain lists records checks that were
+	// run ("## Verified"); it is not how the plan tracks its work. (Ticked
+	// boxes in a progress or done list are done work, and they count.)
+	if boxLists == 1 && open == 0 && plainLists >= 2 {
+		return false
 	}
 	// Plain bullets with a box here and there in the same lists is a
 	// bullet plan; a checkbox plan's boxes make lists of their own.
