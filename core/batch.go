@@ -14,9 +14,10 @@ const (
 )
 
 // parseOps reads the `ops` array of a call (the seed's ops batches: malformed
-// ops): every op is checked for shape and fields, and by check (the
-// precheck every op gets), in order; the first problem wins.
-func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*params, error) {
+// ops): every op is checked for shape and fields in order. It returns the
+// ops read before the first problem, and that problem: Run prechecks those
+// ops first, so the first problem of the call wins.
+func parseOps(obj map[string]json.RawMessage) ([]opCall, error) {
 	if len(obj) > 1 {
 		return nil, errors.New(msgOpsCombined)
 	}
@@ -27,29 +28,26 @@ func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*par
 	if len(ops) == 0 {
 		return nil, errors.New(msgOpsEmpty)
 	}
-	parsed := make([]*params, len(ops))
+	parsed := make([]opCall, 0, len(ops))
 	for i, opRaw := range ops {
 		m, err := decodeObject(jsonInString(opRaw, '{'), "op")
 		if err != nil {
-			return nil, fmt.Errorf("ops[%d]: op must be a JSON object", i)
+			return parsed, fmt.Errorf("ops[%d]: op must be a JSON object", i)
 		}
 		if _, has := m["action"]; !has {
-			return nil, fmt.Errorf("ops[%d]: action required", i)
+			return parsed, fmt.Errorf("ops[%d]: action required", i)
 		}
 		if _, has := m["ops"]; has {
-			return nil, fmt.Errorf("ops[%d]: ops can't be nested", i)
+			return parsed, fmt.Errorf("ops[%d]: ops can't be nested", i)
 		}
 		p, err := parseParams(m)
 		if err != nil {
-			return nil, fmt.Errorf("ops[%d]: %v", i, err)
+			return parsed, fmt.Errorf("ops[%d]: %v", i, err)
 		}
 		if p.Action == "" {
-			return nil, fmt.Errorf("ops[%d]: action required", i)
+			return parsed, fmt.Errorf("ops[%d]: action required", i)
 		}
-		if err := check(p); err != nil {
-			return nil, fmt.Errorf("ops[%d]: %v", i, err)
-		}
-		parsed[i] = p
+		parsed = append(parsed, p.call())
 	}
 	return parsed, nil
 }
@@ -59,9 +57,9 @@ func parseOps(obj map[string]json.RawMessage, check func(*params) error) ([]*par
 // working copy, reads run on the final state, and the first failure rejects
 // the whole call. Each mutation's text is made at its own point in the
 // batch; a create that a later clear undid prints `Created #<id>`.
-func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params) Result {
+func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []opCall) Result {
 	const action = "batch"
-	failf := func(p *params, format string, a ...any) Result {
+	failf := func(p *opCall, format string, a ...any) Result {
 		return r.fail(orig, view, action, raw, p, fmt.Errorf(format, a...))
 	}
 	w := cloneState(view)
@@ -69,8 +67,9 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params)
 	texts := make([]string, len(parsed))
 	createdID := make([]int, len(parsed)) // 0 unless op i created a task
 	changed := false
-	for i, p := range parsed {
-		if isRead(p.Action) {
+	for i := range parsed {
+		p := &parsed[i]
+		if isRead(p.action) {
 			continue
 		}
 		text, ch, err := r.step(w, p)
@@ -79,22 +78,23 @@ func (r *runner) batch(orig, view *State, raw json.RawMessage, parsed []*params)
 		}
 		texts[i] = text
 		changed = changed || ch
-		if ch && p.Action == "create" {
+		if ch && p.action == "create" {
 			createdID[i] = w.NextID - 1
 			r.created[createdID[i]] = i
 		}
 	}
-	for i, p := range parsed {
+	for i := range parsed {
+		p := &parsed[i]
 		var err error
-		switch p.Action {
-		case "list":
+		switch op := p.op.(type) {
+		case ListOp:
 			var page listPage
-			page, err = list(w, p, r.opts)
+			page, err = list(w, op, r.opts)
 			texts[i] = page.text
 			r.show(page.ids...)
-		case "get":
+		case GetOp:
 			if texts[i], err = get(w, p); err == nil {
-				r.show(p.ID)
+				r.show(p.id)
 			}
 		}
 		if err != nil {

@@ -1,9 +1,7 @@
 package core
 
 import (
-	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -35,32 +33,32 @@ var onlyForKeys = slices.Sorted(maps.Keys(onlyFor))
 
 // precheck runs the checks every call or op gets before its action's own
 // rules: a known action, fields that apply to it, the project, the scope.
-func (r *runner) precheck(p *params) error {
-	if !slices.Contains(actions, p.Action) {
-		if p.Action == "defer" {
+func (r *runner) precheck(p *opCall) error {
+	if !slices.Contains(actions, p.action) {
+		if p.action == "defer" {
 			// Deferring is an update (rpiv-todo's status machine), and the CLI
 			// has a `todo defer`: name the call that does it.
 			id := "N"
-			if p.HasID && p.ID > 0 {
-				id = fmt.Sprint(p.ID)
+			if p.hasID && p.id > 0 {
+				id = fmt.Sprint(p.id)
 			}
 			return fmt.Errorf(`unknown action "defer": defer with {"action":"update","id":%s,"status":"deferred","reason":"..."}`, id)
 		}
-		return fmt.Errorf("unknown action %q: use %s", p.Action, strings.Join(actions, ", "))
+		return fmt.Errorf("unknown action %q: use %s", p.action, strings.Join(actions, ", "))
 	}
 	for _, k := range onlyForKeys {
-		if p.has(k) && !slices.Contains(onlyFor[k], p.Action) {
+		if p.has(k) && !slices.Contains(onlyFor[k], p.action) {
 			return fmt.Errorf("%s only applies to %s", k, englishList(onlyFor[k]))
 		}
 	}
-	if p.ProjectID != nil && *p.ProjectID != r.opts.ProjectID {
+	if p.projectID != nil && *p.projectID != r.opts.ProjectID {
 		if r.opts.ProjectID == "" {
-			return fmt.Errorf("project_id %q is not this project: this server has no project id, leave project_id out", *p.ProjectID)
+			return fmt.Errorf("project_id %q is not this project: this server has no project id, leave project_id out", *p.projectID)
 		}
-		return fmt.Errorf("project_id %q is not this project (%q)", *p.ProjectID, r.opts.ProjectID)
+		return fmt.Errorf("project_id %q is not this project (%q)", *p.projectID, r.opts.ProjectID)
 	}
-	if r.opts.ReadOnly && !isRead(p.Action) {
-		return fmt.Errorf("read-only: this server only reads (planls mcp --read-only): list and get work, %s does not; ask the user to make the change, or to serve planls without --read-only", p.Action)
+	if r.opts.ReadOnly && !isRead(p.action) {
+		return fmt.Errorf("read-only: this server only reads (planls mcp --read-only): list and get work, %s does not; ask the user to make the change, or to serve planls without --read-only", p.action)
 	}
 	return nil
 }
@@ -75,9 +73,9 @@ func englishList(xs []string) string {
 // Call runs one `todo` tool call: params is the tool's JSON object (either an
 // `action` with its fields, or `ops`). Actions: the seed's create, update,
 // list, get, delete, clear, and the MCP seed's complete, delete_all, restore.
-// It is the JSON layer over the typed operations of ops.go: it decodes and
-// type-checks the fields (the seed's schema errors), then runs the same
-// rules. It never fails out-of-band: a rejected call (bad JSON, unknown or
+// It is Run(in, Decode(params), opts): the JSON layer decodes and
+// type-checks the fields (the seed's schema errors) into the typed
+// operations of ops.go, which run. It never fails out-of-band: a rejected call (bad JSON, unknown or
 // mistyped field, any rule of the seed's status transitions/§5, read-only, project
 // mismatch, version conflict) returns an envelope with content
 // "Error: <msg>" and details.error set, and Result.State is the unchanged
@@ -86,47 +84,19 @@ func englishList(xs []string) string {
 // Result.Shown name the tasks the call changed and showed. Tasks in the
 // returned state are sorted by id.
 func Call(in *State, raw json.RawMessage, opts Options) Result {
-	view := sortedView(in)
-	orig := cmp.Or(in, view)
-	r := &runner{opts: opts, now: opts.now()}
-	obj, err := decodeObject(raw, "params")
-	if err != nil {
-		return fail(orig, view, "batch", raw, err)
-	}
-	if _, ok := obj["ops"]; ok {
-		parsed, err := parseOps(obj, r.precheck)
-		if err != nil {
-			return fail(orig, view, "batch", raw, err)
-		}
-		return r.batch(orig, view, raw, parsed)
-	}
-	action := "batch"
-	if a, ok := obj["action"]; ok {
-		var s string
-		if json.Unmarshal(a, &s) == nil && s != "" {
-			action = s
-		}
-	}
-	p, err := parseParams(obj)
-	if err != nil {
-		return fail(orig, view, action, raw, err)
-	}
-	if p.Action == "" {
-		return fail(orig, view, "batch", raw, errors.New("action required (or pass ops)"))
-	}
-	return r.single(orig, view, raw, p)
+	return Run(in, Decode(raw), opts)
 }
 
-// single runs one parsed op as a whole call: the checks every call gets,
+// single runs one op as a whole call: the checks every call gets,
 // then the read or the mutation on a working copy of view.
-func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Result {
-	action := p.Action
+func (r *runner) single(orig, view *State, raw json.RawMessage, p *opCall) Result {
+	action := p.action
 	if err := r.precheck(p); err != nil {
 		return r.fail(orig, view, action, raw, p, err)
 	}
-	switch p.Action {
-	case "list":
-		page, err := list(view, p, r.opts)
+	switch op := p.op.(type) {
+	case ListOp:
+		page, err := list(view, op, r.opts)
 		if err != nil {
 			return r.fail(orig, view, action, raw, p, err)
 		}
@@ -137,12 +107,12 @@ func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Resul
 		res.Envelope.Details.NextCursor = page.nextCursor
 		res.Envelope.Details.Fields = page.fields
 		return res
-	case "get":
+	case GetOp:
 		text, err := get(view, p)
 		if err != nil {
 			return r.fail(orig, view, action, raw, p, err)
 		}
-		r.show(p.ID)
+		r.show(p.id)
 		return r.success(orig, view, action, raw, text, false)
 	}
 	w := cloneState(view)
@@ -163,10 +133,11 @@ func (r *runner) single(orig, view *State, raw json.RawMessage, p *params) Resul
 // remembered client_mutation_id replays its first text, else the action
 // runs and a keyed change is remembered. An op that changes nothing shows
 // the task it named.
-func (r *runner) step(w *State, p *params) (text string, changed bool, err error) {
+func (r *runner) step(w *State, p *opCall) (text string, changed bool, err error) {
 	hit := false
-	if p.ClientMutationID != nil {
-		text, hit, err = replay(w, p)
+	key := p.mutationKey()
+	if key != nil {
+		text, hit, err = replay(w, p, *key)
 	}
 	if !hit && err == nil {
 		text, changed, err = r.mutate(w, p)
@@ -175,37 +146,48 @@ func (r *runner) step(w *State, p *params) (text string, changed bool, err error
 	case err != nil:
 	case !changed:
 		r.named(p)
-	case p.ClientMutationID != nil:
-		r.remember(w, p, text, touched(w, p))
+	case key != nil:
+		r.remember(w, p, *key, text, touched(w, p))
 	}
 	return text, changed, err
 }
 
-// mutate runs one mutating action against the working state w.
-func (r *runner) mutate(w *State, p *params) (string, bool, error) {
-	switch p.Action {
-	case "create":
-		return r.create(w, p)
-	case "update", "complete":
-		return r.update(w, p)
-	case "delete":
-		return r.del(w, p)
-	case "clear":
+// mutate runs one mutating op against the working state w.
+func (r *runner) mutate(w *State, p *opCall) (string, bool, error) {
+	switch op := p.op.(type) {
+	case CreateOp:
+		return r.create(w, op)
+	case UpdateOp:
+		return r.update(w, op, p)
+	case DeleteOp:
+		return r.del(w, op, p)
+	case ClearOp:
 		return r.clear(w)
-	case "delete_all":
+	case DeleteAllOp:
 		return r.deleteAll(w, p)
-	case "restore":
-		return r.restore(w, p)
+	case RestoreOp:
+		return r.restore(w, op)
 	}
-	return "", false, fmt.Errorf("unknown action %q", p.Action)
+	return "", false, fmt.Errorf("unknown action %q", p.action)
+}
+
+// mutationKey is the op's client_mutation_id, nil when it has none.
+func (p *opCall) mutationKey() *string {
+	switch op := p.op.(type) {
+	case CreateOp:
+		return op.ClientMutationID
+	case UpdateOp:
+		return op.ClientMutationID
+	}
+	return nil
 }
 
 // touched is the ids a keyed create/update affected, for MutationKey.IDs.
-func touched(w *State, p *params) []int {
-	if p.Action == "create" {
+func touched(w *State, p *opCall) []int {
+	if p.action == "create" {
 		return []int{w.NextID - 1}
 	}
-	return []int{p.ID}
+	return []int{p.id}
 }
 
 // netDeferrals are the notices of plan items deferred by this call: deferred
@@ -261,7 +243,7 @@ func success(res, view *State, action string, raw json.RawMessage, text string, 
 // fail is a rejected call: `Error: <msg>`, details.error, state unchanged.
 // The task the rejected op named (if any) is in Shown, so a client sees
 // the row it asked about.
-func (r *runner) fail(orig, view *State, action string, raw json.RawMessage, p *params, err error) Result {
+func (r *runner) fail(orig, view *State, action string, raw json.RawMessage, p *opCall, err error) Result {
 	res := fail(orig, view, action, raw, err)
 	res.Notices = reopenNotice(err)
 	r.shown = nil
@@ -284,9 +266,9 @@ func (r *runner) touch(ids ...int) { r.affected = appendNew(r.affected, ids...) 
 func (r *runner) show(ids ...int) { r.shown = appendNew(r.shown, ids...) }
 
 // named shows the task an op named by id, when it exists.
-func (r *runner) named(p *params) {
-	if p.HasID {
-		r.show(p.ID)
+func (r *runner) named(p *opCall) {
+	if p.hasID {
+		r.show(p.id)
 	}
 }
 

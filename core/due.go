@@ -11,9 +11,9 @@ import (
 
 // zoneFor picks the zone of date-only times (MCP seed "owner_timezone"):
 // the owner_timezone param (an IANA name), else Options.Zone, else UTC.
-func zoneFor(p *params, opts Options) (*time.Location, error) {
-	if p.OwnerTimezone != nil {
-		name := *p.OwnerTimezone
+func zoneFor(tz *string, opts Options) (*time.Location, error) {
+	if tz != nil {
+		name := *tz
 		loc, err := time.LoadLocation(name)
 		if name == "" || name == "Local" || err != nil {
 			return nil, fmt.Errorf("owner_timezone %q is not an IANA time zone name (e.g. \"Europe/Berlin\")", name)
@@ -28,8 +28,8 @@ func zoneFor(p *params, opts Options) (*time.Location, error) {
 
 // parseDue reads an RFC 3339 timestamp, or a YYYY-MM-DD date as midnight in
 // the owner's zone, and returns it in UTC. field names the param in errors.
-func parseDue(field, s string, p *params, opts Options) (time.Time, error) {
-	loc, err := zoneFor(p, opts)
+func parseDue(field, s string, tz *string, opts Options) (time.Time, error) {
+	loc, err := zoneFor(tz, opts)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -45,13 +45,13 @@ func parseDue(field, s string, p *params, opts Options) (time.Time, error) {
 // formatDue is how due dates are stored: RFC 3339 in UTC, fractions kept.
 func formatDue(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-// dueAtValue resolves the due_at param: "" when absent, and "" clears the
-// date on update.
-func dueAtValue(p *params, opts Options) (string, error) {
-	if p.DueAt == nil || *p.DueAt == "" {
+// dueAtValue resolves the due_at param in zone tz (owner_timezone): ""
+// when absent, and "" clears the date on update.
+func dueAtValue(dueAt, tz *string, opts Options) (string, error) {
+	if dueAt == nil || *dueAt == "" {
 		return "", nil
 	}
-	t, err := parseDue("due_at", *p.DueAt, p, opts)
+	t, err := parseDue("due_at", *dueAt, tz, opts)
 	if err != nil {
 		return "", err
 	}

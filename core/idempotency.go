@@ -33,8 +33,7 @@ func paramsHash(obj map[string]json.RawMessage) string {
 
 // replay looks key up: a hit with the same params returns the first result's
 // text (ok true); the same key with other params is an error.
-func replay(st *State, p *params) (text string, ok bool, err error) {
-	key := *p.ClientMutationID
+func replay(st *State, p *opCall, key string) (text string, ok bool, err error) {
 	for i := len(st.Mutations) - 1; i >= 0; i-- {
 		m := &st.Mutations[i]
 		if m.Key != key {
@@ -52,7 +51,7 @@ func replay(st *State, p *params) (text string, ok bool, err error) {
 // keyed call that was a No change or was rejected leaves no key, since it
 // persists nothing; its retry simply runs again), keeping the newest
 // MaxMutationKeys. It builds a new slice: w's may share the input's array.
-func (r *runner) remember(w *State, p *params, text string, ids []int) {
+func (r *runner) remember(w *State, p *opCall, key, text string, ids []int) {
 	keep := w.Mutations
 	if len(keep) >= MaxMutationKeys {
 		keep = keep[len(keep)-MaxMutationKeys+1:]
@@ -60,7 +59,7 @@ func (r *runner) remember(w *State, p *params, text string, ids []int) {
 	ms := make([]MutationKey, 0, len(keep)+1)
 	ms = append(ms, keep...)
 	ms = append(ms, MutationKey{
-		Key: *p.ClientMutationID, Action: p.Action, Text: text, IDs: ids, At: r.now, Hash: paramsHash(p.obj),
+		Key: key, Action: p.action, Text: text, IDs: ids, At: r.now, Hash: paramsHash(p.obj),
 	})
 	w.Mutations = ms
 }

@@ -41,7 +41,7 @@ type listPage struct {
 // or a status ("in-progress" too); asking for "deleted" by item_status shows
 // tombstones, while status "deleted" keeps the seed's reading (it needs
 // includeDeleted, vector O09).
-func resolveFilter(p *params, opts Options) (listFilter, error) {
+func resolveFilter(p ListOp, opts Options) (listFilter, error) {
 	f := listFilter{includeDeleted: p.IncludeDeleted}
 	if p.ItemStatus != nil {
 		is := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(*p.ItemStatus)), "-", "_")
@@ -64,13 +64,13 @@ func resolveFilter(p *params, opts Options) (listFilter, error) {
 		f.statuses = map[Status]bool{*p.Status: true}
 	}
 	if p.DueBefore != nil {
-		t, err := parseDue("due_before", *p.DueBefore, p, opts)
+		t, err := parseDue("due_before", *p.DueBefore, p.OwnerTimezone, opts)
 		if err != nil {
 			return f, err
 		}
 		f.dueBefore = &t
 	} else if p.OwnerTimezone != nil {
-		if _, err := zoneFor(p, opts); err != nil {
+		if _, err := zoneFor(p.OwnerTimezone, opts); err != nil {
 			return f, err
 		}
 	}
@@ -176,7 +176,7 @@ func readCursor(c, key string) (int, error) {
 // list renders the seed's list (the seed's content strings): the plan header when
 // there is one, then the rows of this page, or `No tasks`. When more rows
 // follow, a last line says how to get them.
-func list(st *State, p *params, opts Options) (listPage, error) {
+func list(st *State, p ListOp, opts Options) (listPage, error) {
 	f, err := resolveFilter(p, opts)
 	if err != nil {
 		return listPage{}, err
@@ -236,13 +236,13 @@ func list(st *State, p *params, opts Options) (listPage, error) {
 }
 
 // get renders one task (the seed's content strings).
-func get(st *State, p *params) (string, error) {
-	if !p.HasID {
+func get(st *State, p *opCall) (string, error) {
+	if !p.hasID {
 		return "", fmt.Errorf("id required for get")
 	}
-	t := st.task(p.ID)
+	t := st.task(p.id)
 	if t == nil {
-		return "", fmt.Errorf("#%d not found", p.ID)
+		return "", fmt.Errorf("#%d not found", p.id)
 	}
 	return renderGet(st, t), nil
 }

@@ -24,16 +24,16 @@ type runner struct {
 
 // create runs `create` (the seed's status transitions): status,
 // evidence and reason are ignored, as the seed's create does.
-func (r *runner) create(w *State, p *params) (string, bool, error) {
-	if p.Subject == nil || strings.TrimSpace(*p.Subject) == "" {
+func (r *runner) create(w *State, p CreateOp) (string, bool, error) {
+	if strings.TrimSpace(p.Subject) == "" {
 		return "", false, fmt.Errorf("subject required for create")
 	}
-	due, err := dueAtValue(p, r.opts)
+	due, err := dueAtValue(p.DueAt, p.OwnerTimezone, r.opts)
 	if err != nil {
 		return "", false, err
 	}
 	if w.Plan != nil {
-		key := normSubject(*p.Subject)
+		key := normSubject(p.Subject)
 		for i := range w.Tasks {
 			t := &w.Tasks[i]
 			if t.isPlan() && t.Status != Deleted && normSubject(t.Subject) == key {
@@ -56,7 +56,7 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 	}
 	t := Task{
 		ID:        w.nextFreeID(),
-		Subject:   *p.Subject,
+		Subject:   p.Subject,
 		Status:    Pending,
 		BlockedBy: deps,
 		Version:   1,
@@ -73,7 +73,7 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 	if p.Owner != nil && *p.Owner != "" {
 		t.Owner = new(*p.Owner)
 	}
-	if p.HasMetadata {
+	if p.Metadata != nil {
 		t.Metadata = mergeMetadata(nil, p.Metadata)
 	}
 	if p.Priority != nil {
@@ -89,8 +89,8 @@ func (r *runner) create(w *State, p *params) (string, bool, error) {
 }
 
 // del runs `delete`: it only tombstones (the seed's actions).
-func (r *runner) del(w *State, p *params) (string, bool, error) {
-	if !p.HasID {
+func (r *runner) del(w *State, p DeleteOp, c *opCall) (string, bool, error) {
+	if !c.hasID {
 		return "", false, fmt.Errorf("id required for delete")
 	}
 	i := w.index(p.ID)
@@ -98,7 +98,7 @@ func (r *runner) del(w *State, p *params) (string, bool, error) {
 		return "", false, fmt.Errorf("#%d not found", p.ID)
 	}
 	t := w.Tasks[i]
-	if err := checkVersion(&t, p); err != nil {
+	if err := checkVersion(&t, p.ExpectedVersion); err != nil {
 		return "", false, err
 	}
 	if t.Status == Deleted {
@@ -242,11 +242,11 @@ func (r *runner) unclear(w *State) (string, bool, error) {
 
 // deleteAll is the MCP seed's recoverable bulk soft delete: every live task
 // that is not a plan item becomes a tombstone remembering its status.
-func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
+func (r *runner) deleteAll(w *State, c *opCall) (string, bool, error) {
 	if r.opts.NoDeleteAll {
 		return "", false, fmt.Errorf("delete_all is disabled on this server")
 	}
-	if !p.ConfirmDeleteAll {
+	if c.unconfirmed {
 		return "", false, fmt.Errorf("delete_all needs confirm_delete_all: true (it soft-deletes every task that is not a plan item; restore brings them back)")
 	}
 	var ids []int
@@ -272,9 +272,9 @@ func (r *runner) deleteAll(w *State, p *params) (string, bool, error) {
 // restore brings tombstones back to the status they had when deleted (a
 // deferred task whose reason was dropped comes back pending). Without ids it
 // undoes the last delete_all.
-func (r *runner) restore(w *State, p *params) (string, bool, error) {
+func (r *runner) restore(w *State, p RestoreOp) (string, bool, error) {
 	ids := p.IDs
-	if !p.HasIDs {
+	if p.IDs == nil {
 		for _, id := range w.LastDeleteAll {
 			if t := w.task(id); t != nil && t.Status == Deleted {
 				ids = append(ids, id)

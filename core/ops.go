@@ -141,33 +141,71 @@ func SetStatus(st *State, id int, status Status, opts Options) Result {
 // with the seed's "ops must not be empty".
 func Batch(st *State, ops []Op, opts Options) Result { return run(st, ops, true, opts) }
 
-// run is every typed entry point: the ops become the tool's JSON (the op's
-// fields and its action; a batch is {"ops":[...]}) and run through Call, so
-// a typed op meets the same checks and is refused with the same message as
-// the same fields sent as JSON, and details.params is that JSON.
+// run is every typed entry point: the ops run in the engine as they are,
+// after the schema's value checks the same fields sent as JSON meet, so a
+// typed op is refused with the same message. details.params is each op as
+// the tool's JSON fields (typedRequest).
 func run(st *State, ops []Op, batch bool, opts Options) Result {
-	raws := make([]json.RawMessage, len(ops))
-	for i, op := range ops {
-		fields, err := json.Marshal(op)
-		var obj map[string]json.RawMessage
-		if err == nil {
-			err = json.Unmarshal(fields, &obj)
-		}
-		if err != nil {
-			view := sortedView(st)
-			return fail(cmp.Or(st, view), view, op.action(), nil, fmt.Errorf("%s: %v", op.action(), err))
-		}
-		obj["action"], _ = json.Marshal(op.action())
-		if _, ok := op.(DeleteAllOp); ok {
-			obj["confirm_delete_all"] = json.RawMessage("true")
-		}
-		raws[i], _ = json.Marshal(obj) // valid members: cannot fail
+	return Run(st, typedRequest(ops, batch), opts)
+}
+
+// typedCall checks op's values as the JSON layer checks a call's and
+// returns it as the engine runs it, with its tool JSON (its fields and
+// action). Empty slices and maps count as absent, as in that JSON.
+func typedCall(op Op) (opCall, json.RawMessage, error) {
+	action := op.action()
+	fields, err := json.Marshal(op)
+	var obj map[string]json.RawMessage
+	if err == nil {
+		err = json.Unmarshal(fields, &obj)
 	}
-	if batch {
-		raw, _ := json.Marshal(map[string][]json.RawMessage{"ops": raws})
-		return Call(st, raw, opts)
+	if err != nil {
+		return opCall{}, nil, fmt.Errorf("%s: %v", action, err)
 	}
-	return Call(st, raws[0], opts)
+	obj["action"], _ = json.Marshal(action)
+	c := opCall{op: op, action: action, obj: obj}
+	if _, ok := op.(DeleteAllOp); ok {
+		obj["confirm_delete_all"] = json.RawMessage("true")
+	}
+	raw, _ := json.Marshal(obj) // valid members: cannot fail
+	// metadata holds what a JSON call's holds (exact numbers, json.Number).
+	var meta map[string]any
+	if m, ok := obj["metadata"]; ok {
+		if meta, err = decodeMetadata(m); err != nil {
+			return c, raw, err
+		}
+	}
+	switch o := op.(type) {
+	case CreateOp:
+		o.BlockedBy, o.Metadata = nonEmpty(o.BlockedBy), meta
+		c.op, err = o, checkPriority(o.Priority)
+	case UpdateOp:
+		o.Metadata, o.AddBlockedBy, o.RemoveBlockedBy = meta, nonEmpty(o.AddBlockedBy), nonEmpty(o.RemoveBlockedBy)
+		c.op, c.id, c.hasID = o, o.ID, true
+		err = cmp.Or(checkStatus(o.Status), checkPriority(o.Priority), checkVersionParam(o.ExpectedVersion))
+	case DeleteOp:
+		c.id, c.hasID, err = o.ID, true, checkVersionParam(o.ExpectedVersion)
+	case RestoreOp:
+		o.IDs = nonEmpty(o.IDs)
+		c.op = o
+	case ListOp:
+		err = checkStatus(o.Status)
+		if o.Fields = nonEmpty(o.Fields); o.Fields != nil && err == nil {
+			o.Fields, err = rowFields(o.Fields)
+		}
+		c.op = o
+	case GetOp:
+		c.id, c.hasID = o.ID, true
+	}
+	return c, raw, err
+}
+
+// nonEmpty is xs, or nil when it is empty.
+func nonEmpty[T any](xs []T) []T {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs
 }
 
 // Delete runs a DeleteOp; Affected is op.ID.

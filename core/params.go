@@ -30,8 +30,7 @@ type params struct {
 	Reason      *string
 	Status      *Status
 
-	Metadata    map[string]any
-	HasMetadata bool
+	Metadata map[string]any // nil when not given
 
 	BlockedBy       []int
 	AddBlockedBy    []int
@@ -41,9 +40,8 @@ type params struct {
 
 	// List shaping: the extra fields rows show, and a
 	// plan-group filter.
-	Fields    []string
-	HasFields bool
-	Group     *string
+	Fields []string // nil when not given
+	Group  *string
 
 	// The public MCP todo tool's additions (docs/DEVELOPING.md, "Where the rules come from").
 	ProjectID        *string
@@ -59,8 +57,7 @@ type params struct {
 	ClientMutationID *string
 	ExpectedVersion  *int
 	ConfirmDeleteAll bool
-	IDs              []int
-	HasIDs           bool
+	IDs              []int // nil when not given
 }
 
 // knownFields are the accepted keys of a call and of an op ("ops" only at
@@ -210,8 +207,8 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	p.Reason = str("reason")
 	if s := str("status"); s != nil {
 		st := Status(*s)
-		if !validStatus(st) && err == nil {
-			err = fmt.Errorf("status must be one of pending, in_progress, completed, deferred, deleted (got %q)", *s)
+		if e := checkStatus(&st); e != nil && err == nil {
+			err = e
 		}
 		p.Status = &st
 	}
@@ -220,7 +217,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 		if e != nil {
 			err = e
 		}
-		p.Metadata, p.HasMetadata = m, true
+		p.Metadata = m
 	}
 	p.BlockedBy = ints("blockedBy")
 	p.AddBlockedBy = ints("addBlockedBy")
@@ -228,14 +225,13 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	p.IncludeDeleted = boolean("includeDeleted")
 	if raw, ok := obj["fields"]; ok && err == nil {
 		p.Fields, err = parseFields(raw)
-		p.HasFields = true
 	}
 	p.Group = str("group")
 
 	p.ProjectID = str("project_id")
 	p.Priority = str("priority")
-	if p.Priority != nil && !validPriority(*p.Priority) && err == nil {
-		err = fmt.Errorf("priority must be one of low, medium, high, urgent (got %q)", *p.Priority)
+	if e := checkPriority(p.Priority); e != nil && err == nil {
+		err = e
 	}
 	p.DueAt = str("due_at")
 	p.Note = str("note")
@@ -247,13 +243,11 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	p.Cursor = str("cursor")
 	p.ClientMutationID = str("client_mutation_id")
 	p.ExpectedVersion = integer("expected_version")
-	if p.ExpectedVersion != nil && *p.ExpectedVersion < 1 && err == nil {
-		err = fmt.Errorf("expected_version must be a positive integer (got %d)", *p.ExpectedVersion)
+	if e := checkVersionParam(p.ExpectedVersion); e != nil && err == nil {
+		err = e
 	}
 	p.ConfirmDeleteAll = boolean("confirm_delete_all")
-	if _, ok := obj["ids"]; ok {
-		p.IDs, p.HasIDs = ints("ids"), true
-	}
+	p.IDs = ints("ids")
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +255,7 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 }
 
 // parseFields reads list's fields: an array of field names, or one string
-// of names separated by commas ("evidence,planText"); "all" names every one.
+// of names separated by commas ("evidence,planText").
 func parseFields(raw json.RawMessage) ([]string, error) {
 	var names []string
 	if json.Unmarshal(jsonInString(raw, '['), &names) != nil {
@@ -271,7 +265,14 @@ func parseFields(raw json.RawMessage) ([]string, error) {
 		}
 		names = strings.Split(s, ",")
 	}
-	var out []string
+	return rowFields(names)
+}
+
+// rowFields checks field names against RowFields; "all" names every one
+// and blank names are skipped. The result is never nil: fields given, even
+// none, replace the default row shape.
+func rowFields(names []string) ([]string, error) {
+	out := []string{}
 	for _, n := range names {
 		n = strings.TrimSpace(n)
 		switch {
@@ -381,6 +382,29 @@ func decodeMetadata(raw json.RawMessage) (map[string]any, error) {
 	return m, nil
 }
 
+// checkStatus, checkPriority and checkVersionParam are the schema's value
+// checks, which a typed op meets as the same fields sent as JSON do.
+func checkStatus(s *Status) error {
+	if s != nil && !validStatus(*s) {
+		return fmt.Errorf("status must be one of pending, in_progress, completed, deferred, deleted (got %q)", *s)
+	}
+	return nil
+}
+
+func checkPriority(s *string) error {
+	if s != nil && !validPriority(*s) {
+		return fmt.Errorf("priority must be one of low, medium, high, urgent (got %q)", *s)
+	}
+	return nil
+}
+
+func checkVersionParam(v *int) error {
+	if v != nil && *v < 1 {
+		return fmt.Errorf("expected_version must be a positive integer (got %d)", *v)
+	}
+	return nil
+}
+
 func validStatus(s Status) bool {
 	switch s {
 	case Pending, InProgress, Completed, Deferred, Deleted:
@@ -397,5 +421,41 @@ func validPriority(s string) bool {
 	return false
 }
 
-// has reports whether key was present (and not null) in the call.
-func (p *params) has(key string) bool { _, ok := p.obj[key]; return ok }
+// call is the typed op p's action names, with what the engine reads beside
+// it (opCall); an action that is not the tool's has no op, and precheck
+// refuses it.
+func (p *params) call() opCall {
+	c := opCall{action: p.Action, id: p.ID, hasID: p.HasID, projectID: p.ProjectID, obj: p.obj}
+	switch p.Action {
+	case "create":
+		c.op = CreateOp{Subject: deref(p.Subject), Description: p.Description, ActiveForm: p.ActiveForm, Owner: p.Owner,
+			BlockedBy: p.BlockedBy, Metadata: p.Metadata, Priority: p.Priority, DueAt: p.DueAt, Note: p.Note,
+			OwnerTimezone: p.OwnerTimezone, ClientMutationID: p.ClientMutationID}
+	case "update", "complete":
+		c.op = UpdateOp{ID: p.ID, Subject: p.Subject, Description: p.Description, ActiveForm: p.ActiveForm,
+			Owner: p.Owner, Status: p.Status, Evidence: p.Evidence, Reason: p.Reason, Metadata: p.Metadata,
+			AddBlockedBy: p.AddBlockedBy, RemoveBlockedBy: p.RemoveBlockedBy, Priority: p.Priority, DueAt: p.DueAt,
+			Note: p.Note, OwnerTimezone: p.OwnerTimezone, ExpectedVersion: p.ExpectedVersion, ClientMutationID: p.ClientMutationID}
+	case "delete":
+		c.op = DeleteOp{ID: p.ID, ExpectedVersion: p.ExpectedVersion}
+	case "restore":
+		c.op = RestoreOp{IDs: p.IDs}
+	case "list":
+		c.op = ListOp{Status: p.Status, ItemStatus: p.ItemStatus, IncludeDeleted: p.IncludeDeleted, DueBefore: p.DueBefore,
+			Search: p.Search, OwnerTimezone: p.OwnerTimezone, Limit: p.Limit, Cursor: p.Cursor, Fields: p.Fields, Group: p.Group}
+	case "get":
+		c.op = GetOp{ID: p.ID}
+	case "clear":
+		c.op = ClearOp{}
+	case "delete_all":
+		c.op, c.unconfirmed = DeleteAllOp{}, !p.ConfirmDeleteAll
+	}
+	return c
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -101,9 +101,9 @@ type rowShape struct {
 
 // shapeFor is a list call's row shape: named fields when it gave fields,
 // none under Options.CompactRows, else the seed's.
-func shapeFor(p *params, opts Options) rowShape {
+func shapeFor(p ListOp, opts Options) rowShape {
 	sh := rowShape{clip: opts.FieldBytes}
-	if !p.HasFields && !opts.CompactRows {
+	if p.Fields == nil && !opts.CompactRows {
 		sh.seed = true
 		return sh
 	}

@@ -69,9 +69,9 @@ func canMove(from, to Status) bool {
 // hasMutableField is step 3: any present mutable field counts, even with
 // its current value; empty add/removeBlockedBy do not. The MCP seed's
 // priority, due_at and note count too (the message keeps the seed's list).
-func hasMutableField(p *params) bool {
+func hasMutableField(p UpdateOp) bool {
 	return p.Subject != nil || p.Description != nil || p.ActiveForm != nil || p.Status != nil ||
-		p.Evidence != nil || p.Reason != nil || p.Owner != nil || p.HasMetadata ||
+		p.Evidence != nil || p.Reason != nil || p.Owner != nil || p.Metadata != nil ||
 		len(p.AddBlockedBy) > 0 || len(p.RemoveBlockedBy) > 0 ||
 		p.Priority != nil || p.DueAt != nil || p.Note != nil
 }
@@ -79,21 +79,21 @@ func hasMutableField(p *params) bool {
 // update runs `update` (and `complete`, which is update with status
 // completed) in the seed's check order; the first failure wins and w is left
 // as it was. It returns the op's text and whether the task changed.
-func (r *runner) update(w *State, p *params) (string, bool, error) {
-	action := p.Action
-	if p.Action == "complete" {
+func (r *runner) update(w *State, p UpdateOp, c *opCall) (string, bool, error) {
+	action := c.action
+	if action == "complete" {
 		if p.Status != nil && *p.Status != Completed {
 			return "", false, fmt.Errorf("complete sets status completed; drop status %q or use update", *p.Status)
 		}
 		s := Completed
 		p.Status = &s
 	}
-	due, err := dueAtValue(p, r.opts)
+	due, err := dueAtValue(p.DueAt, p.OwnerTimezone, r.opts)
 	if err != nil {
 		return "", false, err
 	}
 	// 1, 2
-	if !p.HasID {
+	if !c.hasID {
 		return "", false, fmt.Errorf("id required for %s", action)
 	}
 	i := w.index(p.ID)
@@ -101,7 +101,7 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 		return "", false, fmt.Errorf("#%d not found", p.ID)
 	}
 	old := &w.Tasks[i]
-	if err := checkVersion(old, p); err != nil {
+	if err := checkVersion(old, p.ExpectedVersion); err != nil {
 		return "", false, err
 	}
 	// 3
@@ -179,7 +179,7 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 	if to != Deferred {
 		t.Reason = ""
 	}
-	if p.HasMetadata {
+	if p.Metadata != nil {
 		t.Metadata = mergeMetadata(old.Metadata, p.Metadata)
 	}
 	t.BlockedBy = deps
@@ -212,9 +212,9 @@ func (r *runner) update(w *State, p *params) (string, bool, error) {
 }
 
 // checkVersion is the MCP seed's optimistic concurrency check.
-func checkVersion(t *Task, p *params) error {
-	if p.ExpectedVersion != nil && *p.ExpectedVersion != t.Version {
-		return fmt.Errorf("#%d is at version %d, not %d (expected_version); re-read it and retry", t.ID, t.Version, *p.ExpectedVersion)
+func checkVersion(t *Task, expected *int) error {
+	if expected != nil && *expected != t.Version {
+		return fmt.Errorf("#%d is at version %d, not %d (expected_version); re-read it and retry", t.ID, t.Version, *expected)
 	}
 	return nil
 }
@@ -223,7 +223,7 @@ func checkVersion(t *Task, p *params) error {
 // each addBlockedBy id checked in order; ids already present are skipped but
 // still checked, so an edge to a since-deleted task fails. It returns a new
 // slice (nil when empty) and never touches old.BlockedBy.
-func (r *runner) mergeDeps(w *State, old *Task, p *params) ([]int, error) {
+func (r *runner) mergeDeps(w *State, old *Task, p UpdateOp) ([]int, error) {
 	deps := make([]int, 0, len(old.BlockedBy)+len(p.AddBlockedBy))
 	for _, d := range old.BlockedBy {
 		if !slices.Contains(p.RemoveBlockedBy, d) {

@@ -57,39 +57,6 @@ func TestStructuredNilTasksIsEmptyArray(t *testing.T) {
 	}
 }
 
-func TestActionOf(t *testing.T) {
-	for args, want := range map[string]string{
-		`{"action":"list"}`:           "list",
-		`{"ops":[{"action":"list"}]}`: "batch",
-		`{}`:                          "",
-		`not json`:                    "",
-	} {
-		if got := actionOf(json.RawMessage(args)); got != want {
-			t.Errorf("actionOf(%s) = %q, want %q", args, got, want)
-		}
-	}
-}
-
-func TestReadsOnly(t *testing.T) {
-	for args, want := range map[string]bool{
-		`{"action":"list"}`:                                      true,
-		`{"action":"get","id":1}`:                                true,
-		`{"ops":[{"action":"list"},{"action":"get","id":2}]}`:    true,
-		`{"action":"create","subject":"x"}`:                      false,
-		`{"ops":[{"action":"list"},{"action":"delete","id":2}]}`: false,
-		`{"action":"list","ops":[{"action":"list"}]}`:            false,
-		`{"ops":[]}`:  false,
-		`{"ops":[1]}`: false,
-		`{"action":"delete_all","confirm_delete_all":true}`: false,
-		`{}`: false,
-		`[`:  false,
-	} {
-		if got := readsOnly(json.RawMessage(args)); got != want {
-			t.Errorf("readsOnly(%s) = %v, want %v", args, got, want)
-		}
-	}
-}
-
 func bigTasks(n int) []core.Task {
 	ts := make([]core.Task, n)
 	for i := range ts {

@@ -18,32 +18,31 @@ const pageBytes = 32 << 10
 // that even one row fits the page; get shows a task whole.
 const fieldBytes = 2000
 
-// listPage runs a list call, or a batch with list ops, on st within
-// pageBytes: when the answer is too big it asks core again for fewer rows
-// (never fewer than one a list), keeping the client's params in
+// listPage runs a call on st with its list pages within pageBytes: when
+// a list, or a batch with list ops, answers too big, it runs again with
+// fewer rows (never fewer than one a list), keeping the client's params in
 // details.params. A batch's list ops are cut alike; what the rest of a
 // batch says is not cut. listPage is pure (store.Apply runs it again under
 // the lock).
-func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Result {
-	res := core.Call(st, args, opts)
+func listPage(st *core.State, req core.Request, opts core.Options) core.Result {
+	res := core.Run(st, req, opts)
+	if !req.HasList() {
+		return res
+	}
 	for range 6 {
-		d := res.Envelope.Details
 		rows := len(res.Shown)
-		if (d.Action != "list" && d.Action != "batch") || res.Envelope.IsError() || rows <= 1 {
+		if res.Envelope.IsError() || rows <= 1 {
 			return res
 		}
 		size := wireSize(res)
 		if size <= pageBytes {
 			return res
 		}
-		limit := max(1, min(rows-1, rows*pageBytes*9/(size*10)))
-		fewer, ok := withLimit(args, limit)
+		fewer, ok := req.WithLimit(max(1, min(rows-1, rows*pageBytes*9/(size*10))))
 		if !ok {
 			return res
 		}
-		res = core.Call(st, fewer, opts)
-		res.Envelope.Details.Params = d.Params
-		args = fewer
+		res, req = core.Run(st, fewer, opts), fewer
 	}
 	return res
 }
@@ -52,50 +51,6 @@ func listPage(st *core.State, args json.RawMessage, opts core.Options) core.Resu
 func wireSize(res core.Result) int {
 	b, _ := json.Marshal(toolResult(res, false)) // either shape: the details once
 	return len(b)
-}
-
-// withLimit is args with the limit of its list set to n, or for a batch
-// the limit of each list op set to at most n (an op asking for fewer keeps
-// its own). ok is false when that changes nothing: no list, or every list
-// already at n or below.
-func withLimit(args json.RawMessage, n int) (json.RawMessage, bool) {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(args, &obj) != nil {
-		return nil, false
-	}
-	var ops []map[string]json.RawMessage
-	if obj["ops"] == nil {
-		ops = []map[string]json.RawMessage{obj}
-	} else if json.Unmarshal(obj["ops"], &ops) != nil {
-		return nil, false
-	}
-	changed := false
-	for _, op := range ops {
-		var action string
-		if json.Unmarshal(op["action"], &action) != nil || action != "list" {
-			continue
-		}
-		limit := core.DefaultLimit
-		if op["limit"] != nil && json.Unmarshal(op["limit"], &limit) != nil {
-			continue // core rejects it; nothing to cut
-		}
-		if limit > n {
-			op["limit"], _ = json.Marshal(n)
-			changed = true
-		}
-	}
-	if !changed {
-		return nil, false
-	}
-	if obj["ops"] != nil {
-		b, err := json.Marshal(ops)
-		if err != nil {
-			return nil, false
-		}
-		obj["ops"] = b
-	}
-	b, err := json.Marshal(obj)
-	return b, err == nil
 }
 
 // pageRows is a list page's details tasks: its rows, in page

@@ -39,7 +39,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	args = objectInString(args)
+	call := core.Decode(objectInString(args))
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
@@ -50,12 +50,12 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	}
 	if err != nil {
 		h.log.Warn("todo call without a project", "err", err)
-		return toolResult(failure(args, err), structured), nil
+		return toolResult(failure(call, err), structured), nil
 	}
-	res, err := h.apply(ctx, root, args)
+	res, err := h.apply(ctx, root, call)
 	if err != nil {
 		h.log.Warn("todo call failed", "root", root, "err", err)
-		return toolResult(failure(args, err), structured), nil
+		return toolResult(failure(call, err), structured), nil
 	}
 	return toolResult(res, structured), nil
 }
@@ -66,7 +66,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 // core decides, and a reader never waits behind another process's write. A
 // write waiting for the lock ends with ctx (the client cancelled the call,
 // or the session ended). callMu must be held.
-func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) (core.Result, error) {
+func (h *handler) apply(ctx context.Context, root string, req core.Request) (core.Result, error) {
 	p := h.project(root)
 	opts := core.Options{
 		ReadOnly:    h.opts.ReadOnly,
@@ -77,19 +77,16 @@ func (h *handler) apply(ctx context.Context, root string, args json.RawMessage) 
 		CompactRows: true,
 		FieldBytes:  fieldBytes,
 	}
-	if h.opts.ReadOnly || readsOnly(args) {
+	if h.opts.ReadOnly || req.ReadsOnly() {
 		state, err := p.store.Read()
 		if err != nil {
 			return core.Result{}, err
 		}
-		return listPage(state, args, opts), nil
+		return listPage(state, req, opts), nil
 	}
-	if hasList(args) {
-		// A batch that changes the state and lists: its pages are cut to
-		// the budget like a lone list's (listPage is pure).
-		return p.store.Apply(ctx, func(st *core.State) core.Result { return listPage(st, args, opts) })
-	}
-	return p.store.Call(ctx, args, opts)
+	// A batch that changes the state and lists has its pages cut to the
+	// budget like a lone list's (listPage is pure).
+	return p.store.Apply(ctx, func(st *core.State) core.Result { return listPage(st, req, opts) })
 }
 
 // project is one workspace root's store and id, opened at its first call.
@@ -128,78 +125,15 @@ func objectInString(args json.RawMessage) json.RawMessage {
 	return args
 }
 
-// readsOnly reports whether a call is a list or get, or a batch of only
-// those (rpiv-todo: reads never change the state). Anything else, including
-// params that do not parse, goes through the store's writer and core.
-func readsOnly(args json.RawMessage) bool {
-	var p struct {
-		Action string            `json:"action"`
-		Ops    []json.RawMessage `json:"ops"`
-	}
-	if json.Unmarshal(args, &p) != nil {
-		return false
-	}
-	isRead := func(a string) bool { return a == "list" || a == "get" }
-	if p.Ops == nil {
-		return isRead(p.Action)
-	}
-	if p.Action != "" || len(p.Ops) == 0 {
-		return false
-	}
-	for _, op := range p.Ops {
-		var o struct {
-			Action string `json:"action"`
-		}
-		if json.Unmarshal(op, &o) != nil || !isRead(o.Action) {
-			return false
-		}
-	}
-	return true
-}
-
-// hasList reports whether a batch has a list op (which listPage cuts to
-// the page budget).
-func hasList(args json.RawMessage) bool {
-	var p struct {
-		Ops []struct {
-			Action string `json:"action"`
-		} `json:"ops"`
-	}
-	if json.Unmarshal(args, &p) != nil {
-		return false
-	}
-	for _, op := range p.Ops {
-		if op.Action == "list" {
-			return true
-		}
-	}
-	return false
-}
-
 // failure shapes an out-of-band error (no project, lock timeout, a state
 // file that does not parse) like core's in-band rejections: "Error: <msg>"
 // and details.error, with no tasks since the state is unknown.
-func failure(args json.RawMessage, err error) core.Result {
+func failure(req core.Request, err error) core.Result {
 	msg := err.Error()
 	return core.Result{Envelope: core.Envelope{
 		Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
-		Details: core.Details{Action: actionOf(args), Params: args, Tasks: []core.Task{}, Error: msg},
+		Details: core.Details{Action: req.Action(), Params: req.Params(), Tasks: []core.Task{}, Error: msg},
 	}}
-}
-
-// actionOf names a call's action as details.action does: "batch" for ops.
-func actionOf(args json.RawMessage) string {
-	var p struct {
-		Action string          `json:"action"`
-		Ops    json.RawMessage `json:"ops"`
-	}
-	if json.Unmarshal(args, &p) != nil {
-		return ""
-	}
-	if p.Action == "" && len(p.Ops) > 0 {
-		return "batch"
-	}
-	return p.Action
 }
 
 // toolResult maps the core result onto MCP: content stays text content (the

@@ -107,6 +107,9 @@ func newMarkdown(r *Report, clip int) *markdown {
 		fmt.Fprintf(&b, " · evidence: %d verified, %d unverifiable, %d failed", r.Verify[verify.Verified], r.Verify[verify.Unverifiable], r.Verify[verify.Failed])
 	}
 	b.WriteString("\n\n")
+	for _, g := range r.Gaps {
+		fmt.Fprintf(&b, "> ⚠ %s\n\n", mdText(g.Text()))
+	}
 	m.top = b.String()
 	m.foot = fmt.Sprintf("<sub>planls report · %s</sub>\n", stamp(r.Generated))
 
@@ -116,11 +119,11 @@ func newMarkdown(r *Report, clip int) *markdown {
 		for _, g := range r.Groups {
 			groups.lines = append(groups.lines, fmt.Sprintf("| %s | %d | %d | %d |\n", mdText(clipText(cmp.Or(g.Name, "(no heading)"), clip)), g.Done, g.Deferred, g.Open))
 		}
-		// Groups that still owe work first.
+		// Groups that still owe work first, each in the plan's order.
 		groups.keep = byPriority(len(r.Groups), func(a, b int) int {
 			return cmp.Compare(min(r.Groups[b].Open, 1), min(r.Groups[a].Open, 1))
 		})
-		groups.dropped = "those with nothing open"
+		groups.dropped = "those with nothing open first, then the last in the plan"
 	}
 	var open, done, deferred []Item
 	for _, it := range r.Items {
@@ -177,7 +180,9 @@ func newMarkdown(r *Report, clip int) *markdown {
 	}
 	driftS.keep = byPriority(len(r.Drift), nil)
 	m.sections = []mdSection{groups, openS, doneS, deferredS, driftS}
-	m.priority = []int{1, 2, 3, 4, 0}
+	// The per-group table is the overview a reviewer reads first, and one
+	// short row a group: it is kept whole before any list gets more lines.
+	m.priority = []int{0, 1, 2, 3, 4}
 	return m
 }
 

@@ -85,14 +85,15 @@ func (s *Store) journalChanges() int {
 	return len(entries)
 }
 
-// Call applies one `todo` tool call (core.Call's JSON params) and persists
-// the result when it changed anything: Apply with core.Call. Errors are
+// Call applies one `todo` tool call (core.Call's JSON params, decoded once)
+// and persists the result when it changed anything: Apply with core.Run. Errors are
 // out-of-band failures only (lock timeout, ctx ended while waiting for the
 // lock, I/O, *StateError); the tool's in-band rejections come back in the
 // envelope.
 func (s *Store) Call(ctx context.Context, params json.RawMessage, opts core.Options) (core.Result, error) {
+	req := core.Decode(params)
 	return s.update(ctx, "call", compactParams(params), func(st *core.State) core.Result {
-		return core.Call(st, params, opts)
+		return core.Run(st, req, opts)
 	})
 }
 

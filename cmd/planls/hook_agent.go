@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/gitclone"
 	"github.com/planls/planls/store"
 )
 
@@ -202,6 +203,7 @@ func runPlanApproved(cmd *cobra.Command) error {
 		return nil // not a project: nothing to track
 	}
 	name := strings.TrimSuffix(filepath.Base(resp.FilePath), filepath.Ext(resp.FilePath))
+	first := firstApproval(store.Open(root, actor))
 	a, err := approvePlanText(cmd, root, []byte(text), name)
 	if err != nil {
 		msg := "planls did not approve the plan: " + err.Error()
@@ -221,7 +223,29 @@ func runPlanApproved(cmd *cobra.Command) error {
 	if a.kept != "" {
 		user += fmt.Sprintf(" (%s has unapproved edits and was left alone)", a.kept)
 	}
+	if first && a.result.Changed {
+		if note := mergeSetupNote(root); note != "" {
+			b.WriteString("\n" + note)
+			user += "\n" + note
+		}
+	}
 	return hookContext(cmd, "PostToolUse", b.String(), user)
+}
+
+// mergeSetupNote runs planls init after the first approval in a git clone
+// that does not merge .planls/ by task id yet, as the CLI's and the
+// editor's first approvals do (gitclone.SetUpIfNeeded), and returns the
+// line that tells the user and the model what changed in the clone (the
+// .gitattributes to commit), or "" when nothing needed doing.
+func mergeSetupNote(root string) string {
+	lines, ran, err := gitclone.SetUpIfNeeded(root)
+	switch {
+	case !ran:
+		return ""
+	case err != nil:
+		return "planls: " + gitclone.FirstApprovalNotice + ", which failed: " + err.Error() + "; run planls init in a shell"
+	}
+	return "planls: " + gitclone.FirstApprovalNotice + ": " + strings.Join(lines, "; ")
 }
 
 // approval is what approvePlanText did: the plan file (relative to the

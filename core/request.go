@@ -1,0 +1,187 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Request is one `todo` tool call decoded into typed operations (Decode):
+// the JSON layer in front of the engine. Run runs it. The zero Request is
+// a call with no action.
+type Request struct {
+	raw   json.RawMessage // the params as sent: details.params and the journal's
+	ops   []opCall        // the ops decoded before err
+	batch bool            // an `ops` call
+	// action is details.action when the call is refused before it runs:
+	// the single call's action as sent, or "batch".
+	action string
+	err    error // the decoding error, after the ops in ops
+}
+
+// opCall is one typed op as the engine runs it, with what the JSON layer
+// read beside the op's own fields.
+type opCall struct {
+	op     Op     // nil for an action that is not the tool's
+	action string // op.action(), "complete" for an update sent as complete, or the unknown action as sent
+	id     int    // the task the call named (for Shown), when hasID
+	hasID  bool
+	// projectID is the call's project_id, checked against Options.ProjectID.
+	projectID *string
+	// obj is the call's fields as sent (no nulls): precheck's field rules
+	// and the params hash of client_mutation_id read it. nil for a typed op.
+	obj map[string]json.RawMessage
+	// unconfirmed is a delete_all sent without confirm_delete_all: true.
+	unconfirmed bool
+}
+
+// has reports whether the call sent key; a typed op sends only its own fields.
+func (c *opCall) has(key string) bool { _, ok := c.obj[key]; return ok }
+
+// Decode reads a `todo` tool call's params (an `action` with its fields,
+// or `ops`) into typed operations, checking every field's type (the seed's
+// schema errors). It never fails out-of-band: a call that does not decode
+// is refused by Run with the message Call gives.
+func Decode(raw json.RawMessage) Request {
+	req := Request{raw: raw, action: "batch"}
+	obj, err := decodeObject(raw, "params")
+	if err != nil {
+		req.err = err
+		return req
+	}
+	if _, ok := obj["ops"]; ok {
+		req.batch = true
+		req.ops, req.err = parseOps(obj)
+		return req
+	}
+	if a, ok := obj["action"]; ok {
+		var s string
+		if json.Unmarshal(a, &s) == nil && s != "" {
+			req.action = s
+		}
+	}
+	p, err := parseParams(obj)
+	switch {
+	case err != nil:
+		req.err = err
+	case p.Action == "":
+		req.action, req.err = "batch", errors.New("action required (or pass ops)")
+	default:
+		req.ops = []opCall{p.call()}
+	}
+	return req
+}
+
+// ReadsOnly reports whether req only reads: a list or get, or a batch of
+// only those. A call that does not decode does not read only.
+func (req Request) ReadsOnly() bool {
+	if req.err != nil || len(req.ops) == 0 {
+		return false
+	}
+	for _, c := range req.ops {
+		if !isRead(c.action) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasList reports whether req has a list op.
+func (req Request) HasList() bool {
+	for _, c := range req.ops {
+		if c.action == "list" {
+			return true
+		}
+	}
+	return false
+}
+
+// Action is details.action of req's result: "batch" for ops (and for a
+// call without an action), else the action as sent.
+func (req Request) Action() string { return req.action }
+
+// Params is req's params as sent (details.params).
+func (req Request) Params() json.RawMessage { return req.raw }
+
+// WithLimit is req with each list op's limit (DefaultLimit when it gave
+// none) cut to at most n, keeping its params as sent; ok is false when
+// that changes nothing.
+func (req Request) WithLimit(n int) (Request, bool) {
+	ops := make([]opCall, len(req.ops))
+	copy(ops, req.ops)
+	changed := false
+	for i, c := range ops {
+		l, isList := c.op.(ListOp)
+		if !isList || (l.Limit != nil && *l.Limit <= n) || (l.Limit == nil && DefaultLimit <= n) {
+			continue
+		}
+		l.Limit = &n
+		ops[i].op, changed = l, true
+	}
+	req.ops = ops
+	return req, changed
+}
+
+// Run runs a decoded call on st: Call(st, raw, opts) is Run(st,
+// Decode(raw), opts). The result is as Call's.
+func Run(st *State, req Request, opts Options) Result {
+	view := sortedView(st)
+	r := &runner{opts: opts, now: opts.now()}
+	return r.run(cmpState(st, view), view, req)
+}
+
+func cmpState(st, view *State) *State {
+	if st == nil {
+		return view
+	}
+	return st
+}
+
+// run checks req's ops in order (precheck after each op's decoding, so the
+// first problem of the call wins) and runs them as one call or a batch.
+func (r *runner) run(orig, view *State, req Request) Result {
+	if !req.batch {
+		if req.err != nil {
+			return fail(orig, view, req.action, req.raw, req.err)
+		}
+		return r.single(orig, view, req.raw, &req.ops[0])
+	}
+	for i := range req.ops {
+		if err := r.precheck(&req.ops[i]); err != nil {
+			return fail(orig, view, "batch", req.raw, fmt.Errorf("ops[%d]: %v", i, err))
+		}
+	}
+	if req.err != nil {
+		return fail(orig, view, "batch", req.raw, req.err)
+	}
+	return r.batch(orig, view, req.raw, req.ops)
+}
+
+// typedRequest is the Request of typed ops: details.params is each op as
+// the tool's JSON fields with its action (a batch is {"ops":[...]}).
+func typedRequest(ops []Op, batch bool) Request {
+	req := Request{batch: batch, action: "batch"}
+	raws := make([]json.RawMessage, len(ops))
+	for i, op := range ops {
+		c, raw, err := typedCall(op)
+		raws[i] = raw
+		switch {
+		case req.err != nil:
+		case err != nil && batch:
+			req.err = fmt.Errorf("ops[%d]: %v", i, err)
+		case err != nil:
+			req.err = err
+		default:
+			req.ops = append(req.ops, c)
+		}
+	}
+	if batch {
+		req.raw, _ = json.Marshal(map[string][]json.RawMessage{"ops": raws})
+		if len(ops) == 0 {
+			req.err = errors.New(msgOpsEmpty)
+		}
+	} else if len(ops) > 0 {
+		req.action, req.raw = ops[0].action(), raws[0]
+	}
+	return req
+}
