@@ -96,7 +96,7 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			if withVerify {
 				ctx, cancel := verifyContext(cmd)
 				tasks, _ := tasksToVerify(st, nil)
-				verdicts = verify.Verdicts(verify.Tasks(ctx, s.Root, tasks, verify.Options{}))
+				verdicts = verify.Verdicts(verify.Tasks(ctx, s.Root, tasks, verify.Options{Plan: approvedPlan(st)}))
 				cancel()
 			}
 			v, err := loadPlanView(s.Root, st, verdicts)
