@@ -405,10 +405,10 @@ func (s *server) setUpMerging(root string) {
 		Message: "planls: " + gitclone.FirstApprovalNotice + ": " + strings.Join(lines, "; ")})
 }
 
-// update runs core.Update(op) on folder f's state; see commit.
+// update runs core.Do(op) on folder f's state; see commit.
 func (s *server) update(ctx context.Context, f *folder, op core.UpdateOp) (any, error) {
 	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
-		return f.store.Apply(ctx, func(st *core.State) core.Result { return core.Update(st, op, core.Options{}) })
+		return f.store.Apply(ctx, func(st *core.State) core.Result { return core.Do(st, op, core.Options{}) })
 	})
 }
 
