@@ -23,7 +23,10 @@ type Input struct {
 	History func(func(store.HistoryEntry) error) error
 	// Items are the plan items in the order of the plan file (those no
 	// longer in it last), with where each stands now.
-	Items   []Placed
+	Items []Placed
+	// Gaps is the sealed history missing from the clone
+	// (store.Store.HistoryGaps); History gives the changes around it.
+	Gaps    []store.HistoryGap
 	Verify  []verify.Result // verify's results for the completed items (no command run)
 	Drift   []Drift         // Href is filled in by Build
 	Links   Links
@@ -98,6 +101,13 @@ func Build(in Input) (*Report, error) {
 	}
 	r.Timeline, r.Omitted, r.OmittedStarts, r.Chart, r.Approvals = h.timeline, h.omitted, h.omittedStarts, h.chart, h.approvals
 	r.Chart.End = r.Generated
+	for _, g := range in.Gaps {
+		gap := Gap{From: g.From, To: g.To}
+		if g.Segment != "" {
+			gap.File = store.DirName + "/" + g.Segment
+		}
+		r.Gaps = append(r.Gaps, gap)
+	}
 
 	var pairs [][2]string
 	for _, p := range in.Items {

@@ -16,7 +16,7 @@ import (
 type history struct {
 	timeline []Event
 	omitted  int // events left out of the timeline
-	// omittedStarts is how many of them are starts.
+	// omittedStarts is how many of them are starts and stops.
 	omittedStarts int
 	chart         Chart
 	approvals     int
@@ -94,6 +94,10 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 				}
 			case now == core.InProgress && (!had || was.status != core.InProgress):
 				e.Kind = "started"
+			case had && was.status == core.InProgress && now == core.Pending:
+				// Work on it stopped: nobody is on it any more, and it
+				// still owes what it owed.
+				e.Kind = "stopped"
 			default:
 				continue
 			}
@@ -144,12 +148,12 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 }
 
 // pick bounds the timeline (oldest first) to limit events
-// (DefaultTimelineMax when 0, every event when below 0). Starts go first:
-// the events that change what the plan owes (approvals, completions,
-// deferrals, reopens, merges) are kept, the latest of them when even
-// those are too many, and the latest starts fill what room is left. It
-// returns the events kept in their order, how many it left out, and how
-// many of those are starts.
+// (DefaultTimelineMax when 0, every event when below 0). Starts and stops
+// go first: the events that change what the plan owes (approvals,
+// completions, deferrals, reopens, merges) are kept, the latest of them
+// when even those are too many, and the latest starts and stops fill what
+// room is left. It returns the events kept in their order, how many it
+// left out, and how many of those are starts and stops.
 func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
 	if limit == 0 {
 		limit = DefaultTimelineMax
@@ -159,7 +163,7 @@ func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
 	}
 	var milestones, startsTotal int
 	for _, e := range all {
-		if e.Kind == "started" {
+		if e.minor() {
 			startsTotal++
 		} else {
 			milestones++
@@ -172,13 +176,13 @@ func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
 	for i := len(all) - 1; i >= 0; i-- {
 		e := all[i]
 		switch {
-		case e.Kind == "started" && roomStarts > 0:
+		case e.minor() && roomStarts > 0:
 			roomStarts--
-		case e.Kind != "started" && roomMilestones > 0:
+		case !e.minor() && roomMilestones > 0:
 			roomMilestones--
 		default:
 			omitted++
-			if e.Kind == "started" {
+			if e.minor() {
 				starts++
 			}
 			continue
@@ -188,6 +192,10 @@ func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
 	slices.Reverse(kept)
 	return kept, omitted, starts
 }
+
+// minor reports whether e only moves work on an item (started, stopped):
+// what the plan owes stays the same.
+func (e Event) minor() bool { return e.Kind == "started" || e.Kind == "stopped" }
 
 func isOpen(s core.Status) bool { return s == core.Pending || s == core.InProgress }
 

@@ -107,6 +107,9 @@ func newMarkdown(r *Report, clip int) *markdown {
 		fmt.Fprintf(&b, " · evidence: %d verified, %d unverifiable, %d failed", r.Verify[verify.Verified], r.Verify[verify.Unverifiable], r.Verify[verify.Failed])
 	}
 	b.WriteString("\n\n")
+	for _, g := range r.Gaps {
+		fmt.Fprintf(&b, "> ⚠ %s\n\n", mdText(g.Text()))
+	}
 	m.top = b.String()
 	m.foot = fmt.Sprintf("<sub>planls report · %s</sub>\n", stamp(r.Generated))
 

@@ -13,6 +13,7 @@
 package report
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/planls/planls/core"
@@ -30,6 +31,11 @@ type Report struct {
 	Revision   int64     // the state's revision
 	Forge      string    // the forge links point to ("GitHub", ...), "" for local files
 
+	// Gaps is the history this clone does not have (sealed journal
+	// segments not here): the chart, the timeline and Approvals leave it
+	// out, and the report says so at its top.
+	Gaps []Gap
+
 	Total  Counts
 	Groups []Group
 	Items  []Item // plan items in plan order (those no longer in the file last)
@@ -37,9 +43,9 @@ type Report struct {
 	Chart  Chart
 	// Timeline is the events shown, newest first: every one, or within
 	// Options.TimelineMax the latest of those that change what the plan
-	// owes, and the latest starts as room allows. Omitted counts the events
-	// left out (the journal holds them all), OmittedStarts the starts
-	// among them.
+	// owes, and the latest starts and stops as room allows. Omitted counts
+	// the events left out (the journal holds them all), OmittedStarts the
+	// starts and stops among them.
 	Timeline      []Event
 	Omitted       int
 	OmittedStarts int
@@ -133,11 +139,42 @@ type Drift struct {
 	Href    string
 }
 
+// Gap is history missing from this clone: no journal file here holds the
+// changes of revisions From through To (inclusive; From 1 when everything
+// before To+1 is missing). File is the missing sealed segment, relative to
+// the workspace root and slash-separated (".planls/journal/<name>"), when
+// a snapshot names it, else "".
+type Gap struct {
+	From, To int64
+	File     string
+}
+
+// Text says what is missing and what it means for the report, for
+// people: a sentence with no markup.
+func (g Gap) Text() string {
+	what := fmt.Sprintf("the changes of revisions %d–%d", g.From, g.To)
+	if g.From == g.To {
+		what = fmt.Sprintf("the changes of revision %d", g.From)
+	}
+	if g.From <= 1 {
+		what = fmt.Sprintf("the history before revision %d", g.To+1)
+	}
+	where := "no file in .planls/journal/ holds them"
+	if g.From <= 1 {
+		where = "no file in .planls/journal/ holds it"
+	}
+	if g.File != "" {
+		where = g.File + " is not in this clone"
+	}
+	return "History missing: " + what + " (" + where + "; it was not committed, or was removed). " +
+		"The chart, the timeline and the count of approvals leave it out; the state and the items are whole (planls doctor names what is missing)."
+}
+
 // Event is one entry of the timeline.
 type Event struct {
 	Time   time.Time
 	Actor  string
-	Kind   string // approved, reapproved, started, completed, deferred, reopened, evidence, merged
+	Kind   string // approved, reapproved, started, stopped (in_progress → pending), completed, deferred, reopened, evidence, merged
 	TaskID int    // 0 for plan-wide events
 	Text   string // the subject, or what the approval did
 	Detail string // the evidence or the reason

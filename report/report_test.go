@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark/renderer/html"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -271,25 +272,56 @@ func TestTimelineKeepsWhatChangesThePlan(t *testing.T) {
 	r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: 30}})
 	var kinds []string
 	for _, e := range r.Timeline {
-		if e.Kind != "started" {
+		if e.Kind != "started" && e.Kind != "stopped" {
 			kinds = append(kinds, e.Kind+"#"+strconv.Itoa(e.TaskID))
 		}
 	}
 	if got := strings.Join(kinds, " "); got != "deferred#3 completed#1 approved#0" {
-		t.Errorf("timeline keeps %q besides starts, want the approval, the completion and the deferral", got)
+		t.Errorf("timeline keeps %q besides starts and stops, want the approval, the completion and the deferral", got)
 	}
-	if len(r.Timeline) != 30 || r.Omitted != 500-27 || r.OmittedStarts != r.Omitted || !r.Timeline[0].Time.Equal(t0.Add(1001*time.Minute)) {
-		t.Errorf("%d shown, %d omitted (%d starts), newest %v: want 30 with the latest starts", len(r.Timeline), r.Omitted, r.OmittedStarts, r.Timeline[0].Time)
+	if len(r.Timeline) != 30 || r.Omitted != 1000-27 || r.OmittedStarts != r.Omitted || !r.Timeline[0].Time.Equal(t0.Add(1002*time.Minute)) {
+		t.Errorf("%d shown, %d omitted (%d starts and stops), newest %v: want 30 with the latest starts and stops", len(r.Timeline), r.Omitted, r.OmittedStarts, r.Timeline[0].Time)
 	}
 	var page bytes.Buffer
 	if err := HTML(&page, r, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if want := `473 events are not shown (all starts): <code>planls report --full</code> shows every one.`; !strings.Contains(page.String(), want) {
+	if want := `973 events are not shown (all starts and stops): <code>planls report --full</code> shows every one.`; !strings.Contains(page.String(), want) {
 		t.Errorf("page lacks %q", want)
 	}
-	if r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: -1}}); len(r.Timeline) != 503 || r.Omitted != 0 {
-		t.Errorf("full timeline: %d events, %d omitted; want all 503", len(r.Timeline), r.Omitted)
+	if r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: -1}}); len(r.Timeline) != 1003 || r.Omitted != 0 {
+		t.Errorf("full timeline: %d events, %d omitted; want all 1003", len(r.Timeline), r.Omitted)
+	}
+}
+
+// An item set back from in_progress to pending is an event of the
+// timeline ("stopped"), as its start is: nobody works on it any more.
+// Starting it again is a start; a deferred or completed item made pending
+// is still a reopen.
+func TestTimelineShowsAStop(t *testing.T) {
+	h := newHistory()
+	h.approve(t0, "Stops", map[int]string{1: "one", 2: "two"}, nil, "approved")
+	h.set(t0.Add(time.Minute), "cli", 1, status(core.InProgress))
+	h.set(t0.Add(2*time.Minute), "mcp", 1, status(core.Pending))
+	h.set(t0.Add(3*time.Minute), "cli", 1, status(core.InProgress))
+	h.set(t0.Add(4*time.Minute), "cli", 2, deferWith("later"))
+	h.set(t0.Add(5*time.Minute), "cli", 2, status(core.Pending))
+	st := &core.State{Version: 1, Revision: int64(len(h.events)), NextID: 3, Plan: h.plan}
+	r := build(t, Input{State: st, History: h.each})
+	var kinds []string
+	for _, e := range r.Timeline {
+		kinds = append(kinds, e.Kind+"#"+strconv.Itoa(e.TaskID)+"@"+e.Actor)
+	}
+	want := "reopened#2@cli deferred#2@cli started#1@cli stopped#1@mcp started#1@cli approved#0@cli"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("timeline %q, want %q", got, want)
+	}
+	var page bytes.Buffer
+	if err := HTML(&page, r, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<li class="ev-stopped"><time datetime="2026-11-02T09:02:00Z">`; !strings.Contains(page.String(), want) {
+		t.Errorf("page lacks %q", want)
 	}
 }
 
@@ -306,5 +338,45 @@ func TestChartShowsTheLastState(t *testing.T) {
 	end, _ := strconv.ParseFloat(done[1], 64)
 	if end-last < 20 {
 		t.Errorf("the last point is at x=%.1f and the area ends at x=%.1f: the last state has no width", last, end)
+	}
+}
+
+// Sealed history missing from the clone is said at the top of the page and
+// of the Markdown, one sentence a gap: the revisions, or the history before
+// one, and the file when a snapshot names it.
+func TestReportSaysHistoryIsMissing(t *testing.T) {
+	in := fixture(false)
+	in.Gaps = []store.HistoryGap{{From: 1, To: 40, Segment: "journal/0000000020-0000000040-0123456789ab.jsonl.gz"},
+		{From: 61, To: 80}, {From: 90, To: 90}}
+	r := build(t, in)
+	want := []string{
+		"History missing: the history before revision 41 (.planls/journal/0000000020-0000000040-0123456789ab.jsonl.gz is not in this clone; it was not committed, or was removed).",
+		"History missing: the changes of revisions 61–80 (no file in .planls/journal/ holds them; it was not committed, or was removed).",
+		"History missing: the changes of revision 90 (no file in .planls/journal/ holds them;",
+	}
+	var page, md bytes.Buffer
+	if err := HTML(&page, r, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Markdown(&md, r, 0); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	top := html[strings.Index(html, "<main>"):strings.Index(html, `id="progress-h"`)]
+	for _, w := range want {
+		if !strings.Contains(top, w) {
+			t.Errorf("the page's top lacks %q:\n%s", w, top)
+		}
+		if !strings.Contains(md.String(), "> ⚠ "+mdText(w)) {
+			t.Errorf("the Markdown lacks %q:\n%s", mdText(w), md.String())
+		}
+	}
+	in.Gaps = nil
+	page.Reset()
+	if err := HTML(&page, build(t, in), "test"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(page.String(), "history-missing") {
+		t.Error("a whole history is said to be missing")
 	}
 }

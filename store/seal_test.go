@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -339,5 +340,50 @@ func TestDoctorNamesEveryMissingSegment(t *testing.T) {
 	want = fmt.Sprintf("sealed history: .planls/%s, which holds the changes before revision %d, is missing", gone.name, gone.last+1)
 	if n := notes(); !strings.Contains(n, want) {
 		t.Errorf("doctor without the first two segments lacks %q:\n%s", want, n)
+	}
+}
+
+// HistoryGaps names the sealed history missing here, as doctor does: a
+// segment gone from the middle, the first ones, and the newest (the one
+// the tail's snapshot names).
+func TestHistoryGaps(t *testing.T) {
+	t.Setenv(EnvSealBytes, "4096")
+	s := Open(t.TempDir(), "test")
+	workload(t, s, 160)
+	segs, err := s.segments()
+	if err != nil || len(segs) < 4 {
+		t.Fatalf("segments %v, %v", segs, err)
+	}
+	gaps := func() []HistoryGap {
+		t.Helper()
+		g, err := s.HistoryGaps()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	if g := gaps(); len(g) != 0 {
+		t.Fatalf("gaps with every segment: %+v", g)
+	}
+	rm := func(g segment) {
+		t.Helper()
+		if err := os.Remove(filepath.Join(s.Root, DirName, g.name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rm(segs[1])
+	if g, want := gaps(), []HistoryGap{{From: segs[1].first + 1, To: segs[1].last}}; !slices.Equal(g, want) {
+		t.Errorf("without %s: %+v, want %+v", segs[1].name, g, want)
+	}
+	rm(segs[0])
+	if g, want := gaps(), []HistoryGap{{From: 1, To: segs[1].last, Segment: segs[1].name}}; !slices.Equal(g, want) {
+		t.Errorf("without the first two: %+v, want %+v", g, want)
+	}
+	newest := segs[len(segs)-1]
+	rm(newest)
+	want := []HistoryGap{{From: 1, To: segs[1].last, Segment: segs[1].name},
+		{From: segs[len(segs)-2].last + 1, To: newest.last, Segment: newest.name}}
+	if g := gaps(); !slices.Equal(g, want) {
+		t.Errorf("without the newest too: %+v, want %+v", g, want)
 	}
 }

@@ -83,10 +83,11 @@ func (s *Store) readSegment(name string) ([]byte, error) {
 }
 
 // sealedNotes are doctor's lines about the sealed history: how many
-// segments and which revisions they hold, the revisions no segment here
-// holds between the first and the last (sealedGaps), and a segment the
-// tail's snapshot names that is not here (the history before it is then in
-// another clone only: it was not committed, or was removed). tail is the
+// segments and which revisions they hold, and each HistoryGap (historyGaps:
+// revisions no segment here holds between the first and the last, a first
+// segment whose snapshot names an older one that is not here, and a
+// segment the tail's snapshot names that is not here; that history is then
+// in another clone only: it was not committed, or was removed). tail is the
 // tail's entries. None without segments or a snapshot.
 func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
 	segs, err := s.segments()
@@ -98,46 +99,86 @@ func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
 		out = append(out, fmt.Sprintf("sealed history: %s in %s/%s/, revisions %d–%d",
 			core.CountNoun(len(segs), "segment"), DirName, SealDirName, segs[0].first, segs[len(segs)-1].last))
 	}
-	out = append(out, s.sealedGaps(segs)...)
-	for _, e := range tail {
-		var sp sealParams
-		if e.Kind != kindSnapshot || json.Unmarshal(e.Params, &sp) != nil || sp.Sealed == "" {
-			continue
-		}
-		if !slices.ContainsFunc(segs, func(g segment) bool { return g.name == sp.Sealed }) {
+	for _, g := range s.historyGaps(segs, tail) {
+		if g.Segment != "" {
 			out = append(out, fmt.Sprintf("sealed history: %s/%s, which holds the changes before revision %d, is missing (the state is whole; the history before it is only where it was sealed: commit %s/%s/)",
-				DirName, sp.Sealed, e.Revision+1, DirName, SealDirName))
+				DirName, g.Segment, g.To+1, DirName, SealDirName))
+		} else {
+			out = append(out, fmt.Sprintf("sealed history: no segment in %s/%s/ holds the changes of revisions %d–%d (one was not committed, or was removed; the state is whole, and that history is only where it was sealed: commit %s/%s/)",
+				DirName, SealDirName, g.From, g.To, DirName, SealDirName))
 		}
 	}
 	return out, nil
 }
 
-// sealedGaps are doctor's lines about sealed history that is missing
-// before the newest segment here: revisions that fall between two
-// segments, and a first segment whose snapshot names an older one. Each
-// seal starts its segment at the snapshot of the one before (the
-// revision that segment ends at), so the segments of every branch chain
-// back to the journal's first entry without a gap; a gap is a segment
-// that was never committed or was removed. Only a first segment that
-// starts after revision 1 is opened, to read which segment it follows.
-func (s *Store) sealedGaps(segs []segment) []string {
-	if len(segs) == 0 {
-		return nil
+// HistoryGap is sealed history this clone does not have: no file here
+// holds the changes of revisions From through To (inclusive, From ≥ 1).
+// Segment is the missing segment (relative to DirName, "journal/<name>")
+// when a snapshot names it; "" for revisions that fall between two
+// segments here. The state is whole: only History lacks those changes.
+type HistoryGap struct {
+	From, To int64
+	Segment  string
+}
+
+// HistoryGaps returns the sealed history missing from this clone, oldest
+// first; none in the usual case. A segment that was not committed, or was
+// removed from .planls/journal/, leaves one: History then gives the
+// changes around it only. Errors are I/O (reading the tail or the
+// directory).
+func (s *Store) HistoryGaps() ([]HistoryGap, error) {
+	tail, _, err := ReadJournal(s.JournalPath())
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.JournalPath(), err)
 	}
-	var out []string
-	if first := segs[0]; first.first > 1 {
-		if prev := s.segmentFollows(first.name); prev != "" {
-			out = append(out, fmt.Sprintf("sealed history: %s/%s, which holds the changes before revision %d, is missing (the state is whole; the history before it is only where it was sealed: commit %s/%s/)",
-				DirName, prev, first.first+1, DirName, SealDirName))
+	segs, err := s.segments()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.SealDir(), err)
+	}
+	return s.historyGaps(segs, tail), nil
+}
+
+// historyGaps finds the sealed history missing before the newest segment
+// here and before the tail. Each seal starts its segment (and the tail
+// after it) with a snapshot that names the segment before and restates
+// the state at the revision that segment ends at, so the segments of every
+// branch chain back to the journal's first entry without a gap; a gap is a
+// segment that was never committed or was removed. Only a first segment
+// that starts after revision 1 is opened, to read which segment it
+// follows.
+func (s *Store) historyGaps(segs []segment, tail []JournalEntry) []HistoryGap {
+	var out []HistoryGap
+	if len(segs) > 0 {
+		if first := segs[0]; first.first > 1 {
+			if prev := s.segmentFollows(first.name); prev != "" {
+				out = append(out, HistoryGap{From: 1, To: first.first, Segment: prev})
+			}
+		}
+		reach := segs[0].last
+		for _, g := range segs[1:] {
+			if g.first > reach {
+				out = append(out, HistoryGap{From: reach + 1, To: g.first})
+			}
+			reach = max(reach, g.last)
 		}
 	}
-	reach := segs[0].last
-	for _, g := range segs[1:] {
-		if g.first > reach {
-			out = append(out, fmt.Sprintf("sealed history: no segment in %s/%s/ holds the changes of revisions %d–%d (one was not committed, or was removed; the state is whole, and that history is only where it was sealed: commit %s/%s/)",
-				DirName, SealDirName, reach+1, g.first, DirName, SealDirName))
+	for _, e := range tail {
+		var sp sealParams
+		if e.Kind != kindSnapshot || json.Unmarshal(e.Params, &sp) != nil || sp.Sealed == "" {
+			continue
 		}
-		reach = max(reach, g.last)
+		if slices.ContainsFunc(segs, func(g segment) bool { return g.name == sp.Sealed }) {
+			continue
+		}
+		// What is missing starts after the newest segment here that ends
+		// before the snapshot.
+		from := int64(1)
+		for _, g := range segs {
+			if g.last < e.Revision {
+				from = max(from, g.last+1)
+			}
+		}
+		out = append(out, HistoryGap{From: from, To: e.Revision, Segment: sp.Sealed})
 	}
 	return out
 }

@@ -39,7 +39,7 @@ func newReportCmd() *cobra.Command {
 the journal (items completed and deferred over time against the plan's scope, each approval marked),
 every item with its status, its evidence (commits, files at their line and tests as links) and
 planls verify's verdict, the deferred items with their reasons, drift since approval, and a timeline
-of events (approved, started, completed, deferred, reopened, merged from a branch).
+of events (approved, started, stopped, completed, deferred, reopened, merged from a branch).
 
 --format html (the default) writes one self-contained page to `+defaultReport+` (or -o FILE; -o -
 for stdout): styles, script and chart inline, nothing fetched, light and dark, printable. --open then
@@ -57,7 +57,7 @@ as far as they fit, each cut list says how many it left out, and a closing note 
 --full prints everything (--max-bytes 0 does the same).
 
 The HTML page's timeline shows the latest %d events (approvals, completions, deferrals, reopens
-and merges before starts) and its chart at most %d points; --full shows every event and point.
+and merges before starts and stops) and its chart at most %d points; --full shows every event and point.
 
 Links go to the forge when the repository's remote (origin, else the first) is on GitHub, GitLab or
 Gitea (Codeberg, Forgejo), at the HEAD commit; else an HTML report links the local files. Evidence is
@@ -167,8 +167,9 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 	wg.Go(func() { v, verr = loadPlanView(s.Root, st, nil) })
 	var entries []store.HistoryEntry
 	err := s.History(ctx, func(h store.HistoryEntry) error { entries = append(entries, h); return nil })
+	gaps, gerr := s.HistoryGaps()
 	wg.Wait()
-	if err = cmp.Or(err, verr); err != nil {
+	if err = cmp.Or(err, gerr, verr); err != nil {
 		return nil, err
 	}
 	links.Local = local
@@ -181,7 +182,7 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		return nil
 	}
 	items, drift := reportFindings(v)
-	return report.Build(report.Input{Root: s.Root, State: st, History: history, Items: items, Verify: results,
+	return report.Build(report.Input{Root: s.Root, State: st, History: history, Gaps: gaps, Items: items, Verify: results,
 		Drift: drift, Links: links, Now: time.Now(), Options: opts})
 }
 

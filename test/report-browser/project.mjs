@@ -84,6 +84,9 @@ export function makeProject(remote, { hostile = true } = {}) {
   planls('todo', 'defer', '4', '--reason', 'no rig yet');
   planls('todo', 'update', '4', '--status', 'pending'); // reopened
   planls('todo', 'defer', '4', '--reason', text.reason);
+  // Work on #6 begun, then set back to pending: a start and a stop.
+  planls('todo', 'start', '6');
+  planls('todo', 'update', '6', '--status', 'pending');
   write('PLAN.md', PLAN2);
   planls('approve');
   planls('todo', 'complete', '7', '--evidence', 'done');
@@ -114,7 +117,7 @@ export function makeProject(remote, { hostile = true } = {}) {
       points: [[6, 0, 0], [6, 1, 0], [6, 2, 0], [6, 3, 0], [6, 2, 0], [6, 3, 0], [6, 4, 0], [6, 4, 1], [6, 4, 0], [6, 4, 1], [7, 4, 1], [7, 5, 1]],
       marks: [6, 7],
       // timeline kinds, oldest first
-      timeline: ['approved', 'started', 'completed', 'completed', 'completed', 'reopened', 'completed', 'completed', 'deferred', 'reopened', 'deferred', 'reapproved', 'completed'],
+      timeline: ['approved', 'started', 'completed', 'completed', 'completed', 'reopened', 'completed', 'completed', 'deferred', 'reopened', 'deferred', 'started', 'stopped', 'reapproved', 'completed'],
       reopen: 'TestBucket does not exist: wrong test (the evidence was: TestBucket passes)',
       drift: 'Add a Grafana dashboard',
     },

@@ -97,6 +97,10 @@ test('what a person sees: title, counts, groups, items with their status and pro
   // The reopen of the completed #3 says why, and what its evidence was.
   const reopened = await page.$$eval('#timeline li.ev-reopened', (lis) => lis.map((li) => li.textContent));
   assert.ok(reopened.some((t) => t.includes(`#3 Unit tests for the bucket — ${e.reopen}`)), reopened.join('\n'));
+  // #6 set back from in_progress to pending shows as stopped.
+  const stopped = await page.$$eval('#timeline li.ev-stopped', (lis) => lis.map((li) => li.textContent));
+  assert.equal(stopped.length, 1, stopped.join('\n'));
+  assert.ok(stopped[0].includes('stopped#6 Review with the API team'), stopped[0]);
 
   // Opened from disk, it asks the network for nothing.
   assert.deepEqual(seen.requests.filter((u) => !u.startsWith('file://')), []);
