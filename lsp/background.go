@@ -86,6 +86,10 @@ func (s *server) runRefresh(ctx context.Context, f *folder) {
 	s.mu.Lock()
 	for {
 		root, plan, tasks := f.root, f.relPath(f.planPath), completedItems(f.state)
+		approved := ""
+		if f.state != nil && f.state.Plan != nil {
+			approved = f.state.Plan.Path
+		}
 		f.refreshAgain = false
 		s.mu.Unlock()
 		head := s.gitHeadOf(ctx, root, plan)
@@ -93,7 +97,7 @@ func (s *server) runRefresh(ctx context.Context, f *folder) {
 		var results []verify.Result
 		if len(tasks) > 0 {
 			vctx, cancel := context.WithTimeout(ctx, lookupTimeout)
-			results = s.opts.verifyTasks(vctx, root, tasks)
+			results = s.opts.verifyTasks(vctx, root, approved, tasks)
 			cancel()
 		}
 		s.mu.Lock()

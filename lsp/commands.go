@@ -19,6 +19,7 @@ import (
 	"github.com/planls/planls/internal/gitclone"
 	"github.com/planls/planls/planparse"
 	"github.com/planls/planls/store"
+	"github.com/planls/planls/verify"
 )
 
 // cmdArgs is the one argument object of every planls.* command
@@ -315,16 +316,13 @@ type headCommit struct {
 }
 
 // gitHead returns the newest commit in dir that changes a file other than
-// plan and .planls/ (a commit that only edits the plan or the state proves
-// no plan item), or the zero headCommit: no git, no repository, no such
-// commit, slower than two seconds, or ctx ended.
+// plan and .planls/ (verify.NotWork: a commit that only edits the plan or
+// the state proves no plan item), or the zero headCommit: no git, no
+// repository, no such commit, slower than two seconds, or ctx ended.
 func gitHead(ctx context.Context, dir, plan string) headCommit {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	args := []string{"-C", dir, "log", "-1", "--format=%h %ct %s", "--", ".", ":(exclude)" + store.DirName}
-	if plan != "" {
-		args = append(args, ":(exclude,literal)"+plan)
-	}
+	args := append([]string{"-C", dir, "log", "-1", "--format=%h %ct %s", "--", "."}, verify.NotWork(plan)...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	out, err := cmd.Output()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
+	"github.com/planls/planls/verify"
 )
 
 const seedEvidenceErr = "evidence required to mark a task completed: pass evidence with the check that proves it (command + result, commit, or test name). If it isn't done, leave it open"
@@ -257,6 +258,9 @@ func TestGitHeadSkipsPlanOnlyCommits(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git not installed")
+	}
+	if verify.StateDir != store.DirName {
+		t.Fatalf("verify.StateDir %q is not the store's %q: the plan-only rule would miss the state", verify.StateDir, store.DirName)
 	}
 	dir := t.TempDir()
 	if got := gitHead(t.Context(), dir, "PLAN.md"); got.Line != "" {

@@ -49,9 +49,9 @@ type options struct {
 	// touches files other than plan (slash-separated, relative to dir) and
 	// .planls/, or the zero headCommit.
 	gitHead func(ctx context.Context, dir, plan string) headCommit
-	// verifyTasks verifies completed tasks in the workspace at root
-	// (verify.Tasks without commands).
-	verifyTasks func(ctx context.Context, root string, tasks []core.Task) []verify.Result
+	// verifyTasks verifies completed tasks in the workspace at root whose
+	// approved plan file is plan (verify.Tasks without commands).
+	verifyTasks func(ctx context.Context, root, plan string, tasks []core.Task) []verify.Result
 	// noFSWatch disables fsnotify (tests that drive didChangeWatchedFiles).
 	noFSWatch bool
 	// onStart, when set, sees the session's server (tests inspect it).
@@ -70,8 +70,8 @@ func defaultOptions() options {
 		askTimeout:  10 * time.Minute,
 		callTimeout: 10 * time.Second,
 		gitHead:     gitHead,
-		verifyTasks: func(ctx context.Context, root string, tasks []core.Task) []verify.Result {
-			return verify.Tasks(ctx, root, tasks, verify.Options{})
+		verifyTasks: func(ctx context.Context, root, plan string, tasks []core.Task) []verify.Result {
+			return verify.Tasks(ctx, root, tasks, verify.Options{Plan: plan})
 		},
 	}
 }

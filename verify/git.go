@@ -32,6 +32,9 @@ type Commit struct {
 type lookupResult struct {
 	commit *Commit
 	err    string // missing, ambiguous, not a commit, or why git could not answer
+	// planOnly: the commit changes nothing but the plan and its state
+	// (NotWork), so it is no item's work.
+	planOnly bool
 }
 
 // repo runs git in one workspace. A workspace that is not a repository
@@ -240,8 +243,9 @@ func (r *repo) reachability(commits map[string]*Commit) {
 	}
 }
 
-// commitCheck is the outcome for a commit reference.
-func commitCheck(ref core.EvidenceRef, lr lookupResult) Check {
+// commitCheck is the outcome for a commit reference; plan is the plan
+// file as Options.Plan names it.
+func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 	c := Check{Ref: ref, Commit: lr.commit}
 	switch {
 	case lr.commit == nil && strings.Contains(lr.err, "not found"), lr.commit == nil && strings.Contains(lr.err, "not a commit"),
@@ -249,6 +253,8 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult) Check {
 		c.State, c.Detail = Failed, lr.err
 	case lr.commit == nil:
 		c.State, c.Detail = Unverifiable, "commit "+ref.Commit+": "+lr.err
+	case lr.planOnly && (lr.commit.OnHEAD || lr.commit.Branch != ""):
+		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q (%s) changes nothing but the plan (%s), so it is no proof of the item's work", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date), planFiles(plan))
 	case lr.commit.OnHEAD:
 		c.State, c.Detail = Verified, fmt.Sprintf("commit %s %q (%s) is on HEAD", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date))
 	case lr.commit.Branch != "":

@@ -46,7 +46,7 @@ type Authored struct {
 }
 
 // StatePath is the state file's path below a workspace root, as git names it.
-const StatePath = ".planls/state.json"
+const StatePath = StateDir + "/state.json"
 
 // EvidenceCommits finds, for each evidence text, the newest commit that
 // changed how often it occurs in the state file (git log -S over

@@ -20,7 +20,8 @@ type State string
 
 // The three outcomes: verified (something named was checked and
 // holds, nothing failed), unverifiable (nothing named can be checked
-// offline), failed (something named does not hold; Reason says what).
+// offline), failed (something named does not hold; Reason says what: a
+// commit that is missing, reached by no branch, or plan-only: NotWork).
 const (
 	Verified     State = "verified"
 	Unverifiable State = "unverifiable"
@@ -41,6 +42,10 @@ type Options struct {
 	Runner Runner
 	// Timeout bounds each command (DefaultTimeout when 0).
 	Timeout time.Duration
+	// Plan is the approved plan file, slash-separated and relative to the
+	// root ("" when there is none). Evidence naming a commit that changes
+	// only it and .planls/ fails (NotWork).
+	Plan string
 }
 
 // Runner runs one command line in dir within timeout and returns its exit
@@ -107,6 +112,7 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 	}
 	repo := newRepo(ctx, root)
 	found := repo.lookup(commits)
+	repo.markPlanOnly(found, opts.Plan)
 	var tree *tree
 	if needTree {
 		tree = loadTree(ctx, root, repo)
@@ -118,7 +124,7 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 			var c Check
 			switch r.Kind {
 			case core.RefCommit:
-				c = commitCheck(r, found[r.Commit])
+				c = commitCheck(r, found[r.Commit], opts.Plan)
 			case core.RefFile:
 				c = fileCheck(root, tree, r)
 			case core.RefTest:

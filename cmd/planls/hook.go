@@ -161,7 +161,7 @@ func hookVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.
 	}
 	ctx, cancel := verifyContext(cmd)
 	defer cancel()
-	return verify.Verdicts(verify.Tasks(ctx, root, tasks, verify.Options{}))
+	return verify.Verdicts(verify.Tasks(ctx, root, tasks, verify.Options{Plan: approvedPlan(st)}))
 }
 
 // stateUnreadableReason is the block reason when the state cannot be used.

@@ -159,7 +159,7 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		tasks, _ := tasksToVerify(st, nil)
 		vctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{})
+		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{Plan: approvedPlan(st)})
 	})
 	wg.Go(func() { links = reportLinks(s.Root) })
 	var v *planView

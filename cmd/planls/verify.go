@@ -26,7 +26,8 @@ func newVerifyCmd() *cobra.Command {
 		Short: "Check the evidence of completed items: commits, files, tests (and commands with --run)",
 		Long: `Check what the evidence of each completed plan item (or of the tasks named by id) names, offline:
 
-  commit ids (7-40 hex)      exist and are reachable from HEAD, else from a local branch (named)
+  commit ids (7-40 hex)      exist and are reachable from HEAD, else from a local branch (named),
+                               and change more than the plan file and .planls/
   file paths (path:line)     exist in the workspace, and have that line
   test names (TestFoo,       a Go test, benchmark, fuzz or example function of that name exists
     pkg/foo_test.go:TestBar)   (in that file when one is named)
@@ -82,7 +83,7 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 					return err
 				}
 			}
-			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Runner: runner, Timeout: timeout})
+			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Runner: runner, Timeout: timeout, Plan: approvedPlan(st)})
 			v, err := loadPlanView(s.Root, st, nil)
 			if err != nil {
 				return fail(err)
@@ -128,6 +129,15 @@ func tasksToVerify(st *core.State, ids []int) ([]core.Task, error) {
 		out = append(out, st.Tasks[i])
 	}
 	return out, nil
+}
+
+// approvedPlan is the approved plan file's path (slash-separated, relative
+// to the root) as verify.Options.Plan takes it; "" when none is approved.
+func approvedPlan(st *core.State) string {
+	if st == nil || st.Plan == nil {
+		return ""
+	}
+	return st.Plan.Path
 }
 
 // checkFormat refuses an unknown --format.

@@ -1,0 +1,95 @@
+package verify
+
+import (
+	"maps"
+	"slices"
+	"strings"
+)
+
+// StateDir is the directory below a workspace root where planls keeps its
+// state (the store's DirName), as git names it.
+const StateDir = ".planls"
+
+// NotWork is the git pathspec that leaves the plan's own files out of the
+// pathspec before it: the plan file (plan: slash-separated, relative to the
+// directory git runs in; "" when there is none) and StateDir. A commit that
+// changes some of those files and no file left after NotWork is plan-only:
+// it writes or edits the plan, or records planls's state, so it is the work
+// of no plan item. The language server's one-click evidence never offers
+// such a commit, and verify fails evidence that names one.
+func NotWork(plan string) []string {
+	var out []string
+	for _, p := range planPaths(plan) {
+		out = append(out, ":(exclude,literal)"+p)
+	}
+	return out
+}
+
+// planPaths are the plan's own files as NotWork names them.
+func planPaths(plan string) []string {
+	if plan == "" {
+		return []string{StateDir}
+	}
+	return []string{StateDir, plan}
+}
+
+// markPlanOnly sets planOnly on the results whose commit is plan-only
+// (NotWork), measured against its first parent (a merge's change is what
+// it brings to the branch it was made on; a root commit's, everything it
+// adds). Two git processes for all of them, git log --no-walk listing of
+// the commits given those whose first-parent diff touches the plan's
+// files, then those that touch any other file. An empty commit is not
+// plan-only. A commit git cannot answer for stays not plan-only: verify
+// never fails evidence on a lookup that did not run.
+func (r *repo) markPlanOnly(out map[string]lookupResult, plan string) {
+	var ids []string
+	for _, lr := range out {
+		if lr.commit != nil && !slices.Contains(ids, lr.commit.ID) {
+			ids = append(ids, lr.commit.ID)
+		}
+	}
+	var planSpec []string
+	for _, p := range planPaths(plan) {
+		planSpec = append(planSpec, ":(literal)"+p)
+	}
+	touchPlan := r.touching(ids, planSpec)
+	if len(touchPlan) == 0 {
+		return
+	}
+	work := r.touching(slices.Collect(maps.Keys(touchPlan)), append([]string{":(top)"}, NotWork(plan)...))
+	if work == nil {
+		return
+	}
+	for id, lr := range out {
+		if lr.commit != nil && touchPlan[lr.commit.ID] && !work[lr.commit.ID] {
+			lr.planOnly = true
+			out[id] = lr
+		}
+	}
+}
+
+// touching is the set of the full commit ids whose first-parent diff
+// changes a file pathspec matches; nil when git could not answer.
+func (r *repo) touching(ids []string, pathspec []string) map[string]bool {
+	if len(ids) == 0 {
+		return map[string]bool{}
+	}
+	args := append([]string{"log", "--no-walk=unsorted", "--first-parent", "--stdin", "--format=%H", "--"}, pathspec...)
+	raw, err := r.git([]byte(strings.Join(ids, "\n")+"\n"), args...)
+	if err != nil {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, id := range strings.Fields(string(raw)) {
+		set[id] = true
+	}
+	return set
+}
+
+// planFiles names the files NotWork(plan) leaves out, for a person.
+func planFiles(plan string) string {
+	if plan == "" {
+		return StateDir + "/"
+	}
+	return plan + " and " + StateDir + "/"
+}
