@@ -107,8 +107,11 @@ type Finding struct {
 	TaskID   int // the plan item it is about; 0 for the plan as a whole
 	Item     int // index into Analysis.Items; -1 for the plan as a whole
 	// Range is where it is, in bytes of Analysis.Src: the item's subject
-	// line (planparse.Item.Line), the parser's problem, or the title line
-	// for the plan as a whole and for items not in the file (Gone).
+	// line (planparse.Item.Line), the parser's problem, the title line for
+	// the plan as a whole, and for an approved item no longer in the file
+	// (Gone) an empty range where it used to be (goneRanges), or the title
+	// when no item of the approved plan is left in the file or there is no
+	// file.
 	Range   planparse.Range
 	Gone    bool   // about an item that is not in the plan file
 	Message string // the finding's text in every rendering
@@ -333,12 +336,15 @@ func (a *Analysis) findings(in Input) {
 			add(f)
 		}
 	}
+	gone := a.goneRanges(title)
 	for i := range a.Items {
 		it := &a.Items[i]
 		t := it.Task
 		at := place{Item: i, Range: title, Gone: it.Plan == nil}
 		if it.Plan != nil {
 			at.Range = it.Plan.Line
+		} else if r, ok := gone[i]; ok {
+			at.Range = r
 		}
 		switch it.Drift {
 		case DriftNew:

@@ -28,7 +28,7 @@ func findingLines(a *Analysis) []string {
 	var out []string
 	for _, f := range a.Findings {
 		line := 0
-		if !f.Gone {
+		if a.Exists {
 			line = planparse.LineOf(a.Src, f.Range.Start)
 		}
 		out = append(out, fmt.Sprintf("%s #%d %d: %s", f.Rule, f.TaskID, line, f.Message))
@@ -78,7 +78,20 @@ func TestAnalyzeRules(t *testing.T) {
 			now: "# P\n\n- uno\n- three\n",
 			want: []string{
 				"plan-drift #1 3: plan item #1 differs from the approved plan: re-approve to track the new text",
-				"plan-drift #2 0: approved plan item #2 is missing from the plan file: two",
+				"plan-drift #2 3: approved plan item #2 is missing from the plan file: two",
+			}},
+		// An item gone from the file is placed where it used to be: after
+		// the item before it (its nested lines too), else before the item
+		// after it, else on the title.
+		{name: "missing after nested lines", approved: "# P\n\n- one\n  - detail\n\n- two\n- three\n", edit: closeAll,
+			now:  "# P\n\n- one\n  - detail\n\n- three\n",
+			want: []string{"plan-drift #2 4: approved plan item #2 is missing from the plan file: two"}},
+		{name: "first missing", approved: "# P\n\nWhy.\n\n- one\n- two\n", edit: closeAll, now: "# P\n\nWhy.\n\n- two\n",
+			want: []string{"plan-drift #1 5: approved plan item #1 is missing from the plan file: one"}},
+		{name: "all missing", approved: "# P\n\n- one\n- two\n", edit: closeAll, now: "# P\n",
+			want: []string{
+				"plan-drift #1 1: approved plan item #1 is missing from the plan file: one",
+				"plan-drift #2 1: approved plan item #2 is missing from the plan file: two",
 			}},
 		{name: "new", approved: "# P\n\n- one\n", edit: closeAll, now: "# P\n\n- one\n- **two**\n",
 			want: []string{"plan-drift #0 4: not in the approved plan: two (re-approve the plan to track it)"}},

@@ -68,8 +68,8 @@ var agreeCases = []agreeCase{{
 
 // TestCheckAndServerAgree runs every rule through `planls check --format
 // json --verify` (the real binary) and the language server and asserts the same
-// findings: rule, plan item, line and message. Items no longer in the file
-// are on the plan's title line in the editor and at line 0 in check. Two
+// findings: rule, plan item, line and message (an item no longer in the
+// file on the line where it used to be, in both). Two
 // rules stay out, because check refuses to run there: plan-not-approved
 // and state-invalid (it exits 2 and says why).
 func TestCheckAndServerAgree(t *testing.T) {
@@ -120,11 +120,7 @@ func TestCheckAndServerAgree(t *testing.T) {
 			ds, _ := e.lastDiags(u)
 			for _, d := range ds {
 				id, _ := dataOf(asMap(d.Data))
-				line := int(d.Range.Start.Line) + 1
-				if d.Range.Start.Line == 0 && d.Code == codeDrift && strings.Contains(d.Message, "is missing from the plan file") {
-					line = 0 // not in the file: check says so with line 0
-				}
-				lsp = append(lsp, agreeKey(fmt.Sprint(d.Code), id, line, d.Message))
+				lsp = append(lsp, agreeKey(fmt.Sprint(d.Code), id, int(d.Range.Start.Line)+1, d.Message))
 			}
 			slices.Sort(cli)
 			slices.Sort(lsp)

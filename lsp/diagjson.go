@@ -96,6 +96,9 @@ func appendDiagnostic(b []byte, d *protocol.Diagnostic) ([]byte, error) {
 		}
 		b = append(b, `"code":`...)
 		b = appendString(b, data.Code)
+		if data.Gone {
+			b = append(b, `,"gone":true`...)
+		}
 		b = append(b, '}')
 	}
 	return append(b, '}'), nil

@@ -26,9 +26,13 @@ const (
 )
 
 // diagData is Diagnostic.data: code actions key on it (PROTOCOL.md).
+// Gone marks the diagnostic of an approved item no longer in the file,
+// placed where it used to be, on a line that is another item's: an editor
+// looking for the item on a line skips it.
 type diagData struct {
 	ID   int    `json:"id,omitempty"`
 	Code string `json:"code"`
+	Gone bool   `json:"gone,omitempty"`
 }
 
 // diagnosticsOf renders sn's findings (core.Analysis) as the plan file's
@@ -41,7 +45,7 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 	emit := func(fd core.Finding) {
 		d := protocol.Diagnostic{
 			Range: sn.m.rng(fd.Range.Start, fd.Range.End), Severity: protocol.DiagnosticSeverity(fd.Severity),
-			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: diagData{ID: fd.TaskID, Code: fd.Rule},
+			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: diagData{ID: fd.TaskID, Code: fd.Rule, Gone: fd.Gone},
 		}
 		switch fd.Rule {
 		case codeOpen, codeInProgress:

@@ -32,11 +32,12 @@ only a hand edit of state.json can do) counts as open too (rule closed-without-p
 
 A plan file that says more than, or other than, what was approved owes an approval (rule plan-drift):
 one finding per bullet new or changed since approval, per approved item no longer in the file, per
-item moved out of its approved order, and per edit outside the items, on the line that changed:
+item moved out of its approved order, and per edit outside the items, on the line that changed (an
+item no longer in the file where it used to be: after the item before it, else before the one after it):
 
   PLAN.md:LINE:COL: not in the approved plan: subject (re-approve the plan to track it)
   PLAN.md:LINE:COL: plan item #N differs from the approved plan: re-approve to track the new text
-  PLAN.md:1:1: approved plan item #N is missing from the plan file: subject
+  PLAN.md:LINE:COL: approved plan item #N is missing from the plan file: subject
   PLAN.md:LINE:COL: plan item #N moved since approval: re-approve to make the new order the plan
   PLAN.md:LINE:1: the plan file changed here since approval, outside its plan items: re-approve ...
 

@@ -323,8 +323,8 @@ func TestSARIF(t *testing.T) {
          "uriBaseId": "%SRCROOT%"
         },
         "region": {
-         "startLine": 1,
-         "startColumn": 1
+         "startLine": 6,
+         "startColumn": 21
         }
        }
       }
@@ -349,18 +349,18 @@ func TestTextAndGitHubFormats(t *testing.T) {
 	if err := r.writeGitHub(&gh); err != nil {
 		t.Fatal(err)
 	}
-	// In file order; what left the file last.
+	// In file order; what left the file where it used to be (after #1).
 	wantText := "docs/PLAN.md:6:1: plan item #1 differs from the approved plan: re-approve to track the new text\n" +
 		"docs/PLAN.md:6:1: open plan item #1 (pending): Add x, then 100%\n" +
-		"docs/PLAN.md:8:1: plan item #3 is deferred without a reason (state.json edited by hand?): later\n" +
-		"docs/PLAN.md:1:1: approved plan item #2 is missing from the plan file: gone\n"
+		"docs/PLAN.md:6:21: approved plan item #2 is missing from the plan file: gone\n" +
+		"docs/PLAN.md:8:1: plan item #3 is deferred without a reason (state.json edited by hand?): later\n"
 	if text.String() != wantText {
 		t.Errorf("text:\n%s", text.String())
 	}
 	wantGH := "::warning file=docs/PLAN.md,line=6,col=1,title=plan-drift::plan item #1 differs from the approved plan: re-approve to track the new text\n" +
 		"::notice file=docs/PLAN.md,line=6,col=1::open plan item #1 (pending): Add x, then 100%25\n" +
 		"::warning file=docs/PLAN.md,line=8,col=1,title=closed-without-proof::plan item #3 is deferred without a reason (state.json edited by hand?): later\n" +
-		"::warning file=docs/PLAN.md,line=1,col=1,title=plan-drift::approved plan item #2 is missing from the plan file: gone\n"
+		"::warning file=docs/PLAN.md,line=6,col=21,title=plan-drift::approved plan item #2 is missing from the plan file: gone\n"
 	if gh.String() != wantGH {
 		t.Errorf("github:\n%s", gh.String())
 	}

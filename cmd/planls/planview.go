@@ -43,9 +43,10 @@ func loadPlanView(root string, st *core.State, verdicts map[int]core.Verdict) (*
 }
 
 // at is where finding f points: 1-based line and byte column of its
-// range, or 0, 0 when it is about an item no longer in the file.
+// range (for an item no longer in the file, where it used to be), or 0, 0
+// when there is no plan file.
 func (v *planView) at(f core.Finding) (line, col int) {
-	if f.Gone {
+	if f.Gone && !v.an.Exists {
 		return 0, 0
 	}
 	return v.lines.LineCol(f.Range.Start)

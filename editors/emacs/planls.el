@@ -63,11 +63,14 @@ An argument that already has a non-blank KEY is left as it is."
                        (planls--with arguments :reason "Reason to defer #%s: ")))
 
 (defun planls--id-at-point ()
-  "The plan item id of a planls diagnostic on the current line, or nil."
+  "The plan item id of a planls diagnostic on the current line, or nil.
+The diagnostic of an item gone from the file (data.gone) sits where the
+item used to be, on another item's line: it is skipped."
   (cl-loop for d in (flymake-diagnostics (line-beginning-position) (line-end-position))
            for lsp = (cdr (assoc 'eglot-lsp-diag (flymake-diagnostic-data d)))
-           for id = (plist-get (plist-get lsp :data) :id)
-           when id return id))
+           for data = (plist-get lsp :data)
+           for id = (plist-get data :id)
+           when (and id (not (eq (plist-get data :gone) t))) return id))
 
 (defun planls--run (command id key value)
   "Send COMMAND for item ID with KEY set to VALUE to the buffer's server."

@@ -29,9 +29,12 @@ call ale#linter#Define('markdown', {
 let g:ale_lsp_show_message_severity = get(g:, 'ale_lsp_show_message_severity', 'information')
 
 " The id of the planls diagnostic on the cursor line ("plan item #3 ...").
+" An item gone from the file is reported where it used to be, on another
+" item's line: its diagnostic is not that line's item.
 function! s:IdAtCursor() abort
   for l:item in get(get(g:ale_buffer_info, bufnr(''), {}), 'loclist', [])
     if get(l:item, 'linter_name', '') is# 'planls' && l:item.lnum == line('.')
+          \ && l:item.text !~# 'is missing from the plan file'
       let l:m = matchlist(l:item.text, '#\(\d\+\)')
       if !empty(l:m)
         return str2nr(l:m[1])

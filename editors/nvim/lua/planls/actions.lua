@@ -205,11 +205,13 @@ end
 
 -- The id under the cursor in a plan buffer: a planls diagnostic on the line
 -- first (exact), else the nearest item above (completed items have none).
+-- The diagnostic of an item gone from the file (data.gone) sits where it
+-- used to be, on another item's line: it is not that line's item.
 local function id_at_cursor(client, bufnr, cb)
   local lnum = vim.api.nvim_win_get_cursor(0)[1] - 1
   for _, d in ipairs(vim.diagnostic.get(bufnr, { lnum = lnum })) do
     local data = val(compat.lsp_diagnostic(d).data)
-    if d.source == 'planls' and type(data) == 'table' and tonumber(val(data.id)) then
+    if d.source == 'planls' and type(data) == 'table' and tonumber(val(data.id)) and val(data.gone) ~= true then
       return cb(tonumber(data.id))
     end
   end
