@@ -481,6 +481,16 @@ H.test(':checkhealth planls without binary or server', function()
   require('planls').setup({ autostart = false })
   H.ok(text:find('binary not found: /nonexistent/planls', 1, true), text)
   H.ok(text:find('server not attached', 1, true), text)
+  -- What installs it today (a clone), and @latest only as what will once
+  -- the module is published.
+  H.ok(text:find('in a clone of the planls repository: go install ./cmd/planls', 1, true), text)
+  local latest = {}
+  for line in text:gmatch('[^\n]*@latest[^\n]*') do
+    table.insert(latest, line)
+  end
+  H.eq(1, #latest, text)
+  H.ok(latest[1]:find('once the module is published: go install github.com/planls/planls/cmd/planls@latest', 1, true),
+    latest[1])
 end)
 
 -- Runs fn with compat.has answering `newer` for versions up to it, and
