@@ -428,7 +428,14 @@ func (s *server) commit(ctx context.Context, f *folder, op func(context.Context)
 		if n.Level == "warning" {
 			typ = protocol.MessageTypeWarning
 		}
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: n.Text})
+		msg := n.Text
+		if n.Code == core.DeferredCode && n.Plain != "" {
+			// The person deferred it here: their confirmation, in their
+			// words (the seed's notice is for agents). The planls plugins
+			// show it as the command's one message (docs/PROTOCOL.md).
+			typ, msg = protocol.MessageTypeInfo, "planls: "+n.Plain
+		}
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: msg})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

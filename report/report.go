@@ -159,14 +159,14 @@ func (g Gap) Text() string {
 	if g.From <= 1 {
 		what = fmt.Sprintf("the history before revision %d", g.To+1)
 	}
-	where := "no file in .planls/journal/ holds them"
+	where := "no file in .planls/journal/ holds them: a sealed segment was not committed, or was removed"
 	if g.From <= 1 {
-		where = "no file in .planls/journal/ holds it"
+		where = "no file in .planls/journal/ holds it: a sealed segment was not committed, or was removed"
 	}
 	if g.File != "" {
-		where = g.File + " is not in this clone"
+		where = g.File + " is not in this clone: it was not committed, or was removed"
 	}
-	return "History missing: " + what + " (" + where + "; it was not committed, or was removed). " +
+	return "History missing: " + what + " (" + where + "). " +
 		"The chart, the timeline and the count of approvals leave it out; the state and the items are whole (planls doctor names what is missing)."
 }
 

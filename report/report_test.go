@@ -350,9 +350,9 @@ func TestReportSaysHistoryIsMissing(t *testing.T) {
 		{From: 61, To: 80}, {From: 90, To: 90}}
 	r := build(t, in)
 	want := []string{
-		"History missing: the history before revision 41 (.planls/journal/0000000020-0000000040-0123456789ab.jsonl.gz is not in this clone; it was not committed, or was removed).",
-		"History missing: the changes of revisions 61–80 (no file in .planls/journal/ holds them; it was not committed, or was removed).",
-		"History missing: the changes of revision 90 (no file in .planls/journal/ holds them;",
+		"History missing: the history before revision 41 (.planls/journal/0000000020-0000000040-0123456789ab.jsonl.gz is not in this clone: it was not committed, or was removed).",
+		"History missing: the changes of revisions 61–80 (no file in .planls/journal/ holds them: a sealed segment was not committed, or was removed).",
+		"History missing: the changes of revision 90 (no file in .planls/journal/ holds them:",
 	}
 	var page, md bytes.Buffer
 	if err := HTML(&page, r, "test"); err != nil {

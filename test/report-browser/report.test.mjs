@@ -228,6 +228,48 @@ test('light, dark and print: readable, and axe-core finds no serious violation',
   }
 });
 
+test('history missing from the clone is said at the top, readable in light and dark', async () => {
+  // Every change sealed into a segment of its own; the second one removed,
+  // as a clone that never got it.
+  process.env.PLANLS_JOURNAL_SEAL_BYTES = '1';
+  let gap;
+  try {
+    gap = makeProject(null, { hostile: false });
+  } finally {
+    delete process.env.PLANLS_JOURNAL_SEAL_BYTES;
+  }
+  const dir = path.join(gap.root, '.planls', 'journal');
+  const segments = fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl.gz')).sort();
+  assert.ok(segments.length > 3, segments.join(' '));
+  fs.rmSync(path.join(dir, segments[1]));
+  const [, from, to] = segments[1].match(/^0*(\d+)-0*(\d+)-/);
+  gap.planls('report');
+  for (const scheme of ['light', 'dark']) {
+    const { page } = await open(gap, { scheme });
+    const note = await page.$eval('#history-missing', (el) => ({
+      text: el.textContent,
+      role: el.getAttribute('role'),
+      beforeProgress: !!(el.compareDocumentPosition(document.getElementById('progress-h')) & Node.DOCUMENT_POSITION_FOLLOWING),
+    }));
+    const revs = Number(from) + 1 === Number(to) ? `revision ${to}` : `revisions ${Number(from) + 1}–${to}`;
+    assert.equal(note.text, `⚠ History missing: the changes of ${revs} (no file in .planls/journal/ holds them: a sealed segment was not `
+      + 'committed, or was removed). The chart, the timeline and the count of approvals leave it out; the state and the items are whole '
+      + '(planls doctor names what is missing).');
+    assert.equal(note.role, 'note');
+    assert.ok(note.beforeProgress, 'the note comes before the progress');
+    assert.ok(await page.isVisible('#history-missing'));
+    await page.evaluate(axeSource);
+    const res = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }));
+    const serious = res.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.help}`), [], `${scheme}: serious violations`);
+    await page.screenshot({ path: path.join(out, `report-history-missing-${scheme}.png`) });
+    await page.close();
+  }
+  const { page } = await open(forge);
+  assert.equal(await page.$$eval('#history-missing', (els) => els.length), 0, 'a whole history says nothing is missing');
+  await page.close();
+});
+
 test('the HTML file is self-contained', () => {
   const html = fs.readFileSync(path.join(forge.root, '.planls', 'report.html'), 'utf8');
   assert.doesNotMatch(html, /<link|<[a-z][^>]*\ssrc=|@import|url\(/);
