@@ -312,8 +312,8 @@ func (r *reader) spec(s *sec) bool {
 
 // shownAsReference reports whether a section's body is written as
 // reference: code, tables and lists of fields, code or paths ("- `events(id,
-// starts_at)`", "- **Owner:** ops"), none of its lists a list of plain
-// phrases (the "## Setup" steps before "## Phase 1").
+// starts_at)`", "- **Option B (no script):** No."), none of its lists a
+// list of plain phrases (the "## Setup" steps before "## Phase 1").
 func (r *reader) shownAsReference(s *sec) bool {
 	shown := false
 	for _, ev := range s.events {
@@ -330,8 +330,19 @@ func (r *reader) shownAsReference(s *sec) bool {
 	return shown
 }
 
+// boldLabel reports whether a subject starts with a bold label ending in a
+// colon: "**Option B (dev-only path):** No.", "**Owner**: ops".
+func boldLabel(subject string) bool {
+	rest, ok := strings.CutPrefix(subject, "**")
+	if !ok {
+		return false
+	}
+	end := strings.Index(rest, "**")
+	return end > 0 && (strings.HasSuffix(rest[:end], ":") || strings.HasPrefix(rest[end+2:], ":"))
+}
+
 // referenceList reports whether most entries of a list (two thirds) are
-// fields, code or paths rather than phrases.
+// fields, bold labels, code or paths rather than phrases.
 func referenceList(ev *event) bool {
 	n, ref := 0, 0
 	for i := range ev.entries {
@@ -341,7 +352,7 @@ func referenceList(ev *event) bool {
 		}
 		n++
 		t := strings.TrimLeft(e.item.Subject, "*_ ")
-		if strings.HasPrefix(t, "`") || isFieldText(e.item.Subject) || isPathOnly(e.item.Subject) {
+		if strings.HasPrefix(t, "`") || isFieldText(e.item.Subject) || boldLabel(e.item.Subject) || isPathOnly(e.item.Subject) {
 			ref++
 		}
 	}

@@ -141,3 +141,16 @@ func TestLabelNumber(t *testing.T) {
 		t.Errorf(`leadInClass("Not redis branch related:") = %d, want plain`, k)
 	}
 }
+
+// TestBoldLabel: a bold label ending in a colon leads a field, written
+// either way round the closing "**".
+func TestBoldLabel(t *testing.T) {
+	for in, want := range map[string]bool{
+		"**Option B (dev-only path):** No.": true, "**Owner**: ops": true, "**Add the cache** first": false,
+		"Owner: ops": false, "**": false, "****: x": false,
+	} {
+		if got := boldLabel(in); got != want {
+			t.Errorf("boldLabel(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
