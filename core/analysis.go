@@ -465,17 +465,6 @@ func (a *Analysis) Blocks(t *Task) []int {
 	return ids
 }
 
-// FindingsOf returns the findings about item i, in order.
-func (a *Analysis) FindingsOf(i int) []Finding {
-	var out []Finding
-	for _, f := range a.Findings {
-		if f.Item == i {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // NotApprovedMessage is the plan-not-approved text for a plan titled
 // title with n items.
 func NotApprovedMessage(title string, n int) string {

@@ -40,14 +40,14 @@ func parseOps(obj map[string]json.RawMessage) ([]opCall, error) {
 		if _, has := m["ops"]; has {
 			return parsed, fmt.Errorf("ops[%d]: ops can't be nested", i)
 		}
-		p, err := parseParams(m)
+		c, err := parseParams(m)
 		if err != nil {
 			return parsed, fmt.Errorf("ops[%d]: %v", i, err)
 		}
-		if p.Action == "" {
+		if c.action == "" {
 			return parsed, fmt.Errorf("ops[%d]: action required", i)
 		}
-		parsed = append(parsed, p.call())
+		parsed = append(parsed, c)
 	}
 	return parsed, nil
 }

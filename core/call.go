@@ -74,11 +74,13 @@ func (e Envelope) IsError() bool { return e.Details.Error != "" }
 type Notice struct {
 	Level string // "warning" or "info"
 	Text  string
-	Code  string `json:",omitempty"` // "" for deferrals; WeakEvidenceCode for weak evidence
-	ID    int    `json:",omitempty"` // the task a weak-evidence notice is about
-	// Plain is Text without its closing way to fix the task in the todo
-	// tool's JSON ("; record it with {...}"), for adapters that name their
-	// own way (the CLI's flags); "" when Text names none.
+	Code  string `json:",omitempty"` // DeferredCode, WeakEvidenceCode or CompletedFinalCode
+	ID    int    `json:",omitempty"` // the task the notice is about
+	// Plain is the notice for a person where Text is not: a weak-evidence
+	// notice without its closing way to fix the task in the todo tool's
+	// JSON ("; record it with {...}"), for adapters that name their own way
+	// (the CLI's flags); a deferral with its subject as people read it
+	// (DeferralForPeople). "" when Text is already that.
 	Plain string `json:",omitempty"`
 }
 

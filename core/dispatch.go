@@ -203,8 +203,9 @@ func netDeferrals(before, after *State) []Notice {
 		if old := before.task(t.ID); old != nil && old.Status == Deferred {
 			continue
 		}
-		out = append(out, Notice{Level: "warning",
-			Text: fmt.Sprintf("Plan item deferred: #%d %s -- %s", t.ID, sanitize(t.Subject), sanitize(t.Reason))})
+		out = append(out, Notice{Level: "warning", Code: DeferredCode, ID: t.ID,
+			Text:  fmt.Sprintf("Plan item deferred: #%d %s -- %s", t.ID, sanitize(t.Subject), sanitize(t.Reason)),
+			Plain: DeferralForPeople(t)})
 	}
 	return out
 }

@@ -111,30 +111,14 @@ func (GetOp) action() string       { return "get" }
 func (ClearOp) action() string     { return "clear" }
 func (DeleteAllOp) action() string { return "delete_all" }
 
-// Create runs a CreateOp; Affected is the new task's id.
-func Create(st *State, op CreateOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
-
-// Update runs an UpdateOp; Affected is op.ID when the task changed.
-func Update(st *State, op UpdateOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
-
-// Complete marks task id completed with evidence (the seed's "complete").
-func Complete(st *State, id int, evidence string, opts Options) Result {
-	s := Completed
-	return Update(st, UpdateOp{ID: id, Status: &s, Evidence: &evidence}, opts)
-}
-
-// Defer marks task id deferred with reason; for a plan item the text asks
-// the agent to tell the user, and Result.Notices carries the deferral.
-func Defer(st *State, id int, reason string, opts Options) Result {
-	s := Deferred
-	return Update(st, UpdateOp{ID: id, Status: &s, Reason: &reason}, opts)
-}
-
-// SetStatus moves task id to status with no evidence or reason (start,
-// reopen, stop); completing or deferring this way is refused by the seed's rules.
-func SetStatus(st *State, id int, status Status, opts Options) Result {
-	return Update(st, UpdateOp{ID: id, Status: &status}, opts)
-}
+// Do runs one typed op as a whole call, as Call runs its JSON: Affected is
+// what it created, changed or removed (a create's new id, a delete_all's
+// or restore's ids), Shown what it rendered (a list page's rows, a get's
+// task); a list's Details.Total and Details.NextCursor say what is left.
+// Completing needs UpdateOp.Evidence and deferring UpdateOp.Reason (the
+// seed's status transitions); a deferred plan item's text asks the agent to
+// tell the user, and Result.Notices carries the deferral.
+func Do(st *State, op Op, opts Options) Result { return run(st, []Op{op}, false, opts) }
 
 // Batch runs ops as one atomic `ops` call (the seed's ops batches): all or
 // nothing, text "Applied <n> ops" and one line per op. No ops is refused
@@ -207,24 +191,3 @@ func nonEmpty[T any](xs []T) []T {
 	}
 	return xs
 }
-
-// Delete runs a DeleteOp; Affected is op.ID.
-func Delete(st *State, op DeleteOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
-
-// Restore runs a RestoreOp; Affected is the restored ids.
-func Restore(st *State, op RestoreOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
-
-// List renders one list page; Shown is its rows, Details.Total and
-// Details.NextCursor say what is left.
-func List(st *State, op ListOp, opts Options) Result { return run(st, []Op{op}, false, opts) }
-
-// Get renders task id; Shown is id.
-func Get(st *State, id int, opts Options) Result { return run(st, []Op{GetOp{ID: id}}, false, opts) }
-
-// Clear removes every todo that is not a plan item; Affected is the removed
-// todos and the plan items that lost a blocker.
-func Clear(st *State, opts Options) Result { return run(st, []Op{ClearOp{}}, false, opts) }
-
-// DeleteAll soft-deletes every todo that is not a plan item; Affected (and
-// details.ids) is the deleted ids.
-func DeleteAll(st *State, opts Options) Result { return run(st, []Op{DeleteAllOp{}}, false, opts) }

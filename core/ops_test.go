@@ -14,7 +14,7 @@ func TestTypedOps(t *testing.T) {
 	st := planAState(t) // plan items #1..#3; todos #4, #5
 	st, _ = mustCall(t, st, `{"action":"create","subject":"todo a"}`)
 	st, _ = mustCall(t, st, `{"action":"create","subject":"todo b"}`)
-	open := InProgress
+	open, done, deferred := InProgress, Completed, Deferred
 	cases := []struct {
 		name     string
 		typed    func(*State) Result
@@ -22,31 +22,35 @@ func TestTypedOps(t *testing.T) {
 		affected []int
 		shown    []int
 	}{
-		{"create", func(s *State) Result { return Create(s, CreateOp{Subject: "new", BlockedBy: []int{4}}, testOpts()) },
+		{"create", func(s *State) Result { return Do(s, CreateOp{Subject: "new", BlockedBy: []int{4}}, testOpts()) },
 			`{"action":"create","subject":"new","blockedBy":[4]}`, []int{6}, nil},
-		{"create without subject", func(s *State) Result { return Create(s, CreateOp{}, testOpts()) },
+		{"create without subject", func(s *State) Result { return Do(s, CreateOp{}, testOpts()) },
 			`{"action":"create","subject":""}`, nil, nil},
-		{"complete", func(s *State) Result { return Complete(s, 2, "go test ok", testOpts()) },
+		{"complete", func(s *State) Result {
+			return Do(s, UpdateOp{ID: 2, Status: &done, Evidence: str("go test ok")}, testOpts())
+		},
 			`{"action":"update","id":2,"status":"completed","evidence":"go test ok"}`, []int{2}, nil},
-		{"complete without evidence", func(s *State) Result { return Complete(s, 2, " ", testOpts()) },
+		{"complete without evidence", func(s *State) Result { return Do(s, UpdateOp{ID: 2, Status: &done, Evidence: str(" ")}, testOpts()) },
 			`{"action":"update","id":2,"status":"completed","evidence":" "}`, nil, []int{2}},
-		{"defer plan item", func(s *State) Result { return Defer(s, 3, "out of scope", testOpts()) },
+		{"defer plan item", func(s *State) Result {
+			return Do(s, UpdateOp{ID: 3, Status: &deferred, Reason: str("out of scope")}, testOpts())
+		},
 			`{"action":"update","id":3,"status":"deferred","reason":"out of scope"}`, []int{3}, nil},
-		{"start", func(s *State) Result { return SetStatus(s, 1, InProgress, testOpts()) },
+		{"start", func(s *State) Result { return Do(s, UpdateOp{ID: 1, Status: &open}, testOpts()) },
 			`{"action":"update","id":1,"status":"in_progress"}`, []int{1}, nil},
-		{"update no change", func(s *State) Result { return Update(s, UpdateOp{ID: 4, Subject: str("todo a")}, testOpts()) },
+		{"update no change", func(s *State) Result { return Do(s, UpdateOp{ID: 4, Subject: str("todo a")}, testOpts()) },
 			`{"action":"update","id":4,"subject":"todo a"}`, nil, []int{4}},
-		{"update unknown", func(s *State) Result { return Update(s, UpdateOp{ID: 99, Status: &open}, testOpts()) },
+		{"update unknown", func(s *State) Result { return Do(s, UpdateOp{ID: 99, Status: &open}, testOpts()) },
 			`{"action":"update","id":99,"status":"in_progress"}`, nil, []int{99}},
-		{"delete", func(s *State) Result { return Delete(s, DeleteOp{ID: 5}, testOpts()) },
+		{"delete", func(s *State) Result { return Do(s, DeleteOp{ID: 5}, testOpts()) },
 			`{"action":"delete","id":5}`, []int{5}, nil},
-		{"delete plan item", func(s *State) Result { return Delete(s, DeleteOp{ID: 1}, testOpts()) },
+		{"delete plan item", func(s *State) Result { return Do(s, DeleteOp{ID: 1}, testOpts()) },
 			`{"action":"delete","id":1}`, nil, []int{1}},
-		{"get", func(s *State) Result { return Get(s, 4, testOpts()) }, `{"action":"get","id":4}`, nil, []int{4}},
-		{"list", func(s *State) Result { return List(s, ListOp{Limit: ptr(2)}, testOpts()) },
+		{"get", func(s *State) Result { return Do(s, GetOp{ID: 4}, testOpts()) }, `{"action":"get","id":4}`, nil, []int{4}},
+		{"list", func(s *State) Result { return Do(s, ListOp{Limit: ptr(2)}, testOpts()) },
 			`{"action":"list","limit":2}`, nil, []int{1, 2}},
-		{"clear", func(s *State) Result { return Clear(s, testOpts()) }, `{"action":"clear"}`, []int{4, 5}, nil},
-		{"delete_all", func(s *State) Result { return DeleteAll(s, testOpts()) },
+		{"clear", func(s *State) Result { return Do(s, ClearOp{}, testOpts()) }, `{"action":"clear"}`, []int{4, 5}, nil},
+		{"delete_all", func(s *State) Result { return Do(s, DeleteAllOp{}, testOpts()) },
 			`{"action":"delete_all","confirm_delete_all":true}`, []int{4, 5}, nil},
 		{"batch", func(s *State) Result {
 			return Batch(s, []Op{CreateOp{Subject: "x"}, UpdateOp{ID: 4, Status: &open}, GetOp{ID: 4}}, testOpts())

@@ -11,55 +11,6 @@ import (
 	"strings"
 )
 
-// params is one call's (or one op's) fields after type checking. A JSON null
-// counts as absent, as an omitted field does in the seed's TypeScript; only
-// metadata values keep null (it deletes that key on update).
-type params struct {
-	obj map[string]json.RawMessage // every present, non-null key
-
-	Action string
-
-	ID    int
-	HasID bool
-
-	Subject     *string // subject, content or title (they must agree)
-	Description *string
-	ActiveForm  *string
-	Owner       *string
-	Evidence    *string
-	Reason      *string
-	Status      *Status
-
-	Metadata map[string]any // nil when not given
-
-	BlockedBy       []int
-	AddBlockedBy    []int
-	RemoveBlockedBy []int
-
-	IncludeDeleted bool
-
-	// List shaping: the extra fields rows show, and a
-	// plan-group filter.
-	Fields []string // nil when not given
-	Group  *string
-
-	// The public MCP todo tool's additions (docs/DEVELOPING.md, "Where the rules come from").
-	ProjectID        *string
-	Priority         *string
-	DueAt            *string
-	Note             *string
-	OwnerTimezone    *string
-	ItemStatus       *string
-	DueBefore        *string
-	Search           *string // search or query (they must agree)
-	Limit            *int
-	Cursor           *string
-	ClientMutationID *string
-	ExpectedVersion  *int
-	ConfirmDeleteAll bool
-	IDs              []int // nil when not given
-}
-
 // knownFields are the accepted keys of a call and of an op ("ops" only at
 // the top level). Anything else is refused so a misspelt field is never
 // silently ignored.
@@ -95,10 +46,16 @@ func decodeObject(raw json.RawMessage, what string) (map[string]json.RawMessage,
 
 func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
-// parseParams type-checks obj (ops must already be removed by the caller).
-// Errors name the field; they come before the seed's rule order because the
-// seed's schema validation rejects a mistyped call before it runs.
-func parseParams(obj map[string]json.RawMessage) (*params, error) {
+// parseParams type-checks obj (ops must already be removed by the caller)
+// and returns the typed op its action names, with what the engine reads
+// beside it (opCall): the JSON layer of the typed operations. A JSON null
+// counts as absent, as an omitted field does in the seed's TypeScript; only
+// metadata values keep null (it deletes that key on update). Every field is
+// checked, whatever the action. Errors name the field; they come before the
+// seed's rule order because the seed's schema validation rejects a mistyped
+// call before it runs. An action that is not the tool's gets no op, and
+// precheck refuses it.
+func parseParams(obj map[string]json.RawMessage) (opCall, error) {
 	var unknown []string
 	for k := range obj {
 		if !knownFields[k] {
@@ -107,9 +64,9 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("unknown field %q: see the todo tool's parameters", unknown[0])
+		return opCall{}, fmt.Errorf("unknown field %q: see the todo tool's parameters", unknown[0])
 	}
-	p := &params{obj: obj}
+	p := opCall{obj: obj}
 	var err error
 	// field is key's raw value, absent once an earlier field failed: the
 	// first error wins.
@@ -182,10 +139,10 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 	}
 
 	if a := str("action"); a != nil {
-		p.Action = *a
+		p.action = *a
 	}
 	if id := integer("id"); id != nil {
-		p.ID, p.HasID = *id, true
+		p.id, p.hasID = *id, true
 	}
 	if tid := str("todo_id"); tid != nil {
 		n, ok := parseTodoID(*tid)
@@ -193,63 +150,80 @@ func parseParams(obj map[string]json.RawMessage) (*params, error) {
 			err = fmt.Errorf("todo_id %q is not a task id (use \"3\" or \"#3\")", *tid)
 		}
 		if ok {
-			if p.HasID && p.ID != n && err == nil {
-				err = fmt.Errorf("id %d and todo_id %q disagree: pass one of them", p.ID, *tid)
+			if p.hasID && p.id != n && err == nil {
+				err = fmt.Errorf("id %d and todo_id %q disagree: pass one of them", p.id, *tid)
 			}
-			p.ID, p.HasID = n, true
+			p.id, p.hasID = n, true
 		}
 	}
-	p.Subject = agree(&err, []string{"subject", "content", "title"}, []*string{str("subject"), str("content"), str("title")})
-	p.Description = str("description")
-	p.ActiveForm = str("activeForm")
-	p.Owner = str("owner")
-	p.Evidence = str("evidence")
-	p.Reason = str("reason")
+	subject := agree(&err, []string{"subject", "content", "title"}, []*string{str("subject"), str("content"), str("title")})
+	description, activeForm, owner := str("description"), str("activeForm"), str("owner")
+	evidence, reason := str("evidence"), str("reason")
+	var status *Status
 	if s := str("status"); s != nil {
 		st := Status(*s)
 		if e := checkStatus(&st); e != nil && err == nil {
 			err = e
 		}
-		p.Status = &st
+		status = &st
 	}
+	var metadata map[string]any // nil when not given
 	if raw, ok := obj["metadata"]; ok && err == nil {
 		m, e := decodeMetadata(jsonInString(raw, '{'))
 		if e != nil {
 			err = e
 		}
-		p.Metadata = m
+		metadata = m
 	}
-	p.BlockedBy = ints("blockedBy")
-	p.AddBlockedBy = ints("addBlockedBy")
-	p.RemoveBlockedBy = ints("removeBlockedBy")
-	p.IncludeDeleted = boolean("includeDeleted")
+	blockedBy, addBlockedBy, removeBlockedBy := ints("blockedBy"), ints("addBlockedBy"), ints("removeBlockedBy")
+	includeDeleted := boolean("includeDeleted")
+	var fields []string // nil when not given
 	if raw, ok := obj["fields"]; ok && err == nil {
-		p.Fields, err = parseFields(raw)
+		fields, err = parseFields(raw)
 	}
-	p.Group = str("group")
-
-	p.ProjectID = str("project_id")
-	p.Priority = str("priority")
-	if e := checkPriority(p.Priority); e != nil && err == nil {
+	group := str("group")
+	p.projectID = str("project_id")
+	priority := str("priority")
+	if e := checkPriority(priority); e != nil && err == nil {
 		err = e
 	}
-	p.DueAt = str("due_at")
-	p.Note = str("note")
-	p.OwnerTimezone = str("owner_timezone")
-	p.ItemStatus = str("item_status")
-	p.DueBefore = str("due_before")
-	p.Search = agree(&err, []string{"search", "query"}, []*string{str("search"), str("query")})
-	p.Limit = integer("limit")
-	p.Cursor = str("cursor")
-	p.ClientMutationID = str("client_mutation_id")
-	p.ExpectedVersion = integer("expected_version")
-	if e := checkVersionParam(p.ExpectedVersion); e != nil && err == nil {
+	dueAt, note, zone := str("due_at"), str("note"), str("owner_timezone")
+	itemStatus, dueBefore := str("item_status"), str("due_before")
+	search := agree(&err, []string{"search", "query"}, []*string{str("search"), str("query")})
+	limit, cursor := integer("limit"), str("cursor")
+	mutationID := str("client_mutation_id")
+	version := integer("expected_version")
+	if e := checkVersionParam(version); e != nil && err == nil {
 		err = e
 	}
-	p.ConfirmDeleteAll = boolean("confirm_delete_all")
-	p.IDs = ints("ids")
+	confirmed := boolean("confirm_delete_all")
+	ids := ints("ids") // nil when not given
 	if err != nil {
-		return nil, err
+		return opCall{}, err
+	}
+	switch p.action {
+	case "create":
+		p.op = CreateOp{Subject: deref(subject), Description: description, ActiveForm: activeForm, Owner: owner,
+			BlockedBy: blockedBy, Metadata: metadata, Priority: priority, DueAt: dueAt, Note: note,
+			OwnerTimezone: zone, ClientMutationID: mutationID}
+	case "update", "complete":
+		p.op = UpdateOp{ID: p.id, Subject: subject, Description: description, ActiveForm: activeForm,
+			Owner: owner, Status: status, Evidence: evidence, Reason: reason, Metadata: metadata,
+			AddBlockedBy: addBlockedBy, RemoveBlockedBy: removeBlockedBy, Priority: priority, DueAt: dueAt,
+			Note: note, OwnerTimezone: zone, ExpectedVersion: version, ClientMutationID: mutationID}
+	case "delete":
+		p.op = DeleteOp{ID: p.id, ExpectedVersion: version}
+	case "restore":
+		p.op = RestoreOp{IDs: ids}
+	case "list":
+		p.op = ListOp{Status: status, ItemStatus: itemStatus, IncludeDeleted: includeDeleted, DueBefore: dueBefore,
+			Search: search, OwnerTimezone: zone, Limit: limit, Cursor: cursor, Fields: fields, Group: group}
+	case "get":
+		p.op = GetOp{ID: p.id}
+	case "clear":
+		p.op = ClearOp{}
+	case "delete_all":
+		p.op, p.unconfirmed = DeleteAllOp{}, !confirmed
 	}
 	return p, nil
 }
@@ -419,38 +393,6 @@ func validPriority(s string) bool {
 		return true
 	}
 	return false
-}
-
-// call is the typed op p's action names, with what the engine reads beside
-// it (opCall); an action that is not the tool's has no op, and precheck
-// refuses it.
-func (p *params) call() opCall {
-	c := opCall{action: p.Action, id: p.ID, hasID: p.HasID, projectID: p.ProjectID, obj: p.obj}
-	switch p.Action {
-	case "create":
-		c.op = CreateOp{Subject: deref(p.Subject), Description: p.Description, ActiveForm: p.ActiveForm, Owner: p.Owner,
-			BlockedBy: p.BlockedBy, Metadata: p.Metadata, Priority: p.Priority, DueAt: p.DueAt, Note: p.Note,
-			OwnerTimezone: p.OwnerTimezone, ClientMutationID: p.ClientMutationID}
-	case "update", "complete":
-		c.op = UpdateOp{ID: p.ID, Subject: p.Subject, Description: p.Description, ActiveForm: p.ActiveForm,
-			Owner: p.Owner, Status: p.Status, Evidence: p.Evidence, Reason: p.Reason, Metadata: p.Metadata,
-			AddBlockedBy: p.AddBlockedBy, RemoveBlockedBy: p.RemoveBlockedBy, Priority: p.Priority, DueAt: p.DueAt,
-			Note: p.Note, OwnerTimezone: p.OwnerTimezone, ExpectedVersion: p.ExpectedVersion, ClientMutationID: p.ClientMutationID}
-	case "delete":
-		c.op = DeleteOp{ID: p.ID, ExpectedVersion: p.ExpectedVersion}
-	case "restore":
-		c.op = RestoreOp{IDs: p.IDs}
-	case "list":
-		c.op = ListOp{Status: p.Status, ItemStatus: p.ItemStatus, IncludeDeleted: p.IncludeDeleted, DueBefore: p.DueBefore,
-			Search: p.Search, OwnerTimezone: p.OwnerTimezone, Limit: p.Limit, Cursor: p.Cursor, Fields: p.Fields, Group: p.Group}
-	case "get":
-		c.op = GetOp{ID: p.ID}
-	case "clear":
-		c.op = ClearOp{}
-	case "delete_all":
-		c.op, c.unconfirmed = DeleteAllOp{}, !p.ConfirmDeleteAll
-	}
-	return c
 }
 
 func deref(s *string) string {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,8 +29,8 @@ type opCall struct {
 	hasID  bool
 	// projectID is the call's project_id, checked against Options.ProjectID.
 	projectID *string
-	// obj is the call's fields as sent (no nulls): precheck's field rules
-	// and the params hash of client_mutation_id read it. nil for a typed op.
+	// obj is the call's fields as sent (no nulls), a typed op's as its
+	// JSON: precheck's field rules and client_mutation_id's params hash.
 	obj map[string]json.RawMessage
 	// unconfirmed is a delete_all sent without confirm_delete_all: true.
 	unconfirmed bool
@@ -60,14 +61,14 @@ func Decode(raw json.RawMessage) Request {
 			req.action = s
 		}
 	}
-	p, err := parseParams(obj)
+	c, err := parseParams(obj)
 	switch {
 	case err != nil:
 		req.err = err
-	case p.Action == "":
+	case c.action == "":
 		req.action, req.err = "batch", errors.New("action required (or pass ops)")
 	default:
-		req.ops = []opCall{p.call()}
+		req.ops = []opCall{c}
 	}
 	return req
 }
@@ -127,14 +128,7 @@ func (req Request) WithLimit(n int) (Request, bool) {
 func Run(st *State, req Request, opts Options) Result {
 	view := sortedView(st)
 	r := &runner{opts: opts, now: opts.now()}
-	return r.run(cmpState(st, view), view, req)
-}
-
-func cmpState(st, view *State) *State {
-	if st == nil {
-		return view
-	}
-	return st
+	return r.run(cmp.Or(st, view), view, req)
 }
 
 // run checks req's ops in order (precheck after each op's decoding, so the

@@ -201,11 +201,18 @@ func TestPlanAParsed(t *testing.T) {
 	}
 }
 
-// seedNotices drops planls's weak-evidence notices.
+// seedNotices are the seed's notices among ns: planls's own (weak evidence,
+// completed-final) dropped, a deferral's cut to the seed's level and text.
 func seedNotices(ns []Notice) []Notice {
 	var out []Notice
 	for _, n := range ns {
-		if n.Code != WeakEvidenceCode && n.Code != CompletedFinalCode {
+		switch n.Code {
+		case WeakEvidenceCode, CompletedFinalCode:
+		case DeferredCode:
+			// The seed's notice is its level and text; the rest is planls's
+			// (deferral_notice_test.go).
+			out = append(out, Notice{Level: n.Level, Text: n.Text})
+		default:
 			out = append(out, n)
 		}
 	}

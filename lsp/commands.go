@@ -403,10 +403,10 @@ func (s *server) setUpMerging(root string) {
 		Message: "planls: " + gitclone.FirstApprovalNotice + ": " + strings.Join(lines, "; ")})
 }
 
-// update runs core.Update(op) on folder f's state; see commit.
+// update runs core.Do(op) on folder f's state; see commit.
 func (s *server) update(ctx context.Context, f *folder, op core.UpdateOp) (any, error) {
 	return s.commit(ctx, f, func(ctx context.Context) (core.Result, error) {
-		return f.store.Apply(ctx, func(st *core.State) core.Result { return core.Update(st, op, core.Options{}) })
+		return f.store.Apply(ctx, func(st *core.State) core.Result { return core.Do(st, op, core.Options{}) })
 	})
 }
 
@@ -428,7 +428,14 @@ func (s *server) commit(ctx context.Context, f *folder, op func(context.Context)
 		if n.Level == "warning" {
 			typ = protocol.MessageTypeWarning
 		}
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: n.Text})
+		msg := n.Text
+		if n.Code == core.DeferredCode && n.Plain != "" {
+			// The person deferred it here: their confirmation, in their
+			// words (the seed's notice is for agents). The planls plugins
+			// show it as the command's one message (docs/PROTOCOL.md).
+			typ, msg = protocol.MessageTypeInfo, "planls: "+n.Plain
+		}
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: msg})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

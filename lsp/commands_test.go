@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -125,23 +126,39 @@ func TestPromptWithoutCapabilities(t *testing.T) {
 	}
 }
 
-// Net plan deferrals are shown as a warning (core Result.Notices).
+// A net plan deferral (core Result.Notices) is confirmed to the person who
+// made it with one showMessage naming the item as they read it: its
+// subject without markdown, the reason, not the seed's "--" notice.
 func TestDeferNoticeAndReopen(t *testing.T) {
 	e, root, u := diskEnv(t, options{})
+	if _, err := e.exec("planls.defer", map[string]any{"id": 3, "reason": "needs a load rig", "uri": uriOf(root)}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.exec("planls.defer", map[string]any{"id": 4, "reason": "metrics come later", "uri": uriOf(root)}); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("deferral warning", func() bool {
+	want := []string{
+		"planls: Deferred #3 Read limits from config.yaml, reason: needs a load rig",
+		`planls: Deferred #4 Export ingest_ratelimit_decisions_total{decision="allow|deny"}, reason: metrics come later`,
+	}
+	var got []string
+	e.waitFor("deferral messages", func() bool {
+		got = nil
 		for _, n := range e.notes {
 			var p protocol.ShowMessageParams
-			if n.method == "window/showMessage" && json.Unmarshal(n.params, &p) == nil &&
-				p.Type == protocol.MessageTypeWarning && strings.Contains(p.Message, "#4") && strings.Contains(p.Message, "metrics come later") {
-				return true
+			if n.method == "window/showMessage" && json.Unmarshal(n.params, &p) == nil && strings.Contains(p.Message, "eferred") {
+				if p.Type != protocol.MessageTypeInfo {
+					t.Errorf("%q is a %v message, want Info", p.Message, p.Type)
+				}
+				got = append(got, p.Message)
 			}
 		}
-		return false
+		return len(got) >= len(want)
 	})
-	e.waitDiags(u, "#4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	if !slices.Equal(got, want) {
+		t.Errorf("deferral messages:\n got %q\nwant %q", got, want)
+	}
+	e.waitDiags(u, "#3 and #4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
 	acts := e.actions(u, 20, nil)
 	if titles(acts) != "Reopen #4 | Start #4" {
 		t.Errorf("actions on a deferred item: %q", titles(acts))
@@ -149,7 +166,7 @@ func TestDeferNoticeAndReopen(t *testing.T) {
 	if _, err := e.runAction(acts[0]); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
 }
 
 // A completed item is reopened only with a reason (a person's correction,

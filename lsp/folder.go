@@ -209,11 +209,13 @@ func (s *server) reload(f *folder, force bool) {
 	}
 }
 
-// swap makes sn f's current snapshot: requests read it from now on, the
-// diagnostics whose meaning changed are published, lenses and hints
-// refreshed, planls/stateChanged sent when what planls/plan answers
+// swap makes sn f's current snapshot: the diagnostics whose meaning
+// changed are published, requests read sn from then on, lenses and hints
+// are refreshed, planls/stateChanged sent when what planls/plan answers
 // changed, and a background refresh started when sn needs one (caller
-// holds mu).
+// holds mu). The publish is queued before requests can read sn, so no
+// answer from sn reaches the client ahead of sn's diagnostics; what asks
+// the client to request again (refreshes, stateChanged) comes after.
 func (s *server) swap(f *folder, sn *snapshot) {
 	sum := planSum(sn)
 	changed := !f.planSumOK || sum != f.planSum
@@ -223,7 +225,6 @@ func (s *server) swap(f *folder, sn *snapshot) {
 	}
 	sn.rev = f.revision
 	f.snap = sn
-	s.publishView()
 	diags := map[string][]protocol.Diagnostic{}
 	if sn.path != "" {
 		diags[sn.uri] = sn.shown
@@ -236,6 +237,7 @@ func (s *server) swap(f *folder, sn *snapshot) {
 		diags[su] = []protocol.Diagnostic{*f.stateDiag}
 	}
 	s.publish(f, diags)
+	s.publishView()
 	s.noteLenses(f)
 	if s.caps.pullDiags && sn.path != "" {
 		if s.editing {

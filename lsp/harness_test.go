@@ -215,10 +215,18 @@ func (e *env) notify(method string, params any) {
 	}
 }
 
-// barrier returns once the server has handled every earlier message: the
-// queue is serial and a request's reply follows its predecessors' output.
+// barrier returns once the server has handled every earlier message and
+// the client has everything the server queued so far: the queue is serial
+// and a request's reply follows its predecessors' output. A change made
+// off the worker (a debounced reload, a background refresh) queues its
+// messages under the server's mu, and the reply of a query, answered
+// without mu, could overtake those of one still running: taking mu first
+// waits for it to end.
 func (e *env) barrier() {
 	e.t.Helper()
+	e.srv.mu.Lock()
+	//lint:ignore SA2001 an empty critical section: waiting for the holder is the point
+	e.srv.mu.Unlock()
 	var out any
 	e.call("workspace/symbol", map[string]any{"query": "\x00never"}, &out)
 }
@@ -411,6 +419,7 @@ func (e *env) settle(uri string) planResult {
 		var res planResult
 		e.call("planls/plan", map[string]any{"uri": uri}, &res)
 		if !res.Pending {
+			e.barrier() // the planls/stateChanged of the swap that answered is in
 			return res
 		}
 		e.waitFor("the background refresh", func() bool { return e.countLocked("planls/stateChanged") > seen })

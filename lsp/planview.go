@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"errors"
 	"hash/maphash"
 
 	"go.lsp.dev/protocol"
@@ -50,19 +51,47 @@ type planItem struct {
 	EvidenceRefs []evidenceRef `json:"evidenceRefs"`
 }
 
-// planRequest answers planls/plan for the folder of params.uri (default:
+// planURI is planls/plan's params: a file or folder of the workspace,
+// "" for the first folder.
+type planURI struct {
+	URI string `json:"uri"`
+}
+
+// planQuery answers planls/plan for the folder of params.uri (default:
 // the first folder) from its snapshot, with the last verification and
-// pending set while a newer one is on its way. Only a folder the session
-// does not know yet (a uri outside every folder) is made, under mu.
-func (s *server) planRequest(r *request) (any, error) {
-	var p struct {
-		URI string `json:"uri"`
-	}
-	if err := decode(r.params, &p); err != nil {
+// pending set while a newer one is on its way; errNotInSession when the
+// session has no snapshot of that folder yet (planRequest makes it).
+func planQuery(v *session, params json.RawMessage) (any, error) {
+	sn, err := planSnapshot(v, params)
+	if err != nil {
 		return nil, err
 	}
-	if sn, err := s.current().folderOf(p.URI); sn != nil || err != nil {
-		return sn.planJSON(), err
+	return sn.planJSON(), nil
+}
+
+// planSnapshot is the snapshot planls/plan's params name, or
+// errNotInSession.
+func planSnapshot(v *session, params json.RawMessage) (*snapshot, error) {
+	var p planURI
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	if sn := v.folderOf(p.URI); sn != nil {
+		return sn, nil
+	}
+	return nil, errNotInSession
+}
+
+// errNotInSession is planQuery's answer for a folder the session has no
+// snapshot of.
+var errNotInSession = errors.New("folder not in the session")
+
+// planRequest answers planls/plan on the worker when planQuery cannot: the
+// folder is made (a uri outside every folder), under mu.
+func (s *server) planRequest(r *request) (any, error) {
+	var p planURI
+	if err := decode(r.params, &p); err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	f, err := s.folderOfURI(p.URI)
@@ -82,17 +111,18 @@ func (s *server) planRequest(r *request) (any, error) {
 
 // folderOf returns the snapshot of the folder planls/plan's uri names:
 // the innermost folder holding it, the first folder when uri is empty; nil
-// without an error when the session has no snapshot for it yet.
-func (v *session) folderOf(uri string) (*snapshot, error) {
+// when the session has no snapshot for it yet, or uri is no file URI
+// (folderOfURI says why).
+func (v *session) folderOf(uri string) *snapshot {
 	if uri == "" {
 		if len(v.snaps) == 0 {
-			return nil, nil
+			return nil
 		}
-		return v.snaps[0], nil
+		return v.snaps[0]
 	}
 	p, err := fileOf(uri)
 	if err != nil {
-		return nil, nil // folderOfURI says why
+		return nil
 	}
 	k := keyOf(p)
 	var best *snapshot
@@ -101,7 +131,7 @@ func (v *session) folderOf(uri string) (*snapshot, error) {
 			best = sn
 		}
 	}
-	return best, nil
+	return best
 }
 
 // planJSON is sn's planls/plan result, encoded once: asking again about a

@@ -140,6 +140,13 @@ func (s *server) handle(r *request) (any, error) {
 		return nil, nil
 	}
 	start := time.Now()
+	if r.method == "planls/plan" {
+		// A folder the session has is a query too; only one it does not
+		// know yet is made on the worker.
+		if _, err := planSnapshot(s.current(), r.params); err != errNotInSession {
+			q, query = planQuery, true
+		}
+	}
 	if query {
 		// The session is taken here, in arrival order, so the answer sees
 		// every change sent before the request; it is computed beside the

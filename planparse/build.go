@@ -3,6 +3,7 @@ package planparse
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -474,6 +475,14 @@ func (x *extractor) table(n ast.Node, next int) event {
 	if col < 0 && (status < 0 || !statusTable(x, sp, status, len(header))) {
 		return ev
 	}
+	if col >= 0 && numbering(x, sp, col) {
+		// "| Step | What |" over "| 1 | … |", "| 2 | … |": the task column
+		// numbers the rows; the task is in the next column of phrases,
+		// if there is one ("| 1 | ops |" names who, not what).
+		if col = phraseColumn(x, sp, col+1); col < 0 {
+			return ev
+		}
+	}
 	for l := sp.first + 2; l <= sp.last; l++ {
 		if x.ln.blank(l) {
 			continue
@@ -507,6 +516,46 @@ func (x *extractor) table(n ast.Node, next int) event {
 		ev.rows = append(ev.rows, entry{item: it})
 	}
 	return ev
+}
+
+// numbering reports whether column col of a table's data rows holds the
+// numbers 1, 2, 3, … in order: it numbers the rows, it names no task.
+func numbering(x *extractor, sp span, col int) bool {
+	n := 0
+	for l := sp.first + 2; l <= sp.last; l++ {
+		if x.ln.blank(l) {
+			continue
+		}
+		cells := tableCells(x.ln.text(l), x.ln.start[l])
+		if col >= len(cells) {
+			return false
+		}
+		v := strings.TrimRight(trimSpace(string(x.src[cells[col].Start:cells[col].End])), ".")
+		if n++; v != strconv.Itoa(n) {
+			return false
+		}
+	}
+	return n >= 2
+}
+
+// phraseColumn returns the first column from col on whose cell holds two
+// words or more in every data row, or -1.
+func phraseColumn(x *extractor, sp span, col int) int {
+	header := tableCells(x.ln.text(sp.first), x.ln.start[sp.first])
+	for c := col; c < len(header); c++ {
+		ok := true
+		for l := sp.first + 2; l <= sp.last && ok; l++ {
+			if x.ln.blank(l) {
+				continue
+			}
+			cells := tableCells(x.ln.text(l), x.ln.start[l])
+			ok = c < len(cells) && len(strings.Fields(plainTitle(string(x.src[cells[c].Start:cells[c].End])))) >= 2
+		}
+		if ok {
+			return c
+		}
+	}
+	return -1
 }
 
 // isIDRange reports whether a cell is only task ids: "T001-T040", "T5",

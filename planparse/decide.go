@@ -1,5 +1,7 @@
 package planparse
 
+import "strings"
+
 // act is what one section's own body gives (docs/PLAN-FORMAT.md
 // "Sections"): each section gets exactly one, from its dialect's table.
 type act uint8
@@ -95,6 +97,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
 	row{"group heading", (*reader).grouping, aTrack, "", false},
 	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
+	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
 )
@@ -108,8 +111,9 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
 	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
-	row{"numbered work list without checkboxes", func(r *reader, s *sec) bool {
-		return (s.kind == kWork || s.kind == kTasks) && s.boxes == 0 && s.ordered > 0
+	row{"task list, or numbered or top-level work list, without checkboxes", func(r *reader, s *sec) bool {
+		p := r.parentOf(s)
+		return (s.kind == kWork && (s.ordered > 0 || p == nil || r.top(p)) || s.kind == kTasks) && s.boxes == 0 && s.subBoxes == 0
 	}, aTrack, "", false},
 	row{"task heading without checkboxes", func(r *reader, s *sec) bool {
 		return r.isTask(s) && len(s.kids) == 0 && s.subBoxes == 0
@@ -198,7 +202,7 @@ func (r *reader) underSoftSkip(s *sec) bool {
 	switch {
 	case (s.form == fUnit || s.form == fGroup) && s.restK != kExclude && p.why != whyLog:
 		return false
-	case p.why == whyStatus && s.kind == kTasks && r.dialect != "checkboxes":
+	case p.why == whyStatus && (s.kind == kTasks || s.kind == kWork) && r.dialect != "checkboxes":
 		return false // "## Status" then "### In progress", "### Next up"
 	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false
@@ -287,18 +291,86 @@ func (r *reader) card(s *sec) bool {
 }
 
 // spec reports whether a plain section with a list, a table or code is
-// reference in a plan that names its work: a plan with context sections (Summary, Background) and a
-// section that lists its work ("Key Changes", "Implementation plan",
-// "Milestones") that this section is not under; or a plan whose work is in
-// task or phase headings, where this section comes before the first of them.
+// reference in a plan that names its work: a plan with context sections
+// (Summary, Background) and a section that lists its work ("Key Changes",
+// "Implementation plan", "Milestones") that this section is not under; a
+// plan whose work is in task or phase headings, where this section comes
+// before the first of them; or a spec that ends with its work, where this
+// section comes before the first work list ("Milestones", "Deliverables").
 func (r *reader) spec(s *sec) bool {
-	if r.anchored == 0 || r.underAnchor(s) || !r.hasKind(s, isReference) {
-		return false
+	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 || !r.hasKind(s, isReference) {
+		return false // checkboxes are there to be ticked off, never reference
 	}
 	if r.anchorLabel && r.ctx {
 		return true
 	}
-	return r.firstNamed > 0 && s.idx < r.firstNamed
+	if r.firstNamed > 0 && s.idx < r.firstNamed && r.shownAsReference(s) {
+		return true
+	}
+	return r.firstListed > 0 && s.idx < r.firstListed
+}
+
+// shownAsReference reports whether a section's body is written as
+// reference: code, tables and lists of fields, code or paths ("- `events(id,
+// starts_at)`", "- **Owner:** ops"), none of its lists a list of plain
+// phrases (the "## Setup" steps before "## Phase 1").
+func (r *reader) shownAsReference(s *sec) bool {
+	shown := false
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evFence, evTable:
+			shown = true
+		case evList:
+			if !referenceList(ev) {
+				return false
+			}
+			shown = true
+		}
+	}
+	return shown
+}
+
+// referenceList reports whether most entries of a list (two thirds) are
+// fields, code or paths rather than phrases.
+func referenceList(ev *event) bool {
+	n, ref := 0, 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty {
+			continue
+		}
+		n++
+		t := strings.TrimLeft(e.item.Subject, "*_ ")
+		if strings.HasPrefix(t, "`") || isFieldText(e.item.Subject) || isPathOnly(e.item.Subject) {
+			ref++
+		}
+	}
+	return n > 0 && ref*3 >= n*2
+}
+
+// exhibit reports whether a section outside the plan's work list holds only
+// code or a table that is not a task table, in a plan whose label lists its
+// work: a file's content or a reference table, not a piece of work written
+// as prose.
+func (r *reader) exhibit(s *sec) bool {
+	if !r.anchorLabel || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) {
+		return false
+	}
+	shown := false
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evFence, evTable:
+			shown = true
+		case evComment:
+		case evParagraph:
+			if ev.lines > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return shown
 }
 
 // underAnchor reports whether s is inside a section that names work or
@@ -345,7 +417,7 @@ var afterWork = map[string]bool{"next steps": true, "rollout": true, "fixes": tr
 // or task heading holds names one change, and its bullets are that
 // change's details; numbered steps under it are steps.
 func (r *reader) agentChange(s *sec) bool {
-	return r.agent && s.level > 1 && s.content && s.ordered == 0 && !r.underAnchor(s)
+	return r.changes && s.level > 1 && s.content && s.ordered == 0 && !r.underAnchor(s)
 }
 
 // inChecks reports whether s or a section above it is a checks section.

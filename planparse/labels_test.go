@@ -117,3 +117,27 @@ func TestTitleRules(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelNumber: a label is a label in either number ("Target" as
+// "Targets", "Fix" as "Fixes"), but a phrase that ends in a singular is not
+// the plural's list ("Workflow per phase" is no list of phases), and a
+// lead-in is not a label because a plural of its first word is one ("Not
+// redis related:" is no "Notes").
+func TestLabelNumber(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want kind
+	}{
+		{"target", kContext}, {"targets", kContext}, {"idea", kExclude}, {"ideas", kExclude},
+		{"fix", kWork}, {"fixes", kWork}, {"deliverable", kWork}, {"risk", kContext}, {"risks", kContext},
+		{"notes", kNotes}, {"tests", kVerify}, {"deployment tests", kVerify}, {"expected results", kContext},
+		{"workflow per phase", kPlain}, {"progress", kLog}, {"status", kStatus}, {"process", kPlain},
+	} {
+		if got := labelKind(tc.text); got != tc.want {
+			t.Errorf("labelKind(%q) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+	if k := leadInClass("Not redis branch related:"); k != kPlain {
+		t.Errorf(`leadInClass("Not redis branch related:") = %d, want plain`, k)
+	}
+}

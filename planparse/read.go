@@ -35,7 +35,11 @@ type reader struct {
 	// (Summary, Context, Goal, ...) and a checks section (Test plan,
 	// Verification, ...).
 	agent bool
-	ctx   bool // a section below the title is a context section
+	// changes is true for the layout in which a plan-mode agent writes one
+	// section per change: a context section, a checks section, and the
+	// assumptions it made (Summary, the changes, Test plan, Assumptions).
+	changes bool
+	ctx     bool // a section below the title is a context section
 	// plainText: the plan has no headings but a title and no list at
 	// column 0, as a TODO.txt; its one-line paragraphs are its tasks.
 	plainText bool
@@ -45,6 +49,7 @@ type reader struct {
 	anchored    int
 	anchorLabel bool
 	firstNamed  int // the first section that names work by its form, 0 when none
+	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
 	// lifted: the section being read is context that a checkbox plan
 	// reads for its boxes only.
 	lifted bool
@@ -108,12 +113,14 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 // layout works out what the plan's sections say as a whole: whether it is
 // a plan-mode agent's layout, and where it names its work.
 func (r *reader) layout() {
-	var ctx, check bool
+	var ctx, check, assumed bool
 	for _, s := range r.secs {
 		ctx = ctx || s.kind == kContext && s.level > 1
 		check = check || s.kind.checks()
+		assumed = assumed || s.level > 1 && s.label == "assumptions"
 	}
 	r.agent, r.ctx = ctx && check, ctx
+	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
 	for _, s := range r.secs {
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
@@ -124,6 +131,9 @@ func (r *reader) layout() {
 		}
 		if r.listsWork(s) {
 			r.anchorLabel = true
+			if r.firstListed == 0 && s.kind == kWork {
+				r.firstListed = s.idx
+			}
 		} else if r.firstNamed == 0 {
 			r.firstNamed = s.idx
 		}
@@ -174,6 +184,7 @@ func (r *reader) inLabelledSkip(s *sec) bool {
 // the top-level bullets there.
 func (r *reader) boxPlan() bool {
 	boxes, plain, mixed := 0, 0, 0
+	boxLists, plainLists, open := 0, 0, 0
 	for _, s := range r.secs {
 		if r.neverWork(s) {
 			continue
@@ -182,21 +193,39 @@ func (r *reader) boxPlan() bool {
 			if ev.kind != evList {
 				continue
 			}
-			seenBox := false
+			seenBox, seenPlain := false, false
 			for i := range ev.entries {
 				switch e := &ev.entries[i]; {
 				case e.empty:
 				case e.box:
 					boxes++
 					seenBox = true
+					if e.item.Checkbox != Checked {
+						open++
+					}
 				default:
 					plain++
+					seenPlain = true
 					if seenBox {
 						mixed++
 					}
 				}
 			}
+			switch {
+			case seenBox && (s.kind == kLog || s.kind == kTasks):
+				boxLists, open = boxLists+1, open+1 // a progress or done list: done work
+			case seenBox:
+				boxLists++
+			case seenPlain:
+				plainLists++
+			}
 		}
+	}
+	// One list of ticked boxes beside plain lists records checks that were
+	// run ("## Verified"); it is not how the plan tracks its work. (Ticked
+	// boxes in a progress or done list are done work, and they count.)
+	if boxLists == 1 && open == 0 && plainLists >= 2 {
+		return false
 	}
 	// Plain bullets with a box here and there in the same lists is a
 	// bullet plan; a checkbox plan's boxes make lists of their own.
@@ -264,13 +293,25 @@ func (r *reader) emit(s *sec) {
 }
 
 // kidTask reports whether a sub-section of s names a task or a list of
-// work: then s's prose introduces them and is not an item of its own.
+// work, or every sub-section is one piece of work written as prose: then
+// s's prose introduces them and is not an item of its own.
 func (r *reader) kidTask(s *sec) bool {
-	return slices.ContainsFunc(s.kids, func(k int) bool {
+	if slices.ContainsFunc(s.kids, func(k int) bool {
 		t := r.secs[k]
 		return r.isTask(t) || t.kind == kWork || t.kind == kTasks
+	}) {
+		return true
+	}
+	// Sub-sections that are each one piece of work written as prose
+	// ("### Split the admin routes" and a paragraph) are the work; the
+	// prose above them introduces them.
+	return !slices.ContainsFunc(s.kids, func(k int) bool {
+		t := r.secs[k]
+		return t.kind != kPlain || len(t.kids) > 0 || t.plain+t.boxes > 0 || t.rows > 0 || !r.hasKind(t, isParagraph)
 	})
 }
+
+func isParagraph(ev *event) bool { return ev.kind == evParagraph && ev.lines > 0 }
 
 // bullets adds the items of a section's lists and task tables, following
 // the lead-ins (rule 6): a paragraph ending in ':' that names context, notes
@@ -282,7 +323,8 @@ func (r *reader) kidTask(s *sec) bool {
 // tables, quotes and HTML other than comments.
 func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	listSkipped, checkRun := false, false
-	skip := -1 // a list that is the details of the task line above it
+	logged := false // the lead-in names a log ("Progress so far:"): its boxes are done work
+	skip := -1      // a list that is the details of the task line above it
 	checks := s.kind.checks()
 	for i, ev := range s.events {
 		switch ev.kind {
@@ -294,7 +336,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			c := leadInClass(ev.last)
 			switch {
 			case c.skips() || ev.leadIn && !c.checks():
-				listSkipped, checkRun = true, false
+				listSkipped, checkRun, logged = true, false, c == kLog
 			case c.checks():
 				listSkipped, checkRun = false, true
 			case boxesOnly:
@@ -338,6 +380,9 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			// A plain list right after a box list (only blank lines
 			// between) continues the task list in another marker.
 			only := boxesOnly && !(i > 0 && s.events[i-1].kind == evList && hasBoxes(s.events[i-1]))
+			if listSkipped && logged && len(ev.entries) > 0 && ev.entries[0].box {
+				listSkipped = false // done work still counts
+			}
 			listSkipped = r.list(s, ev, only, listSkipped)
 		case evTable:
 			listSkipped, checkRun, prose = false, false, true
@@ -614,6 +659,9 @@ func (r *reader) firstPara(ev *event) bool {
 // lineItem adds a one-line paragraph as an item, with the list after it
 // (if any) as its plan text.
 func (r *reader) lineItem(s *sec, ev, details *event) {
+	if ev.first.End <= ev.first.Start {
+		return // a line of white space only ("\v"): it names nothing
+	}
 	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
 	if details != nil && len(details.entries) > 0 {
 		last := details.entries[len(details.entries)-1].item
@@ -627,6 +675,9 @@ func (r *reader) lineItem(s *sec, ev, details *event) {
 // paragraphItem adds a paragraph as one item: its first line the subject,
 // its other lines the plan text.
 func (r *reader) paragraphItem(s *sec, ev *event) {
+	if ev.first.End <= ev.first.Start {
+		return
+	}
 	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
 	if ev.l1 > ev.l0 {
 		it.PlanText = planText(r.ln, ev.l0+1, ev.l1)
@@ -695,7 +746,7 @@ func labelAtStart(s string) kind {
 	idx := labelIndex()
 	words := strings.Fields(s)
 	for n := min(len(words), 3); n >= 1; n-- {
-		if k, ok := idx[strings.Join(words[:n], " ")]; ok && k.skips() {
+		if k, ok := lookupLabel(idx, strings.Join(words[:n], " ")); ok && k.skips() {
 			return k
 		}
 	}

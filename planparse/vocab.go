@@ -48,17 +48,17 @@ func (k kind) lists() bool { return k >= kCriteria }
 // kinds of section, not translations of every word.
 var labelWords = map[kind][]string{
 	kExclude: {
-		"non-goals", "non goals", "nongoals", "non-goal", "out of scope", "out-of-scope", "not in scope",
+		"non goals", "nongoals", "non-goal", "out of scope", "out-of-scope", "not in scope",
 		"won't do", "wont do", "will not do", "not doing", "not adopted", "rejected", "rejected alternatives",
-		"alternatives", "alternatives considered", "do not", "don't", "dont", "do nots", "don'ts",
+		"alternatives", "alternatives considered", "do not", "don't", "dont",
 		"anti-goals", "exclusions", "excluded", "not included", "future", "future work", "future plans",
 		"future enhancements", "future improvements", "future ideas", "future considerations",
 		"later", "someday", "ideas", "wishlist", "wish list", "parking lot", "icebox", "nice to have",
-		"nice-to-have", "nice to haves", "stretch goals", "not planned", "possible future",
+		"nice-to-have", "stretch goals", "not planned", "possible future",
 		// es, pt, fr, de, ru, vi, pl, tr, it
 		"fuera de alcance", "fuera del alcance", "no objetivos", "trabajo futuro", "futuro",
 		"fora do escopo", "não objetivos", "nao objetivos", "trabalho futuro",
-		"hors périmètre", "hors perimetre", "hors sujet", "non-objectifs", "travaux futurs",
+		"hors périmètre", "hors perimetre", "hors sujet", "non-objectifs", "travaux futurs", "idées",
 		"nicht im plan", "nicht im umfang", "nicht-ziele", "nichtziele", "außerhalb des umfangs", "später", "zukunft",
 		"вне рамок", "не входит", "не цели", "нецели", "будущее", "позже",
 		"ngoài phạm vi", "không làm", "tương lai",
@@ -70,20 +70,20 @@ var labelWords = map[kind][]string{
 	},
 	kContext: {
 		"summary", "executive summary", "tl;dr", "tldr", "overview", "introduction", "context", "background", "motivation",
-		"problem", "problem statement", "the problem", "why", "goal", "goals", "objective", "objectives",
-		"purpose", "intent", "scope", "research", "assumptions", "risks", "risk", "mitigations",
-		"questions", "references", "reference", "resources", "links", "see also", "decision",
-		"decisions", "rationale", "principles", "constraints", "compatibility", "approved", "default",
-		"defaults", "glossary", "terminology", "definitions", "conventions", "appendix", "faq",
-		"examples", "example", "architecture", "design", "specification", "specifications", "spec",
+		"problem", "problem statement", "the problem", "why", "goal", "objective",
+		"purpose", "intent", "scope", "research", "assumptions", "risk", "mitigations",
+		"questions", "reference", "resources", "links", "see also", "decision",
+		"rationale", "principles", "constraints", "compatibility", "approved", "default",
+		"glossary", "terminology", "definitions", "conventions", "appendix", "faq",
+		"example", "architecture", "design", "specification", "spec",
 		"files", "file structure", "file map", "file list", "project structure", "directory structure",
 		"dependencies", "dependency", "prerequisites", "order", "ordering", "sequencing", "sequence",
-		"timeline", "schedule", "estimates", "estimate", "effort", "metrics", "kpis", "targets",
+		"timeline", "schedule", "estimate", "effort", "metrics", "kpis", "targets",
 		"edge cases", "trade-offs", "tradeoffs", "considerations", "limitations", "known issues",
 		"lessons", "lessons learned", "caveats", "tech stack", "stack", "technology stack", "legend",
 		"format", "usage", "how to use", "how it works", "prompt", "original prompt", "request",
 		"user request", "user review required", "rollback", "rollback plan", "expected result",
-		"expected results", "expected outcome", "outcome", "outcomes", "results", "reuse", "what already exists", "self-review", "plan review", "behavior", "behaviour", "requirements",
+		"expected outcome", "outcome", "results", "reuse", "what already exists", "self-review", "plan review", "behavior", "behaviour", "requirements",
 		"surprises & discoveries", "surprises and discoveries", "outcomes & retrospective",
 		"outcomes and retrospective", "idempotence and recovery", "artifacts and notes", "concrete steps",
 		"purpose / big picture", "context and orientation",
@@ -133,7 +133,7 @@ var labelWords = map[kind][]string{
 		"进度", "進度", "变更记录", "變更記錄", "更新日志", "進捗", "変更履歴", "진행 상황", "변경 이력",
 	},
 	kNotes: {
-		"notes", "note", "remarks", "comments", "tips", "reminders", "warnings",
+		"note", "remarks", "comments", "tips", "reminders", "warnings",
 		"notas", "observações", "remarques", "anmerkungen", "hinweise", "notizen", "заметки",
 		"примечания", "ghi chú", "lưu ý", "uwagi", "notlar", "note tecniche",
 		"备注", "備註", "注意", "注意事项", "注意事項", "メモ", "備考", "비고", "참고 사항", "주의",
@@ -141,7 +141,7 @@ var labelWords = map[kind][]string{
 	kCriteria: {
 		"acceptance criteria", "acceptance", "acceptance checklist", "success criteria", "exit criteria",
 		"completion criteria", "done criteria", "definition of done", "dod", "done when", "gate",
-		"gates", "quality gates", "exit gate", "exit", "criteria", "checkpoint",
+		"quality gates", "exit gate", "exit", "criteria", "checkpoint",
 		"criterios de aceptación", "criterios de aceptacion", "criterios de éxito",
 		"critérios de aceitação", "criterios de aceitacao", "critérios de sucesso",
 		"critères d'acceptation", "critères de succès", "akzeptanzkriterien", "abnahmekriterien",
@@ -153,8 +153,8 @@ var labelWords = map[kind][]string{
 		"인수 조건",
 	},
 	kVerify: {
-		"verification", "verify", "validation", "validate", "test plan", "testing plan", "tests", "test",
-		"testing", "test cases", "test checklist", "checks", "checklist", "smoke test", "smoke tests",
+		"verification", "verify", "validation", "validate", "test plan", "testing plan", "test",
+		"testing", "test cases", "test checklist", "checks", "checklist", "smoke test",
 		"qa", "quality assurance", "self-check", "test scenarios", "test strategy",
 		"testing strategy", "how to verify", "how to test", "verification steps",
 		"verificación", "verificacion", "validación", "pruebas", "plan de pruebas", "verificação",
@@ -167,7 +167,7 @@ var labelWords = map[kind][]string{
 		"テスト", "確認", "검증", "테스트", "체크리스트", "확인",
 	},
 	kTasks: {
-		"tasks", "task list", "todo", "to do", "to-do", "todos", "todo list", "action items",
+		"tasks", "task list", "todo", "to do", "to-do", "todo list", "action items",
 		"work items", "open tasks", "in progress", "done", "completed", "finished", "completed work",
 		"hecho", "completado", "concluído", "feito", "terminé", "erledigt", "готово", "сделано",
 		"выполнено", "đã xong", "hoàn thành", "tamamlanan", "已完成", "完成", "完了", "완료", "완료된 작업", "next", "next up", "up next", "now", "current focus",
@@ -287,7 +287,7 @@ func labelKind(s string) kind {
 		return kPlain
 	}
 	idx := labelIndex()
-	if k, ok := idx[s]; ok {
+	if k, ok := lookupLabel(idx, s); ok {
 		return k
 	}
 	if k := prefixLabel(s, idx); k != kPlain {
@@ -303,7 +303,7 @@ func labelKind(s string) kind {
 		rest, mods = tail, mods+1
 	}
 	if mods > 0 {
-		if k, ok := idx[rest]; ok {
+		if k, ok := lookupLabel(idx, rest); ok {
 			return k
 		}
 		if k := prefixLabel(rest, idx); k != kPlain {
@@ -334,11 +334,61 @@ func labelKind(s string) kind {
 	}
 	for i, n := 0, words; n > 1; n-- {
 		i += strings.IndexByte(s[i:], ' ') + 1
-		if k, ok := idx[s[i:]]; ok && (k.lists() || k == kExclude && n > 2) {
+		if k, ok := singularLabel(idx, s[i:]); ok && (k.lists() || k == kExclude && n > 2) {
 			return k
 		}
 	}
 	return kPlain
+}
+
+// lookupLabel returns the kind of label w, or of w in the other number
+// when w ends in a Latin letter: "target" is a label as "targets" is,
+// "fix" as "fixes", "deliverable" as "deliverables"; so the tables hold
+// one number of each word.
+func lookupLabel(idx map[string]kind, w string) (kind, bool) {
+	if k, ok := idx[w]; ok {
+		return k, true
+	}
+	if w == "" || !isWordByte(w[len(w)-1]) {
+		return kPlain, false
+	}
+	sibilant := func(v string) bool {
+		return strings.HasSuffix(v, "s") || strings.HasSuffix(v, "x") || strings.HasSuffix(v, "z") ||
+			strings.HasSuffix(v, "ch") || strings.HasSuffix(v, "sh")
+	}
+	var alts [2]string
+	if stem, ok := strings.CutSuffix(w, "es"); ok && sibilant(stem) {
+		alts[0] = stem // "fixes", "boxes"
+	} else if stem, ok := strings.CutSuffix(w, "s"); ok && !strings.HasSuffix(stem, "s") {
+		alts[0] = stem // "targets", not "progress"
+	}
+	if sibilant(w) {
+		alts[1] = w + "es"
+	} else {
+		alts[1] = w + "s"
+	}
+	for _, alt := range alts {
+		if alt == "" {
+			continue
+		}
+		if k, ok := idx[alt]; ok {
+			return k, true
+		}
+	}
+	return kPlain, false
+}
+
+// singularLabel returns the kind of label w, or of the singular of plural
+// w ("deployment tests" ends in a label as "deployment test" does; but
+// "workflow per phase" does not end in "phases").
+func singularLabel(idx map[string]kind, w string) (kind, bool) {
+	if k, ok := idx[w]; ok {
+		return k, true
+	}
+	if !strings.HasSuffix(w, "s") {
+		return kPlain, false
+	}
+	return lookupLabel(idx, w)
 }
 
 // headFirstLabel returns the kind of the longest head-first label that s
@@ -384,7 +434,7 @@ func prefixLabel(s string, idx map[string]kind) kind {
 	for i := len(s) - 1; i > 0; i-- {
 		for _, q := range qs[s[i]] {
 			if strings.HasPrefix(s[i:], q) {
-				if k, ok := idx[strings.TrimSpace(s[:i])]; ok {
+				if k, ok := lookupLabel(idx, strings.TrimSpace(s[:i])); ok {
 					return k
 				}
 				break
@@ -574,6 +624,11 @@ func formOfPlain(plain, raw string) (form, string) {
 		}
 	}
 	if rest, ok := idPrefix(raw); ok {
+		if strings.Trim(rest, "0123456789 /–-") == "" {
+			// "Q1 2025", "T2", "H2": an id that names nothing after it is
+			// a period or a group of work, not one piece of it.
+			return fGroup, rest
+		}
 		return fUnit, rest
 	}
 	if len(s) > 1 && s[0] == 'v' && s[1] >= '0' && s[1] <= '9' {

@@ -97,7 +97,7 @@ func (s *Store) Call(ctx context.Context, params json.RawMessage, opts core.Opti
 	})
 }
 
-// Apply runs a typed core operation (apply, e.g. a closure over core.Update)
+// Apply runs a typed core operation (apply, e.g. a closure over core.Do)
 // on the current state and persists the result when it changed anything.
 // apply must be pure: it runs once on an unlocked read, and once more on a
 // fresh read under the lock when it changes something. The journal records

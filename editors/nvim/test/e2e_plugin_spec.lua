@@ -332,6 +332,7 @@ end)
 
 H.test('s starts, d defers, r reopens', function()
   local seen, restore_notify = H.capture_notify()
+  local shown, restore_shown = H.capture_shown()
   local prompts, restore = H.stub_input({ 'waiting on the config review' })
   local steps = 0
   local function step(key, glyph, want_open)
@@ -356,13 +357,19 @@ H.test('s starts, d defers, r reopens', function()
   step('s', '◐', '5/7 open · PLAN.md')
   restore()
   restore_notify()
+  restore_shown()
   H.eq({ 'Reason to defer #3: ' }, prompts)
-  -- The person reads the reason, not the agent's "Tell the user ...".
+  -- The person reads the reason, not the agent's "Tell the user ...", in
+  -- one message naming the item as they read it: no markdown, no "-- ".
   local told = {}
   for _, n in ipairs(seen) do
     table.insert(told, n.msg)
   end
-  H.ok(vim.tbl_contains(told, 'planls: Updated #3 (in_progress → deferred), reason: waiting on the config review'),
+  vim.list_extend(told, shown)
+  local about = vim.tbl_filter(function(m)
+    return m:find('→ deferred', 1, true) or m:find('[Dd]eferred[:]? #')
+  end, told)
+  H.eq({ 'planls: Deferred #3 Read limits from config.yaml, reason: waiting on the config review' }, about,
     vim.inspect(told))
   H.ok(not table.concat(told, '\n'):find('Tell the user', 1, true), vim.inspect(told))
   H.wait(TIMEOUT, function()
@@ -438,7 +445,7 @@ H.test(':PlanlsDefer at the cursor in PLAN.md and :PlanlsComplete N', function()
     local t = task(6)
     return t and t.status == 'completed'
   end, '#6 completed')
-  wait_told(seen, '^planls: Updated #5 ')
+  wait_told(seen, '^planls: Deferred #5 Unit tests for the bucket: refill, burst, clock going backwards, reason: ')
   wait_told(seen, '^planls: Updated #6 ')
   restore()
   restore_notify()

@@ -183,6 +183,22 @@ function H.capture_notify()
   end
 end
 
+--- Replaces vim.lsp.handlers['window/showMessage'] with one that records
+--- each message a server shows, on every release (0.7 writes them to the
+--- message area, later ones hand them to vim.notify). Returns the recorded
+--- messages and a restore function.
+function H.capture_shown()
+  local shown = {}
+  local orig = vim.lsp.handlers['window/showMessage']
+  vim.lsp.handlers['window/showMessage'] = function(_, result)
+    table.insert(shown, result.message)
+    return result
+  end
+  return shown, function()
+    vim.lsp.handlers['window/showMessage'] = orig
+  end
+end
+
 --- Replaces vim.ui.input with one that answers each prompt from `answers`
 --- in order (nil = the user pressed Esc). Returns the recorded prompts and
 --- a restore function.

@@ -313,12 +313,7 @@ end)
 
 H.test('an error the server already showed is not shown again', function()
   local msg = 'plan item #9 is gone: the plan or the state changed since this action was offered; nothing was done'
-  local shown = {}
-  local orig = vim.lsp.handlers['window/showMessage']
-  vim.lsp.handlers['window/showMessage'] = function(_, result)
-    table.insert(shown, result.message)
-    return result
-  end
+  local shown, restore_shown = H.capture_shown()
   local handler = require('planls.client').base_config().handlers['window/showMessage']
   local c = fake_client(nil, { code = -32602, message = msg })
   local seen, restore_notify = H.capture_notify()
@@ -336,9 +331,45 @@ H.test('an error the server already showed is not shown again', function()
     H.eq(2, #seen, 'after a warning and another client')
   end)
   restore_notify()
-  vim.lsp.handlers['window/showMessage'] = orig
+  restore_shown()
   H.ok(ok, tostring(err))
   H.eq({ msg, msg, msg }, shown, 'the default handler still shows every message')
+end)
+
+H.test("a deferral the server confirms is the command's one message", function()
+  local handler = require('planls.client').base_config().handlers['window/showMessage']
+  local shown, restore_shown = H.capture_shown()
+  local mine = 'planls: Deferred #3 Read limits from config.yaml, reason: later'
+  local other = 'planls: Deferred #5 Unit tests, reason: later'
+  local reply = {
+    content = {
+      {
+        type = 'text',
+        text = 'Updated #3 (pending → deferred). Tell the user this plan item is descoped and why: later',
+      },
+    },
+    details = {},
+  }
+  local c = fake_client(reply)
+  local inner = c.request
+  -- The server writes its messages before it replies.
+  c.request = function(...)
+    handler(nil, { type = 3, message = mine }, { client_id = c.id })
+    handler(nil, { type = 3, message = other }, { client_id = c.id })
+    return inner(...)
+  end
+  local seen, restore_notify = H.capture_notify()
+  local ok, err = pcall(function()
+    actions.execute(c, 'planls.defer', { id = 3, reason = 'later' })
+    H.eq({ { msg = mine, level = vim.log.levels.INFO } }, seen, 'the command shows the server\'s words once')
+    H.eq({ other }, shown, 'a message about another item is shown by the handler')
+    -- With no command of ours on #3 running, the handler shows it.
+    handler(nil, { type = 3, message = mine }, { client_id = c.id })
+    H.eq({ other, mine }, shown)
+  end)
+  restore_notify()
+  restore_shown()
+  H.ok(ok, tostring(err))
 end)
 
 H.test('setup registers the client-side commands and user commands', function()
@@ -450,6 +481,16 @@ H.test(':checkhealth planls without binary or server', function()
   require('planls').setup({ autostart = false })
   H.ok(text:find('binary not found: /nonexistent/planls', 1, true), text)
   H.ok(text:find('server not attached', 1, true), text)
+  -- What installs it today (a clone), and @latest only as what will once
+  -- the module is published.
+  H.ok(text:find('in a clone of the planls repository: go install ./cmd/planls', 1, true), text)
+  local latest = {}
+  for line in text:gmatch('[^\n]*@latest[^\n]*') do
+    table.insert(latest, line)
+  end
+  H.eq(1, #latest, text)
+  H.ok(latest[1]:find('once the module is published: go install github.com/planls/planls/cmd/planls@latest', 1, true),
+    latest[1])
 end)
 
 -- Runs fn with compat.has answering `newer` for versions up to it, and

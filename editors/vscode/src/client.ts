@@ -18,7 +18,7 @@ import {
 } from 'vscode-languageclient/node';
 import { registersServerCommands } from './commandFilter';
 import { StateChangedParams, stateChangedNotification } from './protocol';
-import { resolveServer } from './serverPath';
+import { installCommand, resolveServer } from './serverPath';
 import { serverSettings } from './settings';
 import type { ServerState } from './treeModel';
 
@@ -219,7 +219,7 @@ export class ServerManager implements vscode.Disposable {
 		const copy = 'Copy Install Command';
 		const choice = await vscode.window.showErrorMessage(message, copy, settings);
 		if (choice === copy) {
-			await vscode.env.clipboard.writeText('go install github.com/planls/planls/cmd/planls@latest');
+			await vscode.env.clipboard.writeText(installCommand);
 		} else if (choice === settings) {
 			await vscode.commands.executeCommand('workbench.action.openSettings', 'planls.path');
 		}

@@ -5,8 +5,18 @@
 
 import * as path from 'path';
 
-/** The command that installs the server; shown in every "not found" error. */
-export const installCommand = 'go install github.com/planls/planls/cmd/planls@latest';
+/**
+ * The command that installs the server today, run in a clone of the planls
+ * repository (the editor READMEs' command); shown in every "not found"
+ * error and copied by its button.
+ */
+export const installCommand = 'go install ./cmd/planls';
+
+/** The command that will install the server once the module is published. */
+export const publishedInstallCommand = 'go install github.com/planls/planls/cmd/planls@latest';
+
+/** How to install the server, as every message and the manifest say it. */
+export const installHint = `run \`${installCommand}\` in a clone of the planls repository (\`${publishedInstallCommand}\` once the module is published)`;
 
 /** Either the server executable or a message for the user. */
 export type Resolution = { ok: true; command: string } | { ok: false; message: string };
@@ -27,12 +37,12 @@ export interface SearchEnv {
 
 /** notFoundMessage is shown when neither the setting nor the search finds planls. */
 export function notFoundMessage(): string {
-	return `planls was not found on PATH. Install it with \`${installCommand}\` (and put $(go env GOPATH)/bin on PATH) or set "planls.path".`;
+	return `planls was not found on PATH. To install it, ${installHint} and put $(go env GOPATH)/bin on PATH, or set "planls.path".`;
 }
 
 /** badSettingMessage is shown when `planls.path` names no executable file. */
 export function badSettingMessage(setting: string): string {
-	return `"planls.path" is set to ${setting}, which is not an executable file. Fix the setting or install planls with \`${installCommand}\`.`;
+	return `"planls.path" is set to ${setting}, which is not an executable file. Fix the setting, or to install planls, ${installHint}.`;
 }
 
 function expandHome(p: string, home: string): string {

@@ -48,10 +48,18 @@ end
 
 --- Sends `command` with the single argument object `arg` through
 --- workspace/executeCommand, reports the envelope text with vim.notify
---- (WARN when the envelope carries an error) and calls cb(err, result).
+--- (WARN when the envelope carries an error; for a deferral, the server's
+--- message naming the item instead) and calls cb(err, result).
 function M.execute(client, command, arg, cb)
   local params = { command = command, arguments = { arg } }
+  local id = type(arg) == 'table' and tonumber(arg.id) or nil
+  if id then
+    clientmod.await_deferral(client.id, id)
+  end
   clientmod.request(client, 'workspace/executeCommand', params, function(err, result)
+    -- A deferral's message from the server names the item as people read
+    -- it; shown, it is the one message (the envelope says the same).
+    local deferral = id and clientmod.take_deferral(client.id, id)
     if err then
       -- An error the server already showed (window/showMessage) is not
       -- repeated: the user saw it once.
@@ -61,7 +69,9 @@ function M.execute(client, command, arg, cb)
     else
       local text = M.for_people(M.envelope_text(result))
       local failed = M.envelope_failed(result)
-      if text ~= '' then
+      if deferral and not failed then
+        vim.notify(deferral, vim.log.levels.INFO)
+      elseif text ~= '' then
         vim.notify('planls: ' .. text, failed and vim.log.levels.WARN or vim.log.levels.INFO)
       end
       if not failed then

@@ -42,9 +42,23 @@ M.state_changed_handler = state_changed_handler
 -- is written before the answer, so a caller can tell the user already saw it.
 local shown_errors = {}
 
+-- awaiting[client_id][item id] is true while the plugin's own command on
+-- that item runs, then the server's deferral message for it
+-- ("planls: Deferred #3 <subject>, reason: <reason>", docs/PROTOCOL.md
+-- "Commands"), which the command shows as its one message.
+local awaiting = {}
+
 local function show_message_handler(err, result, ctx, cfg)
   if type(result) == 'table' and result.type == 1 and type(result.message) == 'string' then
     shown_errors[ctx.client_id] = result.message
+  end
+  if type(result) == 'table' and type(result.message) == 'string' then
+    local id = tonumber(result.message:match('^planls: Deferred #(%d+) '))
+    local waiting = awaiting[ctx.client_id]
+    if id and waiting and waiting[id] == true then
+      waiting[id] = result.message
+      return result
+    end
   end
   -- Looked up per call so a user's own vim.lsp.handlers entry still applies.
   return vim.lsp.handlers['window/showMessage'](err, result, ctx, cfg)
@@ -59,6 +73,25 @@ function M.take_shown_error(client_id, message)
     return true
   end
   return false
+end
+
+--- Marks a command of client `client_id` on item `id` as running: until
+--- take_deferral, the server's deferral message for that item is kept for
+--- the command to show instead of shown at once.
+function M.await_deferral(client_id, id)
+  awaiting[client_id] = awaiting[client_id] or {}
+  awaiting[client_id][id] = true
+end
+
+--- Ends await_deferral for item `id` and returns the server's deferral
+--- message for it, or nil when none came.
+function M.take_deferral(client_id, id)
+  local waiting = awaiting[client_id]
+  local msg = waiting and waiting[id]
+  if waiting then
+    waiting[id] = nil
+  end
+  return type(msg) == 'string' and msg or nil
 end
 
 local function settings_value()

@@ -63,7 +63,8 @@ function M.check()
     h.ok(string.format('binary found: %s (%s)', vim.fn.exepath(exe), version or 'version unknown'))
   else
     h.error('binary not found: ' .. tostring(exe), {
-      'go install github.com/planls/planls/cmd/planls@latest',
+      'in a clone of the planls repository: go install ./cmd/planls (into $(go env GOPATH)/bin; put it on $PATH)',
+      'once the module is published: go install github.com/planls/planls/cmd/planls@latest',
       "or set cmd = { '/path/to/planls', 'serve' } in require('planls').setup()",
     })
   end

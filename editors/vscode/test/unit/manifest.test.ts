@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { serverCommands } from '../../src/protocol';
+import { installHint } from '../../src/serverPath';
 import { defaultSettings, severities } from '../../src/settings';
 
 interface MenuEntry {
@@ -70,8 +71,14 @@ test('each non-ready view state has a welcome view, and approval is one click', 
 	}
 	const approve = welcome.find((w) => w.when === 'planls.view == notApproved');
 	assert.ok(approve?.contents.includes('[Approve plan](command:planls.approve)'));
+	// Install texts say what works today (a clone) and name @latest only as
+	// what works once the module is published.
 	const error = welcome.find((w) => w.when === 'planls.view == serverError');
-	assert.ok(error?.contents.includes('go install github.com/planls/planls/cmd/planls@latest'));
+	const pathSetting = contributes.configuration.properties['planls.path'].markdownDescription as string;
+	for (const [name, text] of [['the server-error welcome', error?.contents ?? ''], ['planls.path', pathSetting]]) {
+		assert.ok(text.includes(installHint), `${name}: ${text}`);
+		assert.equal(text.split('@latest').length, 2, `${name} names @latest once: ${text}`);
+	}
 });
 
 test('activation never happens at VS Code start', () => {

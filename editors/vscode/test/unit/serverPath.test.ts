@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { badSettingMessage, installCommand, notFoundMessage, resolveServer, SearchEnv } from '../../src/serverPath';
+import { badSettingMessage, installCommand, notFoundMessage, publishedInstallCommand, resolveServer, SearchEnv } from '../../src/serverPath';
 
 function env(over: Partial<SearchEnv>, executables: string[]): SearchEnv {
 	return {
@@ -15,15 +15,18 @@ function env(over: Partial<SearchEnv>, executables: string[]): SearchEnv {
 	};
 }
 
+// The module is not published yet: the command that works is the clone's,
+// and @latest is named only as what works once it is.
 test('the not-found messages name the install command exactly', () => {
-	assert.equal(installCommand, 'go install github.com/planls/planls/cmd/planls@latest');
+	assert.equal(installCommand, 'go install ./cmd/planls');
+	assert.equal(publishedInstallCommand, 'go install github.com/planls/planls/cmd/planls@latest');
 	assert.equal(
 		notFoundMessage(),
-		'planls was not found on PATH. Install it with `go install github.com/planls/planls/cmd/planls@latest` (and put $(go env GOPATH)/bin on PATH) or set "planls.path".',
+		'planls was not found on PATH. To install it, run `go install ./cmd/planls` in a clone of the planls repository (`go install github.com/planls/planls/cmd/planls@latest` once the module is published) and put $(go env GOPATH)/bin on PATH, or set "planls.path".',
 	);
 	assert.equal(
 		badSettingMessage('/opt/planls'),
-		'"planls.path" is set to /opt/planls, which is not an executable file. Fix the setting or install planls with `go install github.com/planls/planls/cmd/planls@latest`.',
+		'"planls.path" is set to /opt/planls, which is not an executable file. Fix the setting, or to install planls, run `go install ./cmd/planls` in a clone of the planls repository (`go install github.com/planls/planls/cmd/planls@latest` once the module is published).',
 	);
 });
 
