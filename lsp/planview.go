@@ -137,8 +137,15 @@ func (v *session) folderOf(uri string) *snapshot {
 // planJSON is sn's planls/plan result, encoded once: asking again about a
 // plan that did not change costs nothing.
 func (sn *snapshot) planJSON() json.RawMessage {
-	sn.planOnce.Do(func() { sn.plan, _ = json.Marshal(planOf(sn)) })
+	sn.planOnce.Do(func() { sn.plan, _ = json.Marshal(sn.result()) })
 	return sn.plan
+}
+
+// result is planOf(sn), made once: swap fingerprints it (planSum) and
+// planls/plan encodes the same answer.
+func (sn *snapshot) result() *planResult {
+	sn.resOnce.Do(func() { sn.res = planOf(sn) })
+	return &sn.res
 }
 
 // planOf is the planls/plan result of sn.
@@ -203,7 +210,7 @@ func planOf(sn *snapshot) planResult {
 func planSum(sn *snapshot) uint64 {
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
-	res := planOf(sn)
+	res := sn.result()
 	str := func(ss ...string) {
 		for _, s := range ss {
 			h.WriteString(s)

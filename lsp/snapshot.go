@@ -43,6 +43,8 @@ type snapshot struct {
 	pending bool
 	rev     int64 // the folder's planls/stateChanged revision
 
+	resOnce  sync.Once
+	res      planResult // result's
 	planOnce sync.Once
 	plan     json.RawMessage // planJSON's
 	pullOnce sync.Once

@@ -94,13 +94,13 @@ run_client() { # run_client NAME WS: runs the driver, writes $ws/row.json
     [ -x "$nv" ] || { echo "{\"client\":\"$name\",\"ok\":false,\"error\":\"not installed: run test/clients/install.sh\"}" >"$ws/row.json"; return; }
     local setup=$REPO/editors/nvim/snippets/vim-lsp.lua
     case $name in nvim-plugin-*) setup=$HERE/nvim-plugin.lua ;; esac
-    PLANLS_REPO=$REPO PLANLS_SETUP_NAME=${name%-*} PLANLS_SNIPPET=$setup timeout "$CLIENT_TIMEOUT" "$nv" --headless -u NONE -i NONE -n \
+    PLANLS_REPO=$REPO PLANLS_SETUP_NAME=${name%-*} PLANLS_SNIPPET=$setup timeout -k 10 "$CLIENT_TIMEOUT" "$nv" --headless -u NONE -i NONE -n \
       -c "luafile $HERE/nvim.lua" </dev/null >"$ws/stdout" 2>"$ws/stderr" ;;
   eglot)
-    PLANLS_EL=$REPO/editors/emacs/planls.el timeout "$CLIENT_TIMEOUT" emacs --batch -l "$HERE/eglot.el" \
+    PLANLS_EL=$REPO/editors/emacs/planls.el timeout -k 10 "$CLIENT_TIMEOUT" emacs --batch -l "$HERE/eglot.el" \
       </dev/null >"$ws/stdout" 2>"$ws/stderr" ;;
   vim-ale)
-    PLANLS_VIM=$REPO/editors/vim/planls.vim timeout "$CLIENT_TIMEOUT" vim -N -es -u "$HERE/ale.vim" -i NONE -n \
+    PLANLS_VIM=$REPO/editors/vim/planls.vim timeout -k 10 "$CLIENT_TIMEOUT" vim -N -es -u "$HERE/ale.vim" -i NONE -n \
       -V1"$ws/stderr" -c 'call PlanlsMatrixRun()' "$ws/ws/PLAN.md" </dev/null >"$ws/stdout" 2>&1 ;;
   esac
   [ -s "$ws/row.json" ] || echo "{\"client\":\"$name\",\"ok\":false,\"error\":\"no result (exit $?)\"}" >"$ws/row.json"

@@ -50,18 +50,27 @@ for spec in "$HERE"/*_spec.lua; do
   if [ -n "${PLANLS_SPEC:-}" ] && [[ "$name" != *"$PLANLS_SPEC"* ]]; then continue; fi
   echo "== $name"
   out="$SCRATCH/$name.out"
-  timeout "$SPEC_TIMEOUT" "$NVIM" --headless --noplugin -i NONE -n -u "$HERE/minimal_init.lua" \
+  start=$SECONDS
+  # A Neovim sent SIGTERM can hang in its exit path (0.7.2 was seen idle in
+  # epoll_wait for 10 minutes after "Vim: Finished."): KILL it 10 s later.
+  timeout -k 10 "$SPEC_TIMEOUT" "$NVIM" --headless --noplugin -i NONE -n -u "$HERE/minimal_init.lua" \
     -c "lua local ok, e = pcall(dofile, [[$spec]]); if not ok then io.stdout:write('FAIL $name (load): ' .. tostring(e) .. '\\n'); vim.cmd('cquit! 1') end" \
     >"$out" 2>"$SCRATCH/$name.err" </dev/null
   rc=$?
   cat "$out"
+  # The time of each spec: a slow or stuck one shows by name.
+  echo "-- $name: $((SECONDS - start)) s"
   p=$(grep -c '^PASS ' "$out" || true)
   f=$(grep -c '^FAIL ' "$out" || true)
   passed=$((passed + p))
   failed=$((failed + f))
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     # Crashed, timed out or quit before reporting: count the spec as failed.
-    echo "FAIL $name: nvim exited with $rc before reporting a failure"
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+      echo "FAIL $name: timed out after $SPEC_TIMEOUT s (PLANLS_SPEC_TIMEOUT)"
+    else
+      echo "FAIL $name: nvim exited with $rc before reporting a failure"
+    fi
     failed=$((failed + 1))
   fi
   if [ "$rc" -ne 0 ] && [ -s "$SCRATCH/$name.err" ]; then
