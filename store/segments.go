@@ -104,8 +104,12 @@ func (s *Store) sealedNotes(tail []JournalEntry) ([]string, error) {
 			out = append(out, fmt.Sprintf("sealed history: %s/%s, which holds the changes before revision %d, is missing (the state is whole; the history before it is only where it was sealed: commit %s/%s/)",
 				DirName, g.Segment, g.To+1, DirName, SealDirName))
 		} else {
-			out = append(out, fmt.Sprintf("sealed history: no segment in %s/%s/ holds the changes of revisions %d–%d (one was not committed, or was removed; the state is whole, and that history is only where it was sealed: commit %s/%s/)",
-				DirName, SealDirName, g.From, g.To, DirName, SealDirName))
+			revs := fmt.Sprintf("revisions %d–%d", g.From, g.To)
+			if g.From == g.To {
+				revs = fmt.Sprintf("revision %d", g.From)
+			}
+			out = append(out, fmt.Sprintf("sealed history: no segment in %s/%s/ holds the changes of %s (one was not committed, or was removed; the state is whole, and that history is only where it was sealed: commit %s/%s/)",
+				DirName, SealDirName, revs, DirName, SealDirName))
 		}
 	}
 	return out, nil

@@ -145,13 +145,17 @@ func TestKill9CLIWriters(t *testing.T) {
 		t.Skip("runs many processes")
 	}
 	root := newProject(t)
-	// Kill within about one process lifetime, measured on this machine now.
+	// Kill within about one process lifetime, measured on this machine now
+	// and adapted each round: a busy machine can stretch a lifetime many
+	// times over, so a round in which no writer committed widens the
+	// window and one in which both did narrows it. The rounds so end up
+	// killing writers on both sides of their commit, however loaded.
 	start := time.Now()
 	planls(t, root, "todo", "create", "first")
 	life := max(time.Since(start), time.Millisecond)
 	last := int64(1)
-	rounds := 30
-	for r := 0; r < rounds; r++ {
+	rounds, killedBefore := 30, 0
+	for r := 0; r < rounds || (last == 1 && r < 4*rounds); r++ {
 		var procs []*exec.Cmd
 		for i := 0; i < 2; i++ {
 			c := planlsCmd(root, "todo", "create", fmt.Sprintf("r%d-%d", r, i))
@@ -175,6 +179,15 @@ func TestKill9CLIWriters(t *testing.T) {
 		if st.Revision < last || int64(n) != st.Revision || (n > 0 && st.Tasks[n-1].ID != n) {
 			t.Fatalf("round %d: revision %d (before %d) with %d tasks", r, st.Revision, last, n)
 		}
+		switch st.Revision - last {
+		case 0:
+			life = life * 3 / 2
+		case 2:
+			life = max(life*2/3, time.Millisecond)
+		}
+		if st.Revision-last < 2 {
+			killedBefore++
+		}
 		last = st.Revision
 	}
 	planls(t, root, "todo", "create", "after")
@@ -195,7 +208,10 @@ func TestKill9CLIWriters(t *testing.T) {
 	if last == 1 {
 		t.Error("no killed writer ever committed: the kills came too early to test anything")
 	}
-	t.Logf("%d rounds, %d commits survived", rounds, last+1)
+	if killedBefore == 0 {
+		t.Error("every writer committed before its kill: the kills came too late to test anything")
+	}
+	t.Logf("%d commits survived; %d rounds killed a writer before its commit", last-1, killedBefore)
 }
 
 // BenchmarkProcessTodoUpdate is one `planls todo update` as a whole

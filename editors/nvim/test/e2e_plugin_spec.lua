@@ -689,9 +689,11 @@ H.test('? toggles the key help, q closes the sidebar', function()
   H.ok(sidebar.is_open(), 'sidebar did not reopen')
 end)
 
--- Waits until the server answered everything sent before: it answers in
--- order, and Neovim runs the callbacks in the order the messages came, so a
--- message due to an earlier request has been shown by then.
+-- Waits until the server answered everything sent before: it answers
+-- requests in order, and Neovim runs the callbacks in the order the
+-- messages came, so a message due to an earlier request has been shown by
+-- then. workspace/executeCommand is the exception (answered when the
+-- command is done): run_command waits for the command's own message first.
 local function barrier()
   local c = require('planls.client').for_root(ws)
   H.ok(c, 'no planls client for ' .. ws)
