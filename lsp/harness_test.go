@@ -270,6 +270,12 @@ func (e *env) waitDiags(uri string, what string, pred func([]protocol.Diagnostic
 		got = d
 		return ok && pred(d)
 	})
+	// The swap that queued these diagnostics makes its snapshot readable
+	// right after, under the server's mu: wait for it, so a request the test
+	// sends next is answered from the snapshot the diagnostics came from.
+	e.srv.mu.Lock()
+	//lint:ignore SA2001 an empty critical section: waiting for the holder is the point
+	e.srv.mu.Unlock()
 	return got
 }
 
