@@ -305,9 +305,10 @@ func TestNoSealOfATextMerge(t *testing.T) {
 	}
 }
 
-// A sealed segment missing from the middle of the history, or the first
-// one, is named by doctor: the tail's snapshot names only the newest.
-func TestDoctorNamesEveryMissingSegment(t *testing.T) {
+// sealedHistory is a store whose 160 changes are sealed into at least four
+// segments (4 KiB each) and a tail, with those segments oldest first.
+func sealedHistory(t *testing.T) (*Store, []segment) {
+	t.Helper()
 	t.Setenv(EnvSealBytes, "4096")
 	s := Open(t.TempDir(), "test")
 	workload(t, s, 160)
@@ -315,6 +316,13 @@ func TestDoctorNamesEveryMissingSegment(t *testing.T) {
 	if err != nil || len(segs) < 4 {
 		t.Fatalf("segments %v, %v", segs, err)
 	}
+	return s, segs
+}
+
+// A sealed segment missing from the middle of the history, or the first
+// one, is named by doctor: the tail's snapshot names only the newest.
+func TestDoctorNamesEveryMissingSegment(t *testing.T) {
+	s, segs := sealedHistory(t)
 	notes := func() string {
 		t.Helper()
 		rep, err := s.Doctor(context.Background(), false, false)
@@ -347,13 +355,7 @@ func TestDoctorNamesEveryMissingSegment(t *testing.T) {
 // segment gone from the middle, the first ones, and the newest (the one
 // the tail's snapshot names).
 func TestHistoryGaps(t *testing.T) {
-	t.Setenv(EnvSealBytes, "4096")
-	s := Open(t.TempDir(), "test")
-	workload(t, s, 160)
-	segs, err := s.segments()
-	if err != nil || len(segs) < 4 {
-		t.Fatalf("segments %v, %v", segs, err)
-	}
+	s, segs := sealedHistory(t)
 	gaps := func() []HistoryGap {
 		t.Helper()
 		g, err := s.HistoryGaps()
