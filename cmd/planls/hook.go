@@ -176,8 +176,9 @@ func stateUnreadableReason(err error) string {
 // items and evidence that fails verification; "" when none applies.
 func hookReason(st *core.State, planName string, v *planView) string {
 	var parts []string
-	if r := core.ReminderShowing(st, shownSubject); r != "" {
-		parts = append(parts, strings.TrimRight(r, "\n"))
+	reminder := core.Reminder(st, shownSubject)
+	if reminder != "" {
+		parts = append(parts, strings.TrimRight(reminder, "\n"))
 	}
 	list := func(head string, lines []string) {
 		if len(lines) > 0 {
@@ -195,7 +196,7 @@ func hookReason(st *core.State, planName string, v *planView) string {
 		"shown to be there. Fix the work, or record evidence that holds with planls todo update N --evidence ...:",
 		findingLines(v, core.RuleFailed, plain))
 	reason := strings.Join(parts, "\n\n")
-	if len(parts) > 0 && (len(parts) > 1 || core.ReminderShowing(st, shownSubject) == "") {
+	if len(parts) > 0 && (len(parts) > 1 || reminder == "") {
 		// The lists end with a newline, as core.Reminder's list does not.
 		reason += "\n"
 	}
