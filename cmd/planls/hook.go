@@ -122,7 +122,7 @@ func runClaudeHook(cmd *cobra.Command) error {
 	planName := defaultPlan
 	var v *planView
 	if st.Plan != nil {
-		if v, err = loadPlanView(root, st, hookVerdicts(cmd, root, st)); err != nil {
+		if v, err = loadPlanView(root, st, offlineVerdicts(cmd, root, st)); err != nil {
 			// The open items still block; only what the file says is unknown.
 			fmt.Fprintln(errw, "planls:", err)
 		} else if rel, err := filepath.Rel(root, v.abs); err == nil {
@@ -152,9 +152,10 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 	return out
 }
 
-// hookVerdicts verifies the completed plan items for the stop hook (no
-// command is run); nil when there are none.
-func hookVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
+// offlineVerdicts verifies the completed plan items for check --verify and
+// the stop hook (no command is run, only git lookups bounded by
+// verifyContext); nil when there are none.
+func offlineVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
 	tasks, _ := tasksToVerify(st, nil)
 	if len(tasks) == 0 {
 		return nil
