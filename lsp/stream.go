@@ -134,13 +134,28 @@ func (s *stream) replyRaw(id jsonrpc2.ID, result json.RawMessage) {
 	}
 }
 
-// writeRaw frames one encoded message body as one write.
+// writeRaw frames one encoded message body: one write, or for a body of
+// 64 KiB or more (a publish or planls/plan answer of hundreds of items) the
+// header and then the body itself, not copied behind it.
 func (s *stream) writeRaw(data []byte) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	frame := fmt.Appendf(make([]byte, 0, len(data)+32), "Content-Length: %d\r\n\r\n", len(data))
-	n, err := s.rwc.Write(append(frame, data...))
-	return int64(n), err
+	const big = 64 << 10
+	size := len(data) + 32
+	if len(data) >= big {
+		size = 32
+	}
+	frame := fmt.Appendf(make([]byte, 0, size), "Content-Length: %d\r\n\r\n", len(data))
+	if len(data) < big {
+		n, err := s.rwc.Write(append(frame, data...))
+		return int64(n), err
+	}
+	n, err := s.rwc.Write(frame)
+	if err != nil {
+		return int64(n), err
+	}
+	m, err := s.rwc.Write(data)
+	return int64(n + m), err
 }
 
 // Close closes the underlying connection, unblocking Read.
