@@ -405,7 +405,8 @@ func (a *Analysis) findings(in Input) {
 			}
 		}
 		if v, ok := in.Verdicts[t.ID]; ok && v.State == "failed" && t.Status == Completed {
-			add(at.finding(RuleFailed, SeverityError, t.ID, "", "plan item #"+strconv.Itoa(t.ID)+" failed verification: "+v.Reason))
+			_, msg := VerdictMessage(t.ID, v)
+			add(at.finding(RuleFailed, SeverityError, t.ID, "", msg))
 		}
 		if isOpenTask(t) && it.Plan != nil && it.Plan.Checkbox == planparse.Checked {
 			add(at.finding(RuleTicked, SeverityWarning, t.ID, "", TickedMessage(t.ID)))

@@ -24,7 +24,7 @@ func BenchmarkBatch10kMutations(b *testing.B) {
 	opts := testOpts()
 	b.ReportAllocs()
 	for b.Loop() {
-		res := Call(Empty(), params, opts)
+		res := call(Empty(), params, opts)
 		if res.Envelope.IsError() || len(res.State.Tasks) != 5000 {
 			b.Fatal(res.Envelope.Text()[:200])
 		}
@@ -39,7 +39,7 @@ func BenchmarkCalls10kOn1kState(b *testing.B) {
 		ops[i] = fmt.Sprintf(`{"action":"create","subject":"task %d"}`, i+1)
 	}
 	opts := testOpts()
-	start := Call(Empty(), json.RawMessage(`{"ops":[`+strings.Join(ops, ",")+`]}`), opts).State
+	start := call(Empty(), json.RawMessage(`{"ops":[`+strings.Join(ops, ",")+`]}`), opts).State
 	calls := make([]json.RawMessage, 10000)
 	for i := range calls {
 		calls[i] = json.RawMessage(fmt.Sprintf(`{"action":"update","id":%d,"owner":"o%d"}`, i%1000+1, i))
@@ -48,7 +48,7 @@ func BenchmarkCalls10kOn1kState(b *testing.B) {
 	for b.Loop() {
 		st := start
 		for _, c := range calls {
-			st = Call(st, c, opts).State
+			st = call(st, c, opts).State
 		}
 		if st.task(1000).Owner == nil {
 			b.Fatal("no change")
@@ -63,11 +63,11 @@ func BenchmarkListPage(b *testing.B) {
 		ops[i] = fmt.Sprintf(`{"action":"create","subject":"task %d"}`, i+1)
 	}
 	opts := testOpts()
-	st := Call(Empty(), json.RawMessage(`{"ops":[`+strings.Join(ops, ",")+`]}`), opts).State
+	st := call(Empty(), json.RawMessage(`{"ops":[`+strings.Join(ops, ",")+`]}`), opts).State
 	params := json.RawMessage(`{"action":"list","item_status":"open"}`)
 	b.ReportAllocs()
 	for b.Loop() {
-		Call(st, params, opts)
+		call(st, params, opts)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Options are the caller's context for Call.
+// Options are the caller's context for Run and Do.
 type Options struct {
 	Now         time.Time      // clock for createdAt/updatedAt; zero means time.Now().UTC()
 	Zone        *time.Location // zone for date-only due_at when owner_timezone is absent; nil = UTC
@@ -84,7 +84,7 @@ type Notice struct {
 	Plain string `json:",omitempty"`
 }
 
-// Result is what Call and Approve return.
+// Result is what Run, Do and Approve return.
 type Result struct {
 	Envelope Envelope
 	// State is the state after the call. It is the input pointer, untouched,

@@ -70,23 +70,6 @@ func englishList(xs []string) string {
 	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
-// Call runs one `todo` tool call: params is the tool's JSON object (either an
-// `action` with its fields, or `ops`). Actions: the seed's create, update,
-// list, get, delete, clear, and the MCP seed's complete, delete_all, restore.
-// It is Run(in, Decode(params), opts): the JSON layer decodes and
-// type-checks the fields (the seed's schema errors) into the typed
-// operations of ops.go, which run. It never fails out-of-band: a rejected call (bad JSON, unknown or
-// mistyped field, any rule of the seed's status transitions/§5, read-only, project
-// mismatch, version conflict) returns an envelope with content
-// "Error: <msg>" and details.error set, and Result.State is the unchanged
-// input. st is never mutated; a nil st reads as Empty(). Result.Notices
-// carries the net plan deferrals a UI should show; Result.Affected and
-// Result.Shown name the tasks the call changed and showed. Tasks in the
-// returned state are sorted by id.
-func Call(in *State, raw json.RawMessage, opts Options) Result {
-	return Run(in, Decode(raw), opts)
-}
-
 // single runs one op as a whole call: the checks every call gets,
 // then the read or the mutation on a working copy of view.
 func (r *runner) single(orig, view *State, raw json.RawMessage, p *opCall) Result {

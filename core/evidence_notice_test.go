@@ -58,7 +58,7 @@ func TestWeakEvidenceNotices(t *testing.T) {
 		t.Fatalf("batch notices %q", got)
 	}
 	// A rejected call warns nothing.
-	r := Call(st, []byte(`{"action":"update","id":2,"status":"completed"}`), testOpts())
+	r := call(st, []byte(`{"action":"update","id":2,"status":"completed"}`), testOpts())
 	if !r.Envelope.IsError() || weakNotices(r) != nil {
 		t.Fatalf("rejected call: %+v", r.Notices)
 	}

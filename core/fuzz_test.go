@@ -26,7 +26,7 @@ func FuzzCall(f *testing.F) {
 	base, _ = mustCall(f, base, `{"action":"create","subject":"agent","blockedBy":[1]}`)
 	baseJSON := snapshot(f, base)
 	f.Fuzz(func(t *testing.T, params []byte) {
-		res := Call(base, json.RawMessage(params), testOpts())
+		res := call(base, json.RawMessage(params), testOpts())
 		if snapshot(t, base) != baseJSON {
 			t.Fatal("input state mutated")
 		}

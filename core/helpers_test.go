@@ -50,10 +50,16 @@ func planAState(t testing.TB) *State {
 	return res.State
 }
 
+// call runs one `todo` tool call's JSON as every caller does: decoded
+// once, then run.
+func call(in *State, raw json.RawMessage, opts Options) Result {
+	return Run(in, Decode(raw), opts)
+}
+
 // mustCall runs a call that must succeed and returns the new state.
 func mustCall(t testing.TB, st *State, params string) (*State, Result) {
 	t.Helper()
-	res := Call(st, json.RawMessage(params), testOpts())
+	res := call(st, json.RawMessage(params), testOpts())
 	if res.Envelope.IsError() {
 		t.Fatalf("%s: unexpected error %q", params, res.Envelope.Text())
 	}
@@ -64,7 +70,7 @@ func mustCall(t testing.TB, st *State, params string) (*State, Result) {
 func mustFail(t testing.TB, st *State, params, msg string) {
 	t.Helper()
 	before := snapshot(t, st)
-	res := Call(st, json.RawMessage(params), testOpts())
+	res := call(st, json.RawMessage(params), testOpts())
 	if got := res.Envelope.Text(); got != "Error: "+msg {
 		t.Fatalf("%s:\n got  %q\n want %q", params, got, "Error: "+msg)
 	}

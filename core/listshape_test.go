@@ -31,7 +31,7 @@ func TestListShape(t *testing.T) {
 			header + "[pending] #3 make test passes [plan: Verification]"},
 		{`{"action":"list","group":"Nowhere"}`, testOpts(), header + "No tasks"},
 	} {
-		res := Call(st, json.RawMessage(c.params), c.opts)
+		res := call(st, json.RawMessage(c.params), c.opts)
 		if got := res.Envelope.Text(); got != c.want {
 			t.Errorf("%s:\n got  %q\n want %q", c.params, got, c.want)
 		}

@@ -119,7 +119,7 @@ func TestMutationKeyReplay(t *testing.T) {
 		t.Fatalf("%q", first.Envelope.Text())
 	}
 	// The same call again (keys in another order): first text, nothing applied.
-	again := Call(st, json.RawMessage(`{"due_at":"2026-08-25T09:00:00Z","client_mutation_id":"task-review-scope-001","content":"Review the MCP scope matrix","action":"create"}`), testOpts())
+	again := call(st, json.RawMessage(`{"due_at":"2026-08-25T09:00:00Z","client_mutation_id":"task-review-scope-001","content":"Review the MCP scope matrix","action":"create"}`), testOpts())
 	if again.Changed || again.State != st || again.Envelope.Text() != first.Envelope.Text() || len(again.State.Tasks) != 1 {
 		t.Fatalf("replay applied again: %q", again.Envelope.Text())
 	}
@@ -211,7 +211,7 @@ func TestPriorityAndDue(t *testing.T) {
 	for _, tt := range tests {
 		opts := testOpts()
 		opts.Zone = tt.zone
-		res := Call(Empty(), json.RawMessage(tt.params), opts)
+		res := call(Empty(), json.RawMessage(tt.params), opts)
 		if res.Envelope.IsError() || res.State.Tasks[0].DueAt != tt.want {
 			t.Errorf("%s: %q %v", tt.params, res.Envelope.Text(), res.State.Tasks)
 		}
@@ -230,7 +230,7 @@ func TestDeleteAllAndRestore(t *testing.T) {
 	mustFail(t, st, `{"action":"delete_all","confirm_delete_all":false}`, "delete_all needs confirm_delete_all: true (it soft-deletes every task that is not a plan item; restore brings them back)")
 	opts := testOpts()
 	opts.NoDeleteAll = true
-	if res := Call(st, json.RawMessage(`{"action":"delete_all","confirm_delete_all":true}`), opts); res.Envelope.Text() != "Error: delete_all is disabled on this server" {
+	if res := call(st, json.RawMessage(`{"action":"delete_all","confirm_delete_all":true}`), opts); res.Envelope.Text() != "Error: delete_all is disabled on this server" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 	mustFail(t, st, `{"action":"restore"}`, "ids required for restore (there is no delete_all or clear to undo)")
@@ -276,18 +276,18 @@ func TestReadOnly(t *testing.T) {
 	opts := testOpts()
 	opts.ReadOnly = true
 	for _, a := range []string{"create", "update", "complete", "delete", "clear", "delete_all", "restore"} {
-		res := Call(st, json.RawMessage(fmt.Sprintf(`{"action":%q,"id":4,"subject":"x"}`, a)), opts)
+		res := call(st, json.RawMessage(fmt.Sprintf(`{"action":%q,"id":4,"subject":"x"}`, a)), opts)
 		want := fmt.Sprintf("Error: read-only: this server only reads (planls mcp --read-only): list and get work, %s does not; ask the user to make the change, or to serve planls without --read-only", a)
 		if res.Envelope.Text() != want || res.Changed || res.State != st {
 			t.Errorf("%s: %q", a, res.Envelope.Text())
 		}
 	}
-	res := Call(st, json.RawMessage(`{"ops":[{"action":"list"},{"action":"update","id":4,"owner":"x"}]}`), opts)
+	res := call(st, json.RawMessage(`{"ops":[{"action":"list"},{"action":"update","id":4,"owner":"x"}]}`), opts)
 	if res.Envelope.Text() != "Error: ops[1]: read-only: this server only reads (planls mcp --read-only): list and get work, update does not; ask the user to make the change, or to serve planls without --read-only" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 	for _, p := range []string{`{"action":"list"}`, `{"action":"get","id":4}`, `{"ops":[{"action":"list"}]}`} {
-		if res := Call(st, json.RawMessage(p), opts); res.Envelope.IsError() {
+		if res := call(st, json.RawMessage(p), opts); res.Envelope.IsError() {
 			t.Errorf("%s: %q", p, res.Envelope.Text())
 		}
 	}
@@ -297,10 +297,10 @@ func TestProjectID(t *testing.T) {
 	st := Empty()
 	opts := testOpts()
 	opts.ProjectID = "proj-1"
-	if res := Call(st, json.RawMessage(`{"action":"list","project_id":"proj-2"}`), opts); res.Envelope.Text() != `Error: project_id "proj-2" is not this project ("proj-1")` {
+	if res := call(st, json.RawMessage(`{"action":"list","project_id":"proj-2"}`), opts); res.Envelope.Text() != `Error: project_id "proj-2" is not this project ("proj-1")` {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
-	if res := Call(st, json.RawMessage(`{"action":"create","subject":"x","project_id":"proj-1"}`), opts); res.Envelope.IsError() || !res.Changed {
+	if res := call(st, json.RawMessage(`{"action":"create","subject":"x","project_id":"proj-1"}`), opts); res.Envelope.IsError() || !res.Changed {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 	mustFail(t, st, `{"action":"list","project_id":"proj-1"}`, `project_id "proj-1" is not this project: this server has no project id, leave project_id out`)

@@ -133,7 +133,7 @@ func TestMergeSamePlanItemsDifferentUIDs(t *testing.T) {
 // details.tasks is the seed's task shape: no uid, while the state keeps it.
 func TestDetailsLeaveOutUID(t *testing.T) {
 	st := withUID(planAState(t), 1, "0123456789abcdef")
-	res := Call(st, json.RawMessage(`{"action":"get","id":1}`), testOpts())
+	res := call(st, json.RawMessage(`{"action":"get","id":1}`), testOpts())
 	b, err := json.Marshal(res.Envelope)
 	if err != nil {
 		t.Fatal(err)

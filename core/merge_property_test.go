@@ -26,10 +26,10 @@ func branchOff(rng *rand.Rand, base *State, n int, side string) *State {
 			st = Approve(st, plan, []byte(md), "PLAN.md", Options{Now: now}).State
 			continue
 		}
-		call := randomCall(rng, st)
-		call = strings.ReplaceAll(call, `"evidence":"ev"`, fmt.Sprintf(`"evidence":"%s ev %d"`, side, i))
-		call = strings.ReplaceAll(call, `"reason":"why"`, fmt.Sprintf(`"reason":"%s why %d"`, side, i))
-		st = Call(st, json.RawMessage(call), Options{Now: now}).State
+		params := randomCall(rng, st)
+		params = strings.ReplaceAll(params, `"evidence":"ev"`, fmt.Sprintf(`"evidence":"%s ev %d"`, side, i))
+		params = strings.ReplaceAll(params, `"reason":"why"`, fmt.Sprintf(`"reason":"%s why %d"`, side, i))
+		st = call(st, json.RawMessage(params), Options{Now: now}).State
 	}
 	return st
 }

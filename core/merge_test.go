@@ -12,7 +12,7 @@ import (
 // so the two branches' changes have distinct, ordered times.
 func at(t *testing.T, st *State, min int, params string) *State {
 	t.Helper()
-	res := Call(st, json.RawMessage(params), Options{Now: testNow.Add(time.Duration(min) * time.Minute)})
+	res := call(st, json.RawMessage(params), Options{Now: testNow.Add(time.Duration(min) * time.Minute)})
 	if res.Envelope.IsError() {
 		t.Fatalf("%s: %s", params, res.Envelope.Text())
 	}

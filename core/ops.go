@@ -8,12 +8,12 @@ import (
 
 // The typed operations: what editors and programs call instead of building a
 // `todo` call's JSON. Each runs the same rules, checks and content strings
-// as Call (the seed's texts and errors, read-only, project_id), returns the
+// as the tool's JSON run by Run (the seed's texts and errors, read-only, project_id), returns the
 // same Result (Affected names the tasks it changed), never mutates st, and
 // reads a nil st as Empty(). The envelope's details.params (and the
 // journal's params) is the op as the tool's JSON fields.
 
-// Op is one typed operation, for Batch: a CreateOp, UpdateOp, DeleteOp,
+// Op is one typed operation, for Do: a CreateOp, UpdateOp, DeleteOp,
 // RestoreOp, ListOp, GetOp, ClearOp or DeleteAllOp.
 type Op interface {
 	// action is the tool action the op runs as.
@@ -111,26 +111,18 @@ func (GetOp) action() string       { return "get" }
 func (ClearOp) action() string     { return "clear" }
 func (DeleteAllOp) action() string { return "delete_all" }
 
-// Do runs one typed op as a whole call, as Call runs its JSON: Affected is
+// Do runs one typed op as a whole call, as Run runs its JSON: Affected is
 // what it created, changed or removed (a create's new id, a delete_all's
 // or restore's ids), Shown what it rendered (a list page's rows, a get's
 // task); a list's Details.Total and Details.NextCursor say what is left.
 // Completing needs UpdateOp.Evidence and deferring UpdateOp.Reason (the
 // seed's status transitions); a deferred plan item's text asks the agent to
-// tell the user, and Result.Notices carries the deferral.
-func Do(st *State, op Op, opts Options) Result { return run(st, []Op{op}, false, opts) }
-
-// Batch runs ops as one atomic `ops` call (the seed's ops batches): all or
-// nothing, text "Applied <n> ops" and one line per op. No ops is refused
-// with the seed's "ops must not be empty".
-func Batch(st *State, ops []Op, opts Options) Result { return run(st, ops, true, opts) }
-
-// run is every typed entry point: the ops run in the engine as they are,
-// after the schema's value checks the same fields sent as JSON meet, so a
-// typed op is refused with the same message. details.params is each op as
-// the tool's JSON fields (typedRequest).
-func run(st *State, ops []Op, batch bool, opts Options) Result {
-	return Run(st, typedRequest(ops, batch), opts)
+// tell the user, and Result.Notices carries the deferral. The op runs in
+// the engine as it is, after the schema's value checks the same fields
+// sent as JSON meet, so a typed op is refused with the same message;
+// details.params is the op as the tool's JSON fields (typedRequest).
+func Do(st *State, op Op, opts Options) Result {
+	return Run(st, typedRequest(op), opts)
 }
 
 // typedCall checks op's values as the JSON layer checks a call's and

@@ -52,16 +52,12 @@ func TestTypedOps(t *testing.T) {
 		{"clear", func(s *State) Result { return Do(s, ClearOp{}, testOpts()) }, `{"action":"clear"}`, []int{4, 5}, nil},
 		{"delete_all", func(s *State) Result { return Do(s, DeleteAllOp{}, testOpts()) },
 			`{"action":"delete_all","confirm_delete_all":true}`, []int{4, 5}, nil},
-		{"batch", func(s *State) Result {
-			return Batch(s, []Op{CreateOp{Subject: "x"}, UpdateOp{ID: 4, Status: &open}, GetOp{ID: 4}}, testOpts())
-		}, `{"ops":[{"subject":"x","action":"create"},{"id":4,"status":"in_progress","action":"update"},{"id":4,"action":"get"}]}`, []int{6, 4}, []int{4}},
-		{"empty batch", func(s *State) Result { return Batch(s, nil, testOpts()) }, `{"ops":[]}`, nil, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			before := snapshot(t, st)
 			got := c.typed(st)
-			want := Call(st, json.RawMessage(c.json), testOpts())
+			want := call(st, json.RawMessage(c.json), testOpts())
 			if got.Envelope.Text() != want.Envelope.Text() || got.Envelope.Details.Error != want.Envelope.Details.Error {
 				t.Fatalf("typed %q, JSON %q", got.Envelope.Text(), want.Envelope.Text())
 			}

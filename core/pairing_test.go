@@ -168,7 +168,7 @@ func TestRestorePlanTombstoneInPlaceOfTwin(t *testing.T) {
 				st, _ = mustCall(t, st, tt.setup)
 			}
 			orig := cloneState(st)
-			res := Call(st, []byte(tt.call), testOpts())
+			res := call(st, []byte(tt.call), testOpts())
 			if got := res.Envelope.Text(); got != tt.want {
 				t.Fatalf("text %q, want %q", got, tt.want)
 			}

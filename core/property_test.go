@@ -166,10 +166,10 @@ func TestPropertiesRandomCalls(t *testing.T) {
 			st = Empty()
 		}
 		for step := 0; step < steps; step++ {
-			call := randomCall(rng, st)
+			params := randomCall(rng, st)
 			beforeJSON := snapshot(t, st)
-			res := Call(st, json.RawMessage(call), testOpts())
-			checkInvariants(t, fmt.Sprintf("seed %d step %d %s", seed, step, call), st, beforeJSON, res)
+			res := call(st, json.RawMessage(params), testOpts())
+			checkInvariants(t, fmt.Sprintf("seed %d step %d %s", seed, step, params), st, beforeJSON, res)
 			st = res.State
 			total++
 			if res.Changed {
@@ -226,8 +226,8 @@ func TestPropertiesRandomApprovals(t *testing.T) {
 		st = res.State
 		// Work on some items between approvals.
 		for i := 0; i < 3; i++ {
-			call := randomCall(rng, st)
-			st = Call(st, json.RawMessage(call), testOpts()).State
+			params := randomCall(rng, st)
+			st = call(st, json.RawMessage(params), testOpts()).State
 		}
 	}
 }

@@ -8,14 +8,11 @@ import (
 // Reminder returns the seed's wrap-up reminder text (with rpiv's later
 // line that the items already exist as todos) for the open plan items ("Plan check: the
 // approved plan ..."), the text the seed's context hook puts in place of its
-// marker; "" when no plan item is pending or in_progress.
-func Reminder(in *State) string { return ReminderShowing(in, nil) }
-
-// ReminderShowing is Reminder with each item's subject written by subject
-// (nil: the subject verbatim, as the seed's reminder has it); the Claude Code
-// stop hook passes the subject as people read it (planparse.Display), so
-// an agent that relays it shows no markdown.
-func ReminderShowing(in *State, subject func(*Task) string) string {
+// marker; "" when no plan item is pending or in_progress. Each item's
+// subject is written by subject (nil: the subject verbatim, as the seed's
+// reminder has it); the Claude Code stop hook passes the subject as people
+// read it (planparse.Display), so an agent that relays it shows no markdown.
+func Reminder(in *State, subject func(*Task) string) string {
 	if subject == nil {
 		subject = func(t *Task) string { return t.Subject }
 	}

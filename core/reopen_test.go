@@ -58,23 +58,23 @@ func TestReopen(t *testing.T) {
 // notice (the MCP server's second content block) says what to do.
 func TestCompletedStaysFinalInTheTool(t *testing.T) {
 	st := ruleState(t)
-	for _, call := range []string{
+	for _, params := range []string{
 		`{"action":"update","id":5,"status":"pending"}`,
 		`{"ops":[{"action":"update","id":5,"status":"in_progress"}]}`,
 	} {
-		res := Call(st, json.RawMessage(call), testOpts())
+		res := call(st, json.RawMessage(params), testOpts())
 		if !strings.Contains(res.Envelope.Text(), "illegal transition completed → ") {
-			t.Fatalf("%s: %s", call, res.Envelope.Text())
+			t.Fatalf("%s: %s", params, res.Envelope.Text())
 		}
 		if len(res.Notices) != 1 || res.Notices[0].Code != CompletedFinalCode ||
 			res.Notices[0].Text != `#5 is completed, and only a person can reopen a completed task. If its work is not done, tell the user why and ask them to reopen it: planls todo reopen 5 --reason "..." (or Reopen in the editor).` {
-			t.Errorf("%s: notices %+v", call, res.Notices)
+			t.Errorf("%s: notices %+v", params, res.Notices)
 		}
 	}
-	if res := Call(st, json.RawMessage(`{"action":"update","id":7,"status":"pending"}`), testOpts()); len(res.Notices) != 0 {
+	if res := call(st, json.RawMessage(`{"action":"update","id":7,"status":"pending"}`), testOpts()); len(res.Notices) != 0 {
 		t.Errorf("a tombstone's refusal got notices %+v", res.Notices)
 	}
-	if res := Call(st, json.RawMessage(`{"action":"reopen","id":5,"reason":"x"}`), testOpts()); !res.Envelope.IsError() {
+	if res := call(st, json.RawMessage(`{"action":"reopen","id":5,"reason":"x"}`), testOpts()); !res.Envelope.IsError() {
 		t.Errorf("the tool accepts reopen: %s", res.Envelope.Text())
 	}
 }

@@ -42,7 +42,7 @@ func (c *opCall) has(key string) bool { _, ok := c.obj[key]; return ok }
 // Decode reads a `todo` tool call's params (an `action` with its fields,
 // or `ops`) into typed operations, checking every field's type (the seed's
 // schema errors). It never fails out-of-band: a call that does not decode
-// is refused by Run with the message Call gives.
+// is refused by Run, in an error envelope.
 func Decode(raw json.RawMessage) Request {
 	req := Request{raw: raw, action: "batch"}
 	obj, err := decodeObject(raw, "params")
@@ -123,8 +123,18 @@ func (req Request) WithLimit(n int) (Request, bool) {
 	return req, changed
 }
 
-// Run runs a decoded call on st: Call(st, raw, opts) is Run(st,
-// Decode(raw), opts). The result is as Call's.
+// Run runs one `todo` tool call decoded by Decode (Run(st, Decode(raw),
+// opts) runs the tool's JSON object: an `action` with its fields, or
+// `ops`). Actions: the seed's create, update, list, get, delete, clear, and
+// the MCP seed's complete, delete_all, restore. It never fails out-of-band:
+// a rejected call (bad JSON, unknown or mistyped field, any rule of the
+// seed's status transitions/§5, read-only, project mismatch, version
+// conflict) returns an envelope with content "Error: <msg>" and
+// details.error set, and Result.State is the unchanged input. st is never
+// mutated; a nil st reads as Empty(). Result.Notices carries the net plan
+// deferrals a UI should show; Result.Affected and Result.Shown name the
+// tasks the call changed and showed. Tasks in the returned state are
+// sorted by id.
 func Run(st *State, req Request, opts Options) Result {
 	view := sortedView(st)
 	r := &runner{opts: opts, now: opts.now()}
@@ -151,31 +161,13 @@ func (r *runner) run(orig, view *State, req Request) Result {
 	return r.batch(orig, view, req.raw, req.ops)
 }
 
-// typedRequest is the Request of typed ops: details.params is each op as
-// the tool's JSON fields with its action (a batch is {"ops":[...]}).
-func typedRequest(ops []Op, batch bool) Request {
-	req := Request{batch: batch, action: "batch"}
-	raws := make([]json.RawMessage, len(ops))
-	for i, op := range ops {
-		c, raw, err := typedCall(op)
-		raws[i] = raw
-		switch {
-		case req.err != nil:
-		case err != nil && batch:
-			req.err = fmt.Errorf("ops[%d]: %v", i, err)
-		case err != nil:
-			req.err = err
-		default:
-			req.ops = append(req.ops, c)
-		}
-	}
-	if batch {
-		req.raw, _ = json.Marshal(map[string][]json.RawMessage{"ops": raws})
-		if len(ops) == 0 {
-			req.err = errors.New(msgOpsEmpty)
-		}
-	} else if len(ops) > 0 {
-		req.action, req.raw = ops[0].action(), raws[0]
+// typedRequest is the Request of one typed op: details.params is the op
+// as the tool's JSON fields with its action.
+func typedRequest(op Op) Request {
+	c, raw, err := typedCall(op)
+	req := Request{raw: raw, action: op.action(), err: err}
+	if err == nil {
+		req.ops = []opCall{c}
 	}
 	return req
 }

@@ -216,12 +216,12 @@ func TestBatchOutcomes(t *testing.T) {
 	// Ops that cancel out persist nothing (with plan items kept, clear keeps
 	// nextId, so only an empty state returns to where it was).
 	empty := Empty()
-	res = Call(empty, []byte(`{"ops":[{"action":"create","subject":"t"},{"action":"clear"}]}`), testOpts())
+	res = call(empty, []byte(`{"ops":[{"action":"create","subject":"t"},{"action":"clear"}]}`), testOpts())
 	if res.Changed || res.State != empty {
 		t.Fatalf("net no-op batch changed the state: %s", res.Envelope.Text())
 	}
 	// A read-only batch changes nothing.
-	res = Call(st, []byte(`{"ops":[{"action":"list"}]}`), testOpts())
+	res = call(st, []byte(`{"ops":[{"action":"list"}]}`), testOpts())
 	if res.Changed || res.State != st || res.Envelope.Text() != lines("Applied 1 ops",
 		"[0] Plan: Add widgets -- 3/3 plan items open", "[pending] #1 Add the Widget [plan: Work]",
 		"[pending] #2 Wire beta [plan: Work]", "    - flag --beta", "[pending] #3 make test passes [plan: Verification]",

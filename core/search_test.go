@@ -85,7 +85,7 @@ func BenchmarkListSearch(b *testing.B) {
 			}
 			b.ResetTimer()
 			for b.Loop() {
-				Call(st, json.RawMessage(`{"action":"list","search":"task 999"}`), testOpts())
+				call(st, json.RawMessage(`{"action":"list","search":"task 999"}`), testOpts())
 			}
 		})
 	}

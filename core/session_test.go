@@ -90,14 +90,14 @@ func runSession(t *testing.T, script string, files map[string][]byte) string {
 			fmt.Fprintf(&out, "missing: %v\n", missing)
 			continue
 		case "reminder":
-			fmt.Fprintf(&out, "%s\n", Reminder(st))
+			fmt.Fprintf(&out, "%s\n", Reminder(st, nil))
 			continue
 		case "readonly":
 			opts.ReadOnly = arg == "on"
 			continue
 		default:
 			before := snapshot(t, st)
-			res = Call(st, json.RawMessage(line), opts)
+			res = call(st, json.RawMessage(line), opts)
 			if snapshot(t, st) != before {
 				t.Fatalf("%s mutated its input", line)
 			}

@@ -28,8 +28,8 @@ func TestStringArguments(t *testing.T) {
 		{`{"ops":["{\"action\":\"get\",\"id\":1}"]}`, `{"ops":[{"action":"get","id":1}]}`},
 		{`{"action":"delete_all","confirm_delete_all":"true"}`, `{"action":"delete_all","confirm_delete_all":true}`},
 	} {
-		got := Call(base, json.RawMessage(c.asStrings), testOpts())
-		want := Call(base, json.RawMessage(c.typed), testOpts())
+		got := call(base, json.RawMessage(c.asStrings), testOpts())
+		want := call(base, json.RawMessage(c.typed), testOpts())
 		if got.Envelope.IsError() || got.Envelope.Text() != want.Envelope.Text() || !jsonEqual(t, got.State, want.State) {
 			t.Errorf("%s:\n got  %q\n want %q", c.asStrings, got.Envelope.Text(), want.Envelope.Text())
 		}

@@ -63,11 +63,11 @@ func TestValidate(t *testing.T) {
 }
 
 // A hand-edited state whose nextId fell behind, or whose tasks are out of
-// order, still never gets duplicate ids from Call.
+// order, still never gets duplicate ids from a call.
 func TestCallOnDamagedState(t *testing.T) {
 	st := &State{Version: 1, NextID: 1, Tasks: []Task{{ID: 3, Subject: "c", Status: Pending}, {ID: 1, Subject: "a", Status: Pending}}}
 	before := snapshot(t, st)
-	res := Call(st, json.RawMessage(`{"action":"create","subject":"x"}`), testOpts())
+	res := call(st, json.RawMessage(`{"action":"create","subject":"x"}`), testOpts())
 	if res.Envelope.Text() != "Created #4: x (pending)" || res.State.NextID != 5 {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
@@ -78,17 +78,17 @@ func TestCallOnDamagedState(t *testing.T) {
 		t.Fatal("input mutated")
 	}
 	// Reads on it answer in id order and leave the input alone.
-	res = Call(st, json.RawMessage(`{"action":"list"}`), testOpts())
+	res = call(st, json.RawMessage(`{"action":"list"}`), testOpts())
 	if res.Envelope.Text() != "[pending] #1 a\n[pending] #3 c" || res.State != st {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
-	if res := Call(nil, json.RawMessage(`{"action":"list"}`), testOpts()); res.Envelope.Text() != "No tasks" {
+	if res := call(nil, json.RawMessage(`{"action":"list"}`), testOpts()); res.Envelope.Text() != "No tasks" {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 }
 
 func TestReminder(t *testing.T) {
-	if Reminder(Empty()) != "" || Reminder(nil) != "" {
+	if Reminder(Empty(), nil) != "" || Reminder(nil, nil) != "" {
 		t.Fatal("no reminder without a plan")
 	}
 	st := planAState(t)
@@ -99,16 +99,16 @@ func TestReminder(t *testing.T) {
 		st, _ = mustCall(t, st, c)
 	}
 	want := "Plan check: the approved plan \"Add widgets\" still has 1/3 items open. Do not tell the user the work is done.\nOpen plan items:\n- #3 [Verification] make test passes\nThese already exist as todos: update them by id (complete with evidence, or defer with a reason). Do not create new todos for them.\nKeep working on them now. For any item you can't finish in this run: if it is actually done, complete it with evidence; otherwise set status deferred with a reason. Then tell the user exactly which plan items are still open or deferred, and why.\nDeferred plan items (tell the user):\n- #2 [Work] Wire beta -- r"
-	if got := Reminder(st); got != want {
+	if got := Reminder(st, nil); got != want {
 		t.Fatalf("%q", got)
 	}
 	st, _ = mustCall(t, st, `{"action":"update","id":3,"status":"deferred","reason":"x"}`)
-	if Reminder(st) != "" {
+	if Reminder(st, nil) != "" {
 		t.Fatal("reminder with every plan item closed")
 	}
 	// No group: the [group] part is left out.
 	st = Approve(Empty(), handPlan("T", item(nil, "loose", "")), []byte("t"), "PLAN.md", testOpts()).State
-	if got := Reminder(st); got != "Plan check: the approved plan \"T\" still has 1/1 items open. Do not tell the user the work is done.\nOpen plan items:\n- #1 loose\nThese already exist as todos: update them by id (complete with evidence, or defer with a reason). Do not create new todos for them.\nKeep working on them now. For any item you can't finish in this run: if it is actually done, complete it with evidence; otherwise set status deferred with a reason. Then tell the user exactly which plan items are still open or deferred, and why." {
+	if got := Reminder(st, nil); got != "Plan check: the approved plan \"T\" still has 1/1 items open. Do not tell the user the work is done.\nOpen plan items:\n- #1 loose\nThese already exist as todos: update them by id (complete with evidence, or defer with a reason). Do not create new todos for them.\nKeep working on them now. For any item you can't finish in this run: if it is actually done, complete it with evidence; otherwise set status deferred with a reason. Then tell the user exactly which plan items are still open or deferred, and why." {
 		t.Fatalf("%q", got)
 	}
 }

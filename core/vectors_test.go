@@ -89,7 +89,7 @@ func runOVector(t *testing.T, v *vectorFile, ov oVector) *State {
 	}
 	for i, c := range ov.Calls {
 		before := snapshot(t, st)
-		res := Call(st, c.P, testOpts())
+		res := call(st, c.P, testOpts())
 		want := c.Text
 		if w, ok := planlsText[ov.ID][i]; ok {
 			want = w
@@ -166,7 +166,7 @@ func TestReminderVector(t *testing.T) {
 	for _, ov := range v.O {
 		if ov.ID == "O16" {
 			st := runOVector(t, v, ov)
-			if got := Reminder(st); got != v.Reminder.Reminder {
+			if got := Reminder(st, nil); got != v.Reminder.Reminder {
 				t.Fatalf("reminder:\n got  %q\n want %q", got, v.Reminder.Reminder)
 			}
 			return

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -138,13 +139,14 @@ func makeBenchRepo(root string, n int) error {
 	if _, err := s.Approve(ctx, "PLAN.md", core.Options{}, store.ApproveOptions{}); err != nil {
 		return err
 	}
-	var ops []core.Op
+	var ops []string // one `ops` call: the update ops as the tool's JSON
 	for id := 1; id <= n; id++ {
 		if op, ok := repoItemOp(id, mainIDs, branchIDs); ok {
-			ops = append(ops, op)
+			fields, _ := json.Marshal(op)
+			ops = append(ops, `{"action":"update",`+string(fields[1:]))
 		}
 	}
-	res, err := s.Apply(ctx, func(st *core.State) core.Result { return core.Batch(st, ops, core.Options{}) })
+	res, err := s.Call(ctx, json.RawMessage(`{"ops":[`+strings.Join(ops, ",")+`]}`), core.Options{})
 	if err != nil {
 		return err
 	}

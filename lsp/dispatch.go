@@ -138,7 +138,7 @@ func (d *dispatcher) onMessage(ctx context.Context, reply jsonrpc2.Replier, req 
 	d.mu.Lock()
 	if call, ok := req.(*jsonrpc2.Call); ok {
 		var cancel context.CancelFunc
-		r.isCall, r.id, r.wireID = true, call.ID(), d.ids.text(call.ID())
+		r.isCall, r.id, r.wireID = true, call.ID(), d.ids.Text(call.ID())
 		r.ctx, cancel = context.WithCancel(ctx)
 		d.cancels[r.id] = cancel
 		r.done = func() {
@@ -180,10 +180,10 @@ func (d *dispatcher) cancel(params json.RawMessage) {
 		ID json.RawMessage `json:"id"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil || !rpcid.Valid(p.ID) {
-		d.log.Debug("bad $/cancelRequest", "params", preview(params), "err", err)
+		d.log.Debug("bad $/cancelRequest", "params", rpcid.Preview(params), "err", err)
 		return
 	}
-	for _, id := range d.ids.lookup(p.ID) {
+	for _, id := range d.ids.Lookup(p.ID) {
 		d.mu.Lock()
 		cancel := d.cancels[id]
 		d.mu.Unlock()

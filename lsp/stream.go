@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/planls/planls/internal/rpcid"
 )
 
 // maxMessage bounds one message body (bytes) so a hostile Content-Length cannot
@@ -54,7 +56,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			continue
 		}
 		if msg == nil {
-			s.log.Debug("dropping a response to no request of ours", "message", preview(body))
+			s.log.Debug("dropping a response to no request of ours", "message", rpcid.Preview(body))
 			continue
 		}
 		return msg, total, nil
@@ -114,7 +116,7 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 
 func (s *stream) encode(msg jsonrpc2.Message) ([]byte, error) {
 	if resp, ok := msg.(*jsonrpc2.Response); ok {
-		if id, ok := s.ids.release(resp.ID()); ok {
+		if id, ok := s.ids.Take(resp.ID()); ok {
 			return encodeResponse(id, resp)
 		}
 	}
@@ -123,7 +125,7 @@ func (s *stream) encode(msg jsonrpc2.Message) ([]byte, error) {
 
 // replyRaw writes the reply to call id whose result is already encoded.
 func (s *stream) replyRaw(id jsonrpc2.ID, result json.RawMessage) {
-	wire, ok := s.ids.release(id)
+	wire, ok := s.ids.Take(id)
 	if !ok {
 		wire = json.RawMessage("null") // every call's id is admitted as it is read
 	}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -20,68 +18,17 @@ import (
 // each incoming call and writes the id that was sent into its reply. The
 // library still does the rest: the connection, replies, server→client calls.
 type wireIDs struct {
-	mu    sync.Mutex
-	seq   uint64
-	sent  map[jsonrpc2.ID]json.RawMessage // stand-in → the id as the client wrote it
-	byKey map[string][]jsonrpc2.ID        // rpcid.Key → stand-ins not yet answered
+	rpcid.Table[jsonrpc2.ID]
 }
 
-func newWireIDs() *wireIDs {
-	return &wireIDs{sent: map[jsonrpc2.ID]json.RawMessage{}, byKey: map[string][]jsonrpc2.ID{}}
-}
+func newWireIDs() *wireIDs { return &wireIDs{} }
 
 // admit returns a fresh stand-in for the client's id raw (rpcid.Valid),
-// remembered until release.
+// remembered until Take.
 func (w *wireIDs) admit(raw json.RawMessage) jsonrpc2.ID {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.seq++
-	id := jsonrpc2.NewStringID("planls-in-" + strconv.FormatUint(w.seq, 10))
-	w.sent[id] = raw
-	k := rpcid.Key(raw)
-	w.byKey[k] = append(w.byKey[k], id)
+	id := jsonrpc2.NewStringID(w.Name())
+	w.Add(id, raw)
 	return id
-}
-
-// release forgets stand-in id and returns the client's id for it; ok is
-// false for an id that admit did not make (or already released).
-func (w *wireIDs) release(id jsonrpc2.ID) (raw json.RawMessage, ok bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	raw, ok = w.sent[id]
-	if !ok {
-		return nil, false
-	}
-	delete(w.sent, id)
-	k := rpcid.Key(raw)
-	ids := w.byKey[k]
-	for i, x := range ids {
-		if x == id {
-			ids = append(ids[:i], ids[i+1:]...)
-			break
-		}
-	}
-	if len(ids) == 0 {
-		delete(w.byKey, k)
-	} else {
-		w.byKey[k] = ids
-	}
-	return raw, true
-}
-
-// lookup returns the stand-ins of the unanswered calls whose id is the same
-// JSON value as raw (several when a client reuses an id).
-func (w *wireIDs) lookup(raw json.RawMessage) []jsonrpc2.ID {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]jsonrpc2.ID(nil), w.byKey[rpcid.Key(raw)]...)
-}
-
-// text is the client's id for stand-in id as JSON text ("" when unknown).
-func (w *wireIDs) text(id jsonrpc2.ID) string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return string(w.sent[id])
 }
 
 // decodeMessage turns one message body into a jsonrpc2 message whose call id
@@ -105,7 +52,7 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 	}
 	id, hasID := m["id"]
 	if hasID && !rpcid.Valid(id) {
-		return nil, errorReply(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("invalid request: an id must be a string, a number or null, not %s", preview(id)))
+		return nil, errorReply(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("invalid request: an id must be a string, a number or null, not %s", rpcid.Preview(id)))
 	}
 	// A message without "jsonrpc" is read as 2.0, as the library read it:
 	// refusing a sloppy client helps nobody; a wrong version is refused.
@@ -128,7 +75,7 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 		standIn := ids.admit(id)
 		c, err := jsonrpc2.NewCall(standIn, method, m["params"])
 		if err != nil {
-			ids.release(standIn)
+			ids.Take(standIn)
 			return nil, errorReply(id, jsonrpc2.ParseError, "parse error: "+err.Error())
 		}
 		return c, nil
@@ -148,7 +95,7 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 	if hasErr {
 		e := new(jsonrpc2.Error)
 		if json.Unmarshal(rawErr, e) != nil {
-			e = jsonrpc2.NewError(jsonrpc2.InternalError, "unreadable error object: "+preview(rawErr))
+			e = jsonrpc2.NewError(jsonrpc2.InternalError, "unreadable error object: "+rpcid.Preview(rawErr))
 		}
 		rpcErr = e
 	}
@@ -198,13 +145,4 @@ func errorReply(id json.RawMessage, code jsonrpc2.Code, message string) []byte {
 		Error   jsonrpc2.Error  `json:"error"`
 	}{jsonrpc2.Version, id, jsonrpc2.Error{Code: code, Message: message}})
 	return data
-}
-
-// preview is raw JSON cut to a length a log line or an error message holds.
-func preview(raw json.RawMessage) string {
-	const max = 80
-	if len(raw) > max {
-		return string(raw[:max]) + "…"
-	}
-	return string(raw)
 }

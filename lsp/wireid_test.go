@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,7 +42,7 @@ func TestDecodeMessage(t *testing.T) {
 		switch m := msg.(type) {
 		case *jsonrpc2.Call:
 			got = "call"
-			if raw, ok := ids.release(m.ID()); !ok || !strings.Contains(tc.body, `"id":`+string(raw)) {
+			if raw, ok := ids.Take(m.ID()); !ok || !strings.Contains(tc.body, `"id":`+string(raw)) {
 				t.Errorf("%s: stand-in maps to %s", tc.body, raw)
 			}
 		case *jsonrpc2.Notification:
@@ -65,8 +66,12 @@ func TestDecodeMessage(t *testing.T) {
 			t.Errorf("%s: %s (reply %s), want %s", tc.body, got, reply, tc.kind)
 		}
 	}
-	if len(ids.sent) != 0 || len(ids.byKey) != 0 {
-		t.Errorf("stand-ins left after release: %v %v", ids.sent, ids.byKey)
+	// Every stand-in made so far (they are numbered) is released.
+	n, _ := strconv.Atoi(strings.TrimPrefix(ids.Name(), "planls-in-"))
+	for i := 1; i < n; i++ {
+		if raw := ids.Text(jsonrpc2.NewStringID("planls-in-" + strconv.Itoa(i))); raw != "" {
+			t.Errorf("stand-in %d left after release: %s", i, raw)
+		}
 	}
 }
 
@@ -78,16 +83,16 @@ func TestWireIDsReuse(t *testing.T) {
 	if a == b {
 		t.Fatal("one stand-in for two requests")
 	}
-	if got := ids.lookup(json.RawMessage(`10e-1`)); len(got) != 2 {
+	if got := ids.Lookup(json.RawMessage(`10e-1`)); len(got) != 2 {
 		t.Errorf("lookup found %v", got)
 	}
-	if got := ids.lookup(json.RawMessage(`"1"`)); len(got) != 0 {
+	if got := ids.Lookup(json.RawMessage(`"1"`)); len(got) != 0 {
 		t.Errorf(`"1" found %v`, got)
 	}
-	if raw, _ := ids.release(b); string(raw) != `1.0` {
+	if raw, _ := ids.Take(b); string(raw) != `1.0` {
 		t.Errorf("release: %s", raw)
 	}
-	if got := ids.lookup(json.RawMessage(`1`)); len(got) != 1 || got[0] != a {
+	if got := ids.Lookup(json.RawMessage(`1`)); len(got) != 1 || got[0] != a {
 		t.Errorf("after one reply: %v", got)
 	}
 }

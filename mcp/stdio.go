@@ -93,7 +93,7 @@ type line struct {
 }
 
 func newStdioGuard(in io.Reader, out io.Writer, log *slog.Logger) *stdioGuard {
-	g := &stdioGuard{in: in, log: log, max: maxMessageBytes, owed: map[string]bool{}, callIDs: map[string]bool{}, ids: newWireIDs()}
+	g := &stdioGuard{in: in, log: log, max: maxMessageBytes, owed: map[string]bool{}, callIDs: map[string]bool{}}
 	g.out = &lockedWriter{w: out, g: g}
 	g.cond = sync.NewCond(&g.mu)
 	go g.pump()
@@ -153,7 +153,7 @@ func (g *stdioGuard) accept(data []byte) {
 // requestId by the stand-ins it names. A bad line gives the reply's id
 // (nil = null), code and message; a line left with nothing to hand on (a
 // cancellation of nothing in flight) has neither data nor notes.
-func checkLine(data []byte, ids idMap) (ln line, id json.RawMessage, code int, msg string) {
+func checkLine(data []byte, ids *wireIDs) (ln line, id json.RawMessage, code int, msg string) {
 	if !utf8.Valid(data) {
 		return ln, nil, -32700, "Parse error: the message is not valid UTF-8"
 	}
@@ -193,7 +193,7 @@ func checkLine(data []byte, ids idMap) (ln line, id json.RawMessage, code int, m
 		}
 		idSpan, methodSpan := sp[0], sp[1]
 		if idSpan.Found && !rpcid.Valid(idSpan.Val) {
-			return line{}, nil, -32600, fmt.Sprintf("Invalid Request: %san id must be a string, a number or null, not %s", where, preview(idSpan.Val))
+			return line{}, nil, -32600, fmt.Sprintf("Invalid Request: %san id must be a string, a number or null, not %s", where, rpcid.Preview(idSpan.Val))
 		}
 		var echo json.RawMessage
 		if idSpan.Found && !ln.batch {
@@ -447,7 +447,7 @@ func (g *stdioGuard) restoreIDs(data []byte) (out []byte, replies []reply) {
 		}
 		stand := string(sp.Val)
 		replies = append(replies, reply{stand, m})
-		if raw, ok := g.ids.take(stand); ok {
+		if raw, ok := g.ids.Take(stand); ok {
 			msgs[i], changed = sp.Replace(m, raw), true
 		}
 	}

@@ -41,7 +41,7 @@ func FuzzStdioLine(f *testing.F) {
 }
 
 func checkOne(t *testing.T, data []byte) {
-	ids := newWireIDs()
+	var ids wireIDs
 	ln, id, code, msg := checkLine(data, &ids)
 	if msg != "" {
 		if code != -32700 && code != -32600 && code != -32601 && code != -32602 {

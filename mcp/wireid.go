@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"sync"
 
 	"github.com/planls/planls/internal/rpcid"
 )
@@ -17,81 +16,27 @@ import (
 // and writes the client's id into the reply; the SDK still does everything
 // else with the message.
 
-// idMap is what checkLine needs of the guard's ids: a fresh stand-in, and
-// the stand-ins of the unanswered requests whose id is the same JSON value
-// as raw.
-type idMap interface {
-	standIn() string
-	inFlight(raw json.RawMessage) []string
-}
-
 // wireIDs is the guard's table of stand-ins (JSON text, e.g.
 // "planls-in-7" in quotes) and the ids the client wrote for them.
 type wireIDs struct {
-	mu    sync.Mutex
-	seq   uint64
-	sent  map[string]json.RawMessage // stand-in → the client's id
-	byKey map[string][]string        // rpcid.Key of a client's id → its stand-ins
-}
-
-func newWireIDs() wireIDs {
-	return wireIDs{sent: map[string]json.RawMessage{}, byKey: map[string][]string{}}
+	rpcid.Table[string]
 }
 
 // standIn returns a stand-in id no other request of the session has.
-func (w *wireIDs) standIn() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.seq++
-	return `"planls-in-` + strconv.FormatUint(w.seq, 10) + `"`
-}
-
-func (w *wireIDs) inFlight(raw json.RawMessage) []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.byKey[rpcid.Key(raw)]...)
-}
+func (w *wireIDs) standIn() string { return strconv.Quote(w.Name()) }
 
 // admit remembers a line's stand-ins until their replies are written.
 func (w *wireIDs) admit(m map[string]json.RawMessage) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	for stand, raw := range m {
-		w.sent[stand] = raw
-		k := rpcid.Key(raw)
-		w.byKey[k] = append(w.byKey[k], stand)
+		w.Add(stand, raw)
 	}
 }
 
 // forget drops the stand-ins of a line that the SDK will never see.
 func (w *wireIDs) forget(m map[string]json.RawMessage) {
 	for stand := range m {
-		w.take(stand)
+		w.Take(stand)
 	}
-}
-
-// take returns and forgets the client's id behind stand-in stand.
-func (w *wireIDs) take(stand string) (json.RawMessage, bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	raw, ok := w.sent[stand]
-	if !ok {
-		return nil, false
-	}
-	delete(w.sent, stand)
-	k := rpcid.Key(raw)
-	rest := w.byKey[k][:0]
-	for _, s := range w.byKey[k] {
-		if s != stand {
-			rest = append(rest, s)
-		}
-	}
-	if len(rest) == 0 {
-		delete(w.byKey, k)
-	} else {
-		w.byKey[k] = rest
-	}
-	return raw, true
 }
 
 // cancelledMethod is MCP's cancellation notification; its params.requestId
@@ -109,7 +54,7 @@ type cancel struct {
 // notification per unanswered request of that id, each naming its
 // stand-in; none when no request of that id is in flight (the SDK would
 // find none).
-func cancelsFor(msg []byte, params rpcid.Span, ids idMap) []cancel {
+func cancelsFor(msg []byte, params rpcid.Span, ids *wireIDs) []cancel {
 	if !params.Found {
 		return nil
 	}
@@ -118,7 +63,7 @@ func cancelsFor(msg []byte, params rpcid.Span, ids idMap) []cancel {
 		return nil
 	}
 	var out []cancel
-	for _, stand := range ids.inFlight(sp[0].Val) {
+	for _, stand := range ids.Lookup(sp[0].Val) {
 		out = append(out, cancel{stand, params.Replace(msg, sp[0].Replace(params.Val, []byte(stand)))})
 	}
 	return out
@@ -152,13 +97,4 @@ func joinBatch[M ~[]byte](msgs []M) []byte {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
-}
-
-// preview is raw JSON cut to a length an error message holds.
-func preview(raw []byte) string {
-	const max = 80
-	if len(raw) > max {
-		return string(raw[:max]) + "…"
-	}
-	return string(raw)
 }

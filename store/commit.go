@@ -85,7 +85,7 @@ func (s *Store) journalChanges() int {
 	return len(entries)
 }
 
-// Call applies one `todo` tool call (core.Call's JSON params, decoded once)
+// Call applies one `todo` tool call (its JSON params, decoded once by core.Decode)
 // and persists the result when it changed anything: Apply with core.Run. Errors are
 // out-of-band failures only (lock timeout, ctx ended while waiting for the
 // lock, I/O, *StateError); the tool's in-band rejections come back in the

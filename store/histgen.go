@@ -40,7 +40,7 @@ func (s *Store) ExtendHistory(ctx context.Context, n int, start time.Time, call 
 	for i := range n {
 		params := call(i, st)
 		now := start.Add(time.Duration(i) * time.Second)
-		res := core.Call(st, params, core.Options{Now: now})
+		res := core.Run(st, core.Decode(params), core.Options{Now: now})
 		if res.Envelope.IsError() || !res.Changed {
 			return fmt.Errorf("change %d (%s): %s", i, params, res.Envelope.Text())
 		}

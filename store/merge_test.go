@@ -302,7 +302,7 @@ func branchStoresLenient(t *testing.T, ours, theirs []string) (base, a, b *Store
 		var ok []string
 		st := mustRead(t, s)
 		for _, c := range calls {
-			res := core.Call(st, params(c), core.Options{})
+			res := core.Run(st, core.Decode(params(c)), core.Options{})
 			if !res.Envelope.IsError() {
 				ok = append(ok, c)
 				st = res.State

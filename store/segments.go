@@ -245,18 +245,7 @@ func (s *Store) sealedFork(jt *journalTree) func(a, b int) *core.State {
 			if !inB[ha[f].key()] {
 				continue
 			}
-			start := 0
-			for i := f; i > 0; i-- {
-				if ha[i].Full {
-					start = i
-					break
-				}
-			}
-			st := core.Empty()
-			for i := start; i <= f; i++ {
-				ha[i].apply(st)
-			}
-			return st
+			return Replay(ha[:f+1])
 		}
 		return nil
 	}

@@ -265,23 +265,6 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 	return c
 }
 
-// Commits looks up commit ids (as core.EvidenceRef.Commit holds them) in
-// the repository at root for display: subject, date, where it is. Ids not
-// found are absent from the map; err is set when git cannot run there.
-func Commits(ctx context.Context, root string, ids []string) (map[string]Commit, error) {
-	r := newRepo(ctx, root)
-	if r.err != nil {
-		return nil, r.err
-	}
-	out := map[string]Commit{}
-	for id, lr := range r.lookup(ids) {
-		if lr.commit != nil {
-			out[id] = *lr.commit
-		}
-	}
-	return out, nil
-}
-
 func short(id string) string {
 	if len(id) > 12 {
 		return id[:12]

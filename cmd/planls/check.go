@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
-	"github.com/planls/planls/verify"
 )
 
 // newCheckCmd is `planls check`: the analysis's findings (core.Analyze),
@@ -94,10 +93,7 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			}
 			var verdicts map[int]core.Verdict
 			if withVerify {
-				ctx, cancel := verifyContext(cmd)
-				tasks, _ := tasksToVerify(st, nil)
-				verdicts = verify.Verdicts(verify.Tasks(ctx, s.Root, tasks, verify.Options{Plan: approvedPlan(st)}))
-				cancel()
+				verdicts = offlineVerdicts(cmd, s.Root, st)
 			}
 			v, err := loadPlanView(s.Root, st, verdicts)
 			if err != nil {

@@ -9,22 +9,11 @@ import (
 	"strings"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/gitclone"
 )
 
 // The git side of teams (docs/TEAMS.md): planls asks git through its
 // command line, the one interface every git installation has.
-
-// gitOut runs git in dir and returns its trimmed stdout; ok is false when
-// git is missing or exits non-zero.
-func gitOut(dir string, args ...string) (string, bool) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Stderr = nil
-	out, err := cmd.Output()
-	if err != nil {
-		return "", false
-	}
-	return strings.TrimSpace(string(out)), true
-}
 
 // mergeSides finds the commits of the merge git is running in dir: theirs
 // and the common ancestor. A merge names theirs in $GITHEAD_<sha> and the
@@ -35,12 +24,12 @@ func mergeSides(dir string) (base, theirs string, ok bool) {
 	for _, kv := range os.Environ() {
 		if name, _, found := strings.Cut(kv, "="); found && strings.HasPrefix(name, "GITHEAD_") {
 			theirs = strings.TrimPrefix(name, "GITHEAD_")
-			if b, ok := gitOut(dir, "merge-base", "HEAD", theirs); ok {
+			if b, ok := gitclone.Out(dir, "merge-base", "HEAD", theirs); ok {
 				return b, theirs, true
 			}
 		}
 	}
-	done, ok := gitOut(dir, "rev-parse", "--git-path", "rebase-merge/done")
+	done, ok := gitclone.Out(dir, "rev-parse", "--git-path", "rebase-merge/done")
 	if !ok {
 		return "", "", false
 	}
@@ -61,7 +50,7 @@ func mergeSides(dir string) (base, theirs string, ok bool) {
 	if last == "" {
 		return "", "", false
 	}
-	if b, ok := gitOut(dir, "rev-parse", "--verify", "-q", last+"^"); ok {
+	if b, ok := gitclone.Out(dir, "rev-parse", "--verify", "-q", last+"^"); ok {
 		return b, last, true
 	}
 	return "", "", false

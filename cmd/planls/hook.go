@@ -122,7 +122,7 @@ func runClaudeHook(cmd *cobra.Command) error {
 	planName := defaultPlan
 	var v *planView
 	if st.Plan != nil {
-		if v, err = loadPlanView(root, st, hookVerdicts(cmd, root, st)); err != nil {
+		if v, err = loadPlanView(root, st, offlineVerdicts(cmd, root, st)); err != nil {
 			// The open items still block; only what the file says is unknown.
 			fmt.Fprintln(errw, "planls:", err)
 		} else if rel, err := filepath.Rel(root, v.abs); err == nil {
@@ -152,9 +152,10 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 	return out
 }
 
-// hookVerdicts verifies the completed plan items for the stop hook (no
-// command is run); nil when there are none.
-func hookVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
+// offlineVerdicts verifies the completed plan items for check --verify and
+// the stop hook (no command is run, only git lookups bounded by
+// verifyContext); nil when there are none.
+func offlineVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
 	tasks, _ := tasksToVerify(st, nil)
 	if len(tasks) == 0 {
 		return nil
@@ -176,8 +177,9 @@ func stateUnreadableReason(err error) string {
 // items and evidence that fails verification; "" when none applies.
 func hookReason(st *core.State, planName string, v *planView) string {
 	var parts []string
-	if r := core.ReminderShowing(st, shownSubject); r != "" {
-		parts = append(parts, strings.TrimRight(r, "\n"))
+	reminder := core.Reminder(st, shownSubject)
+	if reminder != "" {
+		parts = append(parts, strings.TrimRight(reminder, "\n"))
 	}
 	list := func(head string, lines []string) {
 		if len(lines) > 0 {
@@ -195,7 +197,7 @@ func hookReason(st *core.State, planName string, v *planView) string {
 		"shown to be there. Fix the work, or record evidence that holds with planls todo update N --evidence ...:",
 		findingLines(v, core.RuleFailed, plain))
 	reason := strings.Join(parts, "\n\n")
-	if len(parts) > 0 && (len(parts) > 1 || core.ReminderShowing(st, shownSubject) == "") {
+	if len(parts) > 0 && (len(parts) > 1 || reminder == "") {
 		// The lists end with a newline, as core.Reminder's list does not.
 		reason += "\n"
 	}

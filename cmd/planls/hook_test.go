@@ -45,7 +45,7 @@ func TestHookReason(t *testing.T) {
 				st.NextID++
 			}
 		})
-		reminder := core.Reminder(v.st)
+		reminder := core.Reminder(v.st, nil)
 		if strings.Contains(tc.name, "open") || tc.name == "both" {
 			if !strings.HasPrefix(reminder, "Plan check: ") {
 				t.Fatalf("%s: no reminder for an open plan item: %q", tc.name, reminder)
@@ -85,7 +85,7 @@ func TestHookReasonDrift(t *testing.T) {
 	}
 	open := analyzed(t, approved, now, func(st *core.State) { st.Tasks[1].Status = core.Completed })
 	got := hookReason(open.st, "docs/PLAN.md", open)
-	reminder := strings.TrimRight(core.Reminder(open.st), "\n")
+	reminder := strings.TrimRight(core.Reminder(open.st, nil), "\n")
 	unproven := "Plan items closed without proof (state.json edited by hand?); they count as open. " +
 		"Close each with planls todo complete N --evidence ... or planls todo defer N --reason ...:\n" +
 		"- plan item #2 is completed without evidence (state.json edited by hand?): two"

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/gitclone"
 	"github.com/planls/planls/report"
 	"github.com/planls/planls/store"
 	"github.com/planls/planls/verify"
@@ -226,12 +227,12 @@ func reportFindings(v *planView) ([]report.Placed, []report.Drift) {
 // a repository, has no commit or no remote on a known forge.
 func reportLinks(root string) report.Links {
 	var l report.Links
-	out, ok := gitOut(root, "rev-parse", "HEAD", "--show-prefix")
+	out, ok := gitclone.Out(root, "rev-parse", "HEAD", "--show-prefix")
 	if !ok {
 		return l
 	}
 	head, prefix, _ := strings.Cut(out, "\n")
-	remotes, ok := gitOut(root, "remote")
+	remotes, ok := gitclone.Out(root, "remote")
 	if !ok || remotes == "" {
 		return l
 	}
@@ -241,7 +242,7 @@ func reportLinks(root string) report.Links {
 			name = r
 		}
 	}
-	u, ok := gitOut(root, "remote", "get-url", name)
+	u, ok := gitclone.Out(root, "remote", "get-url", name)
 	if !ok {
 		return l
 	}

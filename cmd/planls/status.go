@@ -38,9 +38,8 @@ Reads only; creates nothing.`,
 			if err != nil {
 				return fail(err)
 			}
-			_, total := core.PlanCounts(st)
 			open := v.openItems()
-			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(planTitle(st.Plan.Title)), len(open), total)
+			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(planTitle(st.Plan.Title)), len(open), v.an.Total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
 			for _, it := range open {
 				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, term(it.TaskSubject))
