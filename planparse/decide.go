@@ -97,6 +97,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
 	row{"group heading", (*reader).grouping, aTrack, "", false},
 	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
+	row{"an endpoint of an API reference", (*reader).endpoint, aSkip, whySpec, false},
 	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
@@ -382,6 +383,26 @@ func (r *reader) exhibit(s *sec) bool {
 		}
 	}
 	return shown
+}
+
+// endpoint reports whether a heading outside the plan's work lists is an
+// HTTP method and a path and nothing else ("GET /v1/items/:id"): it names
+// an endpoint of an API reference, and its body describes the endpoint.
+// Under a work list ("## Implementation" then "### POST /v1/exports") it
+// names the work of building it.
+func (r *reader) endpoint(s *sec) bool {
+	if s.head < 0 || s.boxes > 0 || r.underAnchor(s) {
+		return false
+	}
+	method, path, ok := strings.Cut(s.label, " ")
+	if !ok || !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \t") {
+		return false
+	}
+	switch method {
+	case "get", "post", "put", "patch", "delete", "head", "options":
+		return true
+	}
+	return false
 }
 
 // underAnchor reports whether s is inside a section that names work or

@@ -425,7 +425,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		}
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) || notNowBullet(e.item.Subject) || placeholder(e.item.Subject) {
+		if ledIn || (boxesOnly && !e.box) || (!e.box && isDoNot(e.item.Subject)) || notNowBullet(e.item.Subject) || placeholder(e.item.Subject) || ev.ordered && laterLabel(e) {
 			continue
 		}
 		if areas && e.hasKids() && !e.box {
@@ -439,6 +439,18 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		r.add(s, e.item)
 	}
 	return ledIn
+}
+
+// laterLabel reports whether a plain entry is only the label of work that
+// is not planned now: in a numbered outline ("8) Optional future
+// enhancements", "4) Later ideas") it names a part of the document, not a
+// piece of work. (A bullet "- later" may well be a task's short name.)
+func laterLabel(e *entry) bool {
+	if e.box {
+		return false
+	}
+	l, _ := normLabel(e.item.Subject)
+	return labelKind(l) == kExclude
 }
 
 // placeholder reports whether a subject only holds a place: all of it in
