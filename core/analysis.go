@@ -248,7 +248,6 @@ type memo struct {
 	mu    sync.Mutex
 	shown map[[2]string]string // (subject, planText) → Display
 	weak  map[string]bool      // evidence → WeakEvidence
-	keys  map[itemText]itemKey // item text → keyOf
 	live  *liveKeys            // of the state last matched against
 }
 
@@ -259,7 +258,7 @@ func (m *memo) matchPlan(st *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 	if m.live == nil || m.live.st != st {
 		m.live = liveKeysOf(st)
 	}
-	return matchLive(m.live, plan, m.keys)
+	return matchLive(m.live, plan)
 }
 
 // memoFor is a's memo for an analysis of about n tasks, or a new one.
@@ -267,13 +266,13 @@ func (a *Analysis) memoFor(n int) *memo {
 	if a != nil && a.memo != nil {
 		m := a.memo
 		m.mu.Lock()
-		full := len(m.shown)+len(m.weak)+len(m.keys) > 8*(n+len(a.Items))+64
+		full := len(m.shown)+len(m.weak)+m.live.size() > 8*(n+len(a.Items))+64
 		m.mu.Unlock()
 		if !full {
 			return m
 		}
 	}
-	return &memo{shown: map[[2]string]string{}, weak: map[string]bool{}, keys: map[itemText]itemKey{}}
+	return &memo{shown: map[[2]string]string{}, weak: map[string]bool{}}
 }
 
 // subjects sets each item's Subject and its task's, from one inline parse

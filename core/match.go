@@ -43,32 +43,66 @@ type ItemMatch struct {
 // where parsing the plan takes 0.8 and 6 ms; the hashed, position-aligned
 // matcher it replaced saved 0.03 and 0.2 ms of that for 250 more lines.
 func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
-	return matchLive(liveKeysOf(in), plan, nil)
+	return matchLive(liveKeysOf(in), plan)
 }
 
 // liveKeys are the live plan items of a state in plan order, with their
-// keys: what MatchPlan pairs a plan file's items with.
+// keys as small numbers: what MatchPlan pairs a plan file's items with.
 type liveKeys struct {
 	st   *State // the state they are of
 	view *State // st sorted by id (sortedView)
 	live []int  // indexes into view.Tasks, in plan order
-	keys []itemKey
+	kid  []int  // the key of each of live, numbered
+	ids  map[itemKey]int
+	// texts numbers the keys of item texts seen before (-1: no live
+	// item's key), so an unchanged item costs one lookup.
+	texts map[itemText]int
 }
 
 func liveKeysOf(st *State) *liveKeys {
 	view := sortedView(st)
 	live, _ := planTasks(view)
 	sortPlanOrder(view, live)
-	return &liveKeys{st: st, view: view, live: live, keys: candKeys(view, live)}
+	lk := &liveKeys{st: st, view: view, live: live, kid: make([]int, len(live)),
+		ids: make(map[itemKey]int, len(live)), texts: map[itemText]int{}}
+	for j, c := range live {
+		k := taskKey(&view.Tasks[c])
+		id, ok := lk.ids[k]
+		if !ok {
+			id = len(lk.ids)
+			lk.ids[k] = id
+		}
+		lk.kid[j] = id
+	}
+	return lk
 }
 
-// matchLive is MatchPlan against lk; memo, when set, holds the keys of
-// item texts seen before.
-func matchLive(lk *liveKeys, plan *planparse.Plan, memo map[itemText]itemKey) (matches []ItemMatch, missing []int) {
+// size is how many item texts lk holds (0 for nil).
+func (lk *liveKeys) size() int {
+	if lk == nil {
+		return 0
+	}
+	return len(lk.texts)
+}
+
+// matchLive is MatchPlan against lk (which it adds item texts to).
+func matchLive(lk *liveKeys, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
 	view, live := lk.view, lk.live
 	items := UsableItems(plan)
 	at := slices.Repeat([]int{-1}, len(items))
-	pairSorted(live, lk.keys, itemKeysMemo(plan, items, memo), at)
+	// The k-th item with a key takes the k-th live item with it (pairByKey):
+	// head[id] is the first live item with key id not taken yet, next[j]
+	// the one after live[j] with the same key.
+	head := slices.Repeat([]int{-1}, len(lk.ids))
+	next := make([]int, len(live))
+	for j := len(live) - 1; j >= 0; j-- {
+		next[j], head[lk.kid[j]] = head[lk.kid[j]], j
+	}
+	for m, id := range lk.itemIDs(plan, items) {
+		if id >= 0 && head[id] >= 0 {
+			at[m], head[id] = live[head[id]], next[head[id]]
+		}
+	}
 	used := make([]bool, len(view.Tasks)) // by index into view.Tasks
 	matches = make([]ItemMatch, len(items))
 	for m, i := range items {
@@ -108,12 +142,10 @@ type itemText struct {
 	scope, subject, planText string
 }
 
-// itemKeysMemo is itemKeys through memo (nil: none), which it adds to.
-func itemKeysMemo(plan *planparse.Plan, items []int, memo map[itemText]itemKey) []itemKey {
-	if memo == nil {
-		return itemKeys(plan, items)
-	}
-	keys := make([]itemKey, len(items))
+// itemIDs are the numbered keys of plan's items at indexes items (-1: the
+// key of no live item).
+func (lk *liveKeys) itemIDs(plan *planparse.Plan, items []int) []int {
+	out := make([]int, len(items))
 	var scope []string
 	joined := ""
 	for j, i := range items {
@@ -122,14 +154,16 @@ func itemKeysMemo(plan *planparse.Plan, items []int, memo map[itemText]itemKey) 
 			scope, joined = it.Scope, strings.Join(it.Scope, "\x00")
 		}
 		t := itemText{len(scope), joined, it.Subject, it.PlanText}
-		k, ok := memo[t]
+		id, ok := lk.texts[t]
 		if !ok {
-			k = keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)
-			memo[t] = k
+			if id, ok = lk.ids[keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)]; !ok {
+				id = -1
+			}
+			lk.texts[t] = id
 		}
-		keys[j] = k
+		out[j] = id
 	}
-	return keys
+	return out
 }
 
 // sameScope reports whether a and b are the same slice (the items of one

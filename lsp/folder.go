@@ -57,6 +57,7 @@ type folder struct {
 	// wanted), and the git files whose change moves HEAD.
 	head         headCommit
 	headKnown    bool
+	verdictsOf   verdictsKey // folder.verdicts
 	ver          *verification
 	refreshing   bool
 	refreshAgain bool

@@ -85,16 +85,18 @@ func atxLines(buf []byte) []int {
 // same bytes (rebased), else a new parse. It records the result in parts
 // under the part's bytes.
 func partTree(part []byte, base int, src []byte, ln *lines, old, parts map[string]*tree) *tree {
-	key := string(part)
-	t, ok := old[key]
+	t, ok := old[string(part)]
 	if !ok {
 		t = parseSegment(part, base, ln, nil)
 		if indentedLists(t, part, ln) {
 			t = parseSegment(part, base, ln, nil)
 		}
 		t.extractPart(src, ln)
+		t.key = string(part)
 	}
-	parts[key] = t
+	// The key of a part seen before is its tree's: not the whole plan
+	// copied into new keys on every keystroke.
+	parts[t.key] = t
 	if t.base == base {
 		return t
 	}

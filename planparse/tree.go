@@ -37,6 +37,7 @@ type tree struct {
 	// input with the same part elsewhere shifts them (appendEvents).
 	events         []event
 	evBase, evLine int
+	key            string // the part's bytes (Plan.parts)
 }
 
 // parseTree parses buf with a '\n' inserted before each offset in at
