@@ -446,10 +446,10 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 // enhancements", "4) Later ideas") it names a part of the document, not a
 // piece of work. (A bullet "- later" may well be a task's short name.)
 func laterLabel(e *entry) bool {
-	if e.box {
-		return false
+	if e.box || strings.Count(e.item.Subject, " ") > 3 {
+		return false // a label is a short phrase; most entries are sentences
 	}
-	l, _ := normLabel(e.item.Subject)
+	l, _ := normPlain(removeEmphasis(e.item.Subject))
 	return labelKind(l) == kExclude
 }
 

@@ -394,10 +394,18 @@ func singularLabel(idx map[string]kind, w string) (kind, bool) {
 // headFirstLabel returns the kind of the longest head-first label that s
 // starts with, followed by a space.
 func headFirstLabel(s string, idx map[string]kind) kind {
-	words := strings.Fields(s)
-	for n := min(len(words)-1, 4); n >= 1; n-- {
-		w := strings.Join(words[:n], " ")
-		if headFirst[w] {
+	// The prefixes of one to four words that a word follows, longest
+	// first, cut from s itself (no words slice: this runs on every label).
+	var ends [4]int
+	n := 0
+	for i := 0; i < len(s) && n < len(ends); i++ {
+		if s[i] == ' ' && i > 0 && s[i-1] != ' ' {
+			ends[n] = i
+			n++
+		}
+	}
+	for n--; n >= 0; n-- {
+		if w := s[:ends[n]]; headFirst[w] {
 			return idx[w]
 		}
 	}
