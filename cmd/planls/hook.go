@@ -145,8 +145,7 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 	var out []string
 	for _, f := range v.an.Findings {
 		if f.Rule == rule {
-			line, _ := v.at(f)
-			out = append(out, at(line, term(f.Message)))
+			out = append(out, at(v.line(f), term(f.Message)))
 		}
 	}
 	return out

@@ -52,6 +52,17 @@ func (v *planView) at(f core.Finding) (line, col int) {
 	return v.lines.LineCol(f.Range.Start)
 }
 
+// line is the 1-based line finding f names, 0 when it names none: no
+// plan file, or text drift that no line places (its finding sits on the
+// title).
+func (v *planView) line(f core.Finding) int {
+	if f.Drift == core.DriftText && f.Range == v.an.TitleRange() {
+		return 0
+	}
+	line, _ := v.at(f)
+	return line
+}
+
 // openItems are the open plan items (pending, in_progress), in the order
 // of the plan file, those no longer in it last.
 func (v *planView) openItems() []core.Item {

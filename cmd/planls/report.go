@@ -200,11 +200,7 @@ func reportFindings(v *planView) ([]report.Placed, []report.Drift) {
 		case core.RuleNoProof:
 			unproven[f.TaskID] = true
 		case core.RuleDrift:
-			d := report.Drift{Kind: string(f.Drift), TaskID: f.TaskID, Message: f.Message}
-			if f.Drift != core.DriftText || f.Range != v.an.TitleRange() {
-				d.Line, _ = v.at(f)
-			}
-			drift = append(drift, d)
+			drift = append(drift, report.Drift{Kind: string(f.Drift), TaskID: f.TaskID, Message: f.Message, Line: v.line(f)})
 		}
 	}
 	var items []report.Placed

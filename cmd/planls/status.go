@@ -65,8 +65,7 @@ func printDrift(out io.Writer, v *planView) {
 		if f.Rule != core.RuleDrift {
 			continue
 		}
-		// Text drift that no line places is on the title: no line to name.
-		if line, _ := v.at(f); line > 0 && (f.Drift != core.DriftText || f.Range != v.an.TitleRange()) {
+		if line := v.line(f); line > 0 {
 			lines = append(lines, fmt.Sprintf("  line %d: %s", line, term(f.Message)))
 		} else {
 			lines = append(lines, "  "+term(f.Message))
