@@ -40,6 +40,7 @@ const (
 	whyIntro    = "introduces the sections under it"
 	whySpec     = "reference: the plan's work is in its task and work-list sections"
 	whyGroupBox = "groups the checkboxes under it"
+	whyBoard    = "a board that repeats the checkboxes above it"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -80,6 +81,7 @@ var commonRows = []row{
 	{"part of the item above", (*reader).underItem, aDetail, whyDetail, false},
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
+	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
 }
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
@@ -173,7 +175,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -383,6 +385,34 @@ func (r *reader) exhibit(s *sec) bool {
 		}
 	}
 	return shown
+}
+
+// board reports whether a section is a board that restates the plan's
+// checkboxes: its sub-sections are three or more task lists (columns such
+// as To do, In progress, Done), and the checkboxes of the sections before
+// it that are work are at least as many as its own. The same work stated
+// twice counts once, in the list it is first stated in; a board that is the
+// plan's only list of work is that list.
+func (r *reader) board(s *sec) bool {
+	if s.head < 0 || len(s.kids) < 3 || s.subBoxes == 0 || s.kind == kTasks {
+		return false
+	}
+	cols := 0
+	for _, k := range s.kids {
+		if r.secs[k].kind == kTasks {
+			cols++
+		}
+	}
+	if cols < 3 {
+		return false
+	}
+	before := 0
+	for _, t := range r.secs[:s.idx] {
+		if t.act != aSkip {
+			before += t.boxes
+		}
+	}
+	return before >= s.subBoxes
 }
 
 // endpoint reports whether a heading outside the plan's work lists is an
