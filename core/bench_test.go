@@ -170,3 +170,23 @@ func BenchmarkMatchPlanEdited(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAnalyzeEdit is one keystroke's analysis in the language server
+// at 200 and 1,000 items: a bullet added after the first heading of an
+// approved plan and removed again, each version analysed from the last
+// (Input.Prev).
+func BenchmarkAnalyzeEdit(b *testing.B) {
+	for _, n := range []int{200, 1000} {
+		src := plangen.Generate(n, 1)
+		st := Approve(Empty(), planparse.Parse(src), src, "PLAN.md", testOpts()).State
+		at := bytes.Index(src, []byte("\n## ")) + 1
+		versions := [][]byte{append(append(append([]byte(nil), src[:at]...), "- an extra bullet\n\n"...), src[at:]...), src}
+		prev := Analyze(Input{State: st, Src: src, Exists: true})
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				prev = Analyze(Input{State: st, Src: versions[i%2], Exists: true, Prev: prev})
+			}
+		})
+	}
+}

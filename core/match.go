@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/planls/planls/planparse"
 )
@@ -42,12 +43,67 @@ type ItemMatch struct {
 // where parsing the plan takes 0.8 and 6 ms; the hashed, position-aligned
 // matcher it replaced saved 0.03 and 0.2 ms of that for 250 more lines.
 func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
-	view := sortedView(in)
+	return matchLive(liveKeysOf(in), plan)
+}
+
+// liveKeys are the live plan items of a state in plan order, with their
+// keys as small numbers: what MatchPlan pairs a plan file's items with.
+type liveKeys struct {
+	st   *State // the state they are of
+	view *State // st sorted by id (sortedView)
+	live []int  // indexes into view.Tasks, in plan order
+	kid  []int  // the key of each of live, numbered
+	ids  map[itemKey]int
+	// texts numbers the keys of item texts seen before (-1: no live
+	// item's key), so an unchanged item costs one lookup.
+	texts map[itemText]int
+}
+
+func liveKeysOf(st *State) *liveKeys {
+	view := sortedView(st)
+	live, _ := planTasks(view)
+	sortPlanOrder(view, live)
+	lk := &liveKeys{st: st, view: view, live: live, kid: make([]int, len(live)),
+		ids: make(map[itemKey]int, len(live)), texts: map[itemText]int{}}
+	for j, c := range live {
+		k := taskKey(&view.Tasks[c])
+		id, ok := lk.ids[k]
+		if !ok {
+			id = len(lk.ids)
+			lk.ids[k] = id
+		}
+		lk.kid[j] = id
+	}
+	return lk
+}
+
+// size is how many item texts lk holds (0 for nil).
+func (lk *liveKeys) size() int {
+	if lk == nil {
+		return 0
+	}
+	return len(lk.texts)
+}
+
+// matchLive is MatchPlan against lk (which it adds item texts to).
+func matchLive(lk *liveKeys, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
+	view, live := lk.view, lk.live
 	items := UsableItems(plan)
 	at := slices.Repeat([]int{-1}, len(items))
-	live, _ := planTasks(view)
-	pairByKey(view, live, itemKeys(plan, items), at) // live is in plan order now
-	used := make([]bool, len(view.Tasks))            // by index into view.Tasks
+	// The k-th item with a key takes the k-th live item with it (pairByKey):
+	// head[id] is the first live item with key id not taken yet, next[j]
+	// the one after live[j] with the same key.
+	head := slices.Repeat([]int{-1}, len(lk.ids))
+	next := make([]int, len(live))
+	for j := len(live) - 1; j >= 0; j-- {
+		next[j], head[lk.kid[j]] = head[lk.kid[j]], j
+	}
+	for m, id := range lk.itemIDs(plan, items) {
+		if id >= 0 && head[id] >= 0 {
+			at[m], head[id] = live[head[id]], next[head[id]]
+		}
+	}
+	used := make([]bool, len(view.Tasks)) // by index into view.Tasks
 	matches = make([]ItemMatch, len(items))
 	for m, i := range items {
 		matches[m] = ItemMatch{Item: i, Kind: New}
@@ -76,4 +132,48 @@ func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []
 		}
 	}
 	return matches, missing
+}
+
+// itemText is what an item's key is made of (keyOf): its scope's depth and
+// headings (joined with NUL bytes, as keyOf joins them), subject and plan
+// text as parsed.
+type itemText struct {
+	depth                    int
+	scope, subject, planText string
+}
+
+// itemIDs are the numbered keys of plan's items at indexes items (-1: the
+// key of no live item).
+func (lk *liveKeys) itemIDs(plan *planparse.Plan, items []int) []int {
+	out := make([]int, len(items))
+	var scope []string
+	joined := ""
+	for j, i := range items {
+		it := &plan.Items[i]
+		if !sameScope(scope, it.Scope) {
+			scope, joined = it.Scope, strings.Join(it.Scope, "\x00")
+		}
+		t := itemText{len(scope), joined, it.Subject, it.PlanText}
+		id, ok := lk.texts[t]
+		if !ok {
+			if id, ok = lk.ids[keyOf(it.Scope, strings.TrimSpace(it.Subject), it.PlanText)]; !ok {
+				id = -1
+			}
+			lk.texts[t] = id
+		}
+		out[j] = id
+	}
+	return out
+}
+
+// sameScope reports whether a and b are the same slice (the items of one
+// section share theirs) or hold the same headings.
+func sameScope(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 0 && &a[0] == &b[0] {
+		return true
+	}
+	return slices.Equal(a, b)
 }

@@ -54,6 +54,29 @@ func (v *verification) verdicts(st *core.State, head headCommit, headKnown bool)
 	return out, pending
 }
 
+// verdicts is f.ver.verdicts of f's state and HEAD, made again only when
+// one of them changed: typing changes neither, and the map of a 1,000-item
+// plan's verdicts was 150 KB a keystroke (BenchmarkInProcessKeystroke/repo1000).
+// Caller holds mu.
+func (f *folder) verdicts() (map[int]core.Verdict, bool) {
+	c := &f.verdictsOf
+	if c.out == nil || c.ver != f.ver || c.st != f.state || c.head != f.head || c.known != f.headKnown {
+		*c = verdictsKey{ver: f.ver, st: f.state, head: f.head, known: f.headKnown}
+		c.out, c.pending = f.ver.verdicts(f.state, f.head, f.headKnown)
+	}
+	return c.out, c.pending
+}
+
+// verdictsKey is what folder.verdicts last made, and from what.
+type verdictsKey struct {
+	ver     *verification
+	st      *core.State
+	head    headCommit
+	known   bool
+	out     map[int]core.Verdict // read-only once made
+	pending bool
+}
+
 // result is the verification of completed item id when it is current for
 // evidence (nil otherwise).
 func (v *verification) result(id int, evidence string) *verify.Result {

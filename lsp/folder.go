@@ -35,10 +35,9 @@ type folder struct {
 	planDisk []byte // its bytes on disk (nil when missing)
 
 	// revision is planls/stateChanged's counter: +1 per change of what
-	// planls/plan answers (planSum of the snapshot it was last sent for).
+	// planls/plan answers (planRes: the answer of the last snapshot).
 	revision     int64
-	planSum      uint64
-	planSumOK    bool
+	planRes      *planResult
 	debounce     *time.Timer
 	pendingSince time.Time // first event of the burst a debounced reload waits out (zero: none)
 	retry        *time.Timer
@@ -58,6 +57,7 @@ type folder struct {
 	// wanted), and the git files whose change moves HEAD.
 	head         headCommit
 	headKnown    bool
+	verdictsOf   verdictsKey // folder.verdicts
 	ver          *verification
 	refreshing   bool
 	refreshAgain bool
@@ -217,12 +217,12 @@ func (s *server) reload(f *folder, force bool) {
 // answer from sn reaches the client ahead of sn's diagnostics; what asks
 // the client to request again (refreshes, stateChanged) comes after.
 func (s *server) swap(f *folder, sn *snapshot) {
-	sum := planSum(sn)
-	changed := !f.planSumOK || sum != f.planSum
+	res := sn.result()
+	changed := f.planRes == nil || !samePlan(f.planRes, res)
 	if changed {
 		f.revision++
-		f.planSum, f.planSumOK = sum, true
 	}
+	f.planRes = res
 	sn.rev = f.revision
 	f.snap = sn
 	diags := map[string][]protocol.Diagnostic{}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"testing"
+
+	"go.lsp.dev/protocol"
 )
 
 // BenchmarkInProcessKeystroke is BenchmarkKeystroke with the server in
@@ -12,10 +14,24 @@ import (
 // one ranged didChange, alternately adding and removing a bullet, → the
 // publishDiagnostics of its version. The client writes pre-encoded
 // messages and reads only the publish's version.
+//
+// The "repo" runs open the 1,000-item plan of the generated repository
+// (benchrepo_test.go: evidence naming commits, files and tests, verified
+// in the background by real git) instead of a generated plan.
 func BenchmarkInProcessKeystroke(b *testing.B) {
-	for _, n := range []int{200, 1000} {
-		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			e, u, src := benchEnv(b, n, testOptions())
+	for _, name := range []string{"200", "1000", "repo1000"} {
+		b.Run(name, func(b *testing.B) {
+			var e *env
+			var u string
+			var src []byte
+			if n, err := strconv.Atoi(name); err == nil {
+				e, u, src = benchEnv(b, n, testOptions())
+			} else {
+				root, plan, text := repoPlan(b, 1000)
+				e, src = newEnv(b, envConfig{folders: []string{root}, opts: defaultOptions()}), text
+				u = e.open(plan, string(src))
+				e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return len(d) > 0 })
+			}
 			e.mu.Lock()
 			e.light = true
 			e.mu.Unlock()

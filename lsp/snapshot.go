@@ -117,7 +117,7 @@ func (s *server) build(f *folder) *snapshot {
 			in.Prev = f.snap.an
 		}
 	}
-	in.Verdicts, sn.pending = f.ver.verdicts(f.state, f.head, f.headKnown)
+	in.Verdicts, sn.pending = f.verdicts()
 	sn.pending = sn.pending || !f.headKnown
 	sn.m = newMapper(sn.text, s.enc)
 	sn.an = core.Analyze(in)

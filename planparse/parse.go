@@ -17,7 +17,8 @@ func Parse(src []byte) *Plan { return Reparse(nil, src) }
 
 // Reparse is Parse for a later version of the plan prev was parsed from
 // (nil: none): the block parse of every part whose bytes prev's parse also
-// had is reused, so an edit costs the parse of the part it touched, and the
+// had, and the blocks read from it (moved to where the part now is), are
+// reused, so an edit costs the parse of the part it touched, and the
 // reading rules then run over the whole document as Parse's do. A part
 // runs from a column-0 ATX heading to the next: what follows such a heading
 // does not depend on what precedes it, as long as every block of the part
@@ -35,24 +36,27 @@ func Reparse(prev *Plan, src []byte) *Plan {
 	}
 	heads := atxLines(buf)
 	parts := make(map[string]*tree, len(heads))
-	var kids []pnode
+	x := &extract{}
+	var trees []*tree
 	for i := 0; i < len(heads); {
 		j := i + 1
 		end := len(buf)
 		if j < len(heads) {
 			end = heads[j]
 		}
-		t := partTree(buf[heads[i]:end], base+heads[i], ln, old, parts)
+		t := partTree(buf[heads[i]:end], base+heads[i], src, ln, old, parts)
 		if j < len(heads) && !endsClosed(t, ln) {
 			// An open fence or HTML block takes in what follows: the rest
 			// is one part (growing it heading by heading would parse a
 			// document of many open blocks in quadratic time).
-			t, j = partTree(buf[heads[i]:], base+heads[i], ln, old, parts), len(heads)
+			t, j = partTree(buf[heads[i]:], base+heads[i], src, ln, old, parts), len(heads)
 		}
-		kids = append(kids, topLevel(t)...)
+		x.events = t.appendEvents(x.events, ln)
+		trees = append(trees, t)
 		i = j
 	}
-	p := read(src, ln, extractNodes(src, ln, kids), frontMatterTodos(src, ln))
+	x.title, x.titleRange, x.hasTitle = firstTitle(src, ln, trees)
+	p := read(src, ln, x, frontMatterTodos(src, ln))
 	p.parts = parts
 	return p
 }
@@ -77,18 +81,25 @@ func atxLines(buf []byte) []int {
 }
 
 // partTree is the parse of part (bytes of the prepared copy at offset base
-// of the input): old's when old has the same bytes (rebased), else a new
-// parse. It records the result in parts under the part's bytes.
-func partTree(part []byte, base int, ln *lines, old, parts map[string]*tree) *tree {
-	key := string(part)
-	t, ok := old[key]
+// of src, whose line table is ln) and its events: old's when old has the
+// same bytes (rebased), else a new parse. It records the result in parts
+// under the part's bytes.
+func partTree(part []byte, base int, src []byte, ln *lines, old, parts map[string]*tree) *tree {
+	t, ok := old[string(part)]
 	if !ok {
 		t = parseSegment(part, base, ln, nil)
 		if indentedLists(t, part, ln) {
 			t = parseSegment(part, base, ln, nil)
 		}
+		t.extractPart(src, ln)
+		t.key = string(part)
 	}
-	parts[key] = t
+	// The key of a part seen before is its tree's: not the whole plan
+	// copied into new keys on every keystroke.
+	parts[t.key] = t
+	if t.base == base {
+		return t
+	}
 	rebased := *t
 	rebased.base = base
 	return &rebased

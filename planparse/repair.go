@@ -31,7 +31,7 @@ func nestFences(buf []byte) {
 		return
 	}
 	type line struct{ start, end int }
-	var lines []line
+	lines := make([]line, 0, bytes.Count(buf, []byte{'\n'})+1)
 	for s := 0; s <= len(buf); {
 		e := bytes.IndexByte(buf[s:], '\n')
 		if e < 0 {

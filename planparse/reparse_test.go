@@ -80,6 +80,9 @@ func samePlan(a, b *Plan) bool {
 // opening or closing a fence, removing every heading.
 func TestReparseAfterEdits(t *testing.T) {
 	inputs := corpus(t)
+	// An area label's bullets are read from the part's tree when they
+	// are needed, at the lines the part is on now.
+	inputs["case area labels"] = []byte("# T x\n\n## Work\n\n- Backend:\n  - item one\n  - item two\n- Frontend:\n  - three\n")
 	edits := []func(string) string{
 		func(s string) string { return strings.Replace(s, "\n## ", "\n- an extra bullet\n\n## ", 1) },
 		func(s string) string { return strings.Replace(s, "- ", "- [x] ", 1) },
@@ -95,6 +98,9 @@ func TestReparseAfterEdits(t *testing.T) {
 			return s[:i] + "\nlazy line\n" + s[i:]
 		},
 		func(s string) string { return "" },
+		// The same bytes before every later part, one line more: the parts
+		// stay where they were and their lines move.
+		func(s string) string { return strings.Replace(s, " ", "\n", 1) },
 	}
 	for name, src := range inputs {
 		prev := Parse(src)

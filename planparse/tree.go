@@ -32,6 +32,12 @@ type tree struct {
 	base int   // bytes of src skipped before the copy (a BOM)
 	ins  []int // offsets in the parsed bytes of inserted '\n' bytes, ascending
 	size int   // length of the parsed bytes
+	// events are the part's top-level blocks read (extractPart) when it
+	// was parsed at base evBase, on line evLine of that input; a later
+	// input with the same part elsewhere shifts them (appendEvents).
+	events         []event
+	evBase, evLine int
+	key            string // the part's bytes (Plan.parts)
 }
 
 // parseTree parses buf with a '\n' inserted before each offset in at

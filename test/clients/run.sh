@@ -43,7 +43,8 @@ exec 3<&-
 trap 'kill -TERM \$pid 2>/dev/null' TERM INT
 wait \$pid; rc=\$?
 while kill -0 \$pid 2>/dev/null; do wait \$pid; rc=\$?; done
-echo \$rc >"$ws/rc"
+# Written whole, then renamed: a client waiting for the file never reads it empty.
+echo \$rc >"$ws/rc.tmp" && mv "$ws/rc.tmp" "$ws/rc"
 exit \$rc
 WRAP
   chmod +x "$ws/bin/planls"

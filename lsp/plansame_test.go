@@ -1,0 +1,73 @@
+package lsp
+
+import (
+	"reflect"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/verify"
+)
+
+// TestSamePlanSeesEveryField: samePlan, which decides planls/stateChanged,
+// tells two answers apart that differ in any one field of the answer, of
+// a group or of an item (an evidence reference's commit aside), so a field
+// added to planls/plan cannot be left out of it.
+func TestSamePlanSeesEveryField(t *testing.T) {
+	base := func() *planResult {
+		return &planResult{Root: "file:///r", PlanURI: "file:///r/PLAN.md", Exists: true, Title: "T", Open: 1, Total: 2,
+			Groups: []planGroup{{Name: "G", Items: []planItem{{ID: 1, Subject: "s", Status: "completed", BlockedBy: []int{2},
+				Evidence: "e", Range: &protocol.Range{}, Verify: &itemVerify{State: "verified"},
+				EvidenceRefs: []evidenceRef{{Kind: "file", Text: "a.go"}}}}}}}
+	}
+	if !samePlan(base(), base()) {
+		t.Fatal("equal answers differ")
+	}
+	changed := func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Slice:
+			v.Set(reflect.Append(v, reflect.New(v.Type().Elem()).Elem()))
+		case reflect.Ptr:
+			switch v.Interface().(type) {
+			case *protocol.Range:
+				v.Set(reflect.ValueOf(&protocol.Range{End: protocol.Position{Line: 9}}))
+			case *itemVerify:
+				v.Set(reflect.ValueOf(&itemVerify{State: "failed"}))
+			default:
+				t.Fatalf("no change for a %s", v.Type())
+			}
+		default:
+			t.Fatalf("no change for a %s", v.Kind())
+		}
+	}
+	check := func(what string, field func(*planResult) reflect.Value) {
+		for i := 0; i < field(base()).NumField(); i++ {
+			a := base()
+			name := field(a).Type().Field(i).Name
+			if what == "planResult" && name == "Groups" || what == "evidenceRef" && name == "Commit" {
+				continue
+			}
+			changed(field(a).Field(i))
+			if samePlan(base(), a) {
+				t.Errorf("%s.%s changed, samePlan says the same", what, name)
+			}
+		}
+	}
+	check("planResult", func(r *planResult) reflect.Value { return reflect.ValueOf(r).Elem() })
+	check("planGroup", func(r *planResult) reflect.Value { return reflect.ValueOf(&r.Groups[0]).Elem() })
+	check("planItem", func(r *planResult) reflect.Value { return reflect.ValueOf(&r.Groups[0].Items[0]).Elem() })
+	check("evidenceRef", func(r *planResult) reflect.Value {
+		return reflect.ValueOf(&r.Groups[0].Items[0].EvidenceRefs[0]).Elem()
+	})
+	a := base()
+	a.Groups[0].Items[0].EvidenceRefs[0].Commit = &verify.Commit{}
+	if !samePlan(base(), a) {
+		t.Error("a reference's commit alone changed the answer")
+	}
+}
