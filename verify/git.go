@@ -26,6 +26,9 @@ type Commit struct {
 	// reaches it ("" when none does: dropped by a rebase or a reset).
 	OnHEAD bool   `json:"onHead"`
 	Branch string `json:"branch,omitempty"`
+
+	tree    string   // the tree's object id
+	parents []string // the parents' object ids, first parent first
 }
 
 // lookupResult is what one commit prefix resolved to.
@@ -35,6 +38,9 @@ type lookupResult struct {
 	// planOnly: the commit changes nothing but the plan and its state
 	// (NotWork), so it is no item's work.
 	planOnly bool
+	// empty: the commit changes no file (markEmpty), so it is no item's
+	// work either.
+	empty bool
 }
 
 // repo runs git in one workspace. A workspace that is not a repository
@@ -168,6 +174,10 @@ func parseCommit(raw []byte) *Commit {
 	for _, line := range strings.Split(string(head), "\n") {
 		if rest, ok := strings.CutPrefix(line, "committer "); ok {
 			c.Date = signatureTime(rest)
+		} else if rest, ok := strings.CutPrefix(line, "tree "); ok {
+			c.tree = rest
+		} else if rest, ok := strings.CutPrefix(line, "parent "); ok {
+			c.parents = append(c.parents, rest)
 		}
 	}
 	c.Subject = strings.TrimSpace(firstLine(string(msg)))
@@ -253,6 +263,8 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 		c.State, c.Detail = Failed, lr.err
 	case lr.commit == nil:
 		c.State, c.Detail = Unverifiable, "commit "+ref.Commit+": "+lr.err
+	case lr.empty && (lr.commit.OnHEAD || lr.commit.Branch != ""):
+		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q (%s) changes no files, so it is no proof of the item's work", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date))
 	case lr.planOnly && (lr.commit.OnHEAD || lr.commit.Branch != ""):
 		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q (%s) changes nothing but the plan (%s), so it is no proof of the item's work", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date), planFiles(plan))
 	case lr.commit.OnHEAD:

@@ -43,8 +43,8 @@ func TestPlanOnlyCommits(t *testing.T) {
 		{mergeWork[:7], plan, Verified},
 		{mergePlan[:7], plan, Failed},
 		{addPlan[:7] + " and parse.go:1", plan, Failed},
-		// An empty commit changes no plan file: not plan-only.
-		{empty[:7], plan, Verified},
+		// An empty commit changes no file at all: no work either.
+		{empty[:7], plan, Failed},
 		// Without the plan's path only .planls/ is the plan's.
 		{addPlan[:7], Options{}, Verified},
 		{approve[:7], Options{}, Failed},

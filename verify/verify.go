@@ -21,7 +21,8 @@ type State string
 // The three outcomes: verified (something named was checked and
 // holds, nothing failed), unverifiable (nothing named can be checked
 // offline), failed (something named does not hold; Reason says what: a
-// commit that is missing, reached by no branch, or plan-only: NotWork).
+// commit that is missing, reached by no branch, empty (it changes no
+// file), or plan-only: NotWork).
 const (
 	Verified     State = "verified"
 	Unverifiable State = "unverifiable"
@@ -125,6 +126,7 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 	}
 	repo := newRepo(ctx, root)
 	found := repo.lookup(commits)
+	repo.markEmpty(found)
 	repo.markPlanOnly(found, opts.Plan)
 	var tree *tree
 	if needTree {
