@@ -398,7 +398,9 @@ func (a *Analysis) findings(in Input) {
 				if missing := ProofMissing(t); missing != "" {
 					add(at.finding(RuleNoProof, SeverityWarning, t.ID, "",
 						"plan item #"+strconv.Itoa(t.ID)+" is "+missing+" (state.json edited by hand?): "+it.TaskSubject+suffix))
-				} else if t.Status == Completed && a.weakEvidence(t.Evidence) {
+				} else if t.Status == Completed && a.weakEvidence(t.Evidence) && in.Verdicts[t.ID].State != "verified" {
+					// A verified verdict found what the evidence names (a
+					// commit written as a number, 1234567): it is not weak.
 					add(at.finding(RuleWeak, SeverityWarning, t.ID, "", WeakEvidenceMessage(t.ID, t.Evidence)))
 				}
 			}

@@ -66,7 +66,24 @@ type EvidenceRef struct {
 // them only ASCII tokens are read, so text in any language around them is
 // skipped. Pure; never fails: text naming nothing gives nil.
 func ParseEvidence(evidence string) []EvidenceRef {
-	var refs []EvidenceRef
+	refs, _ := parseEvidence(evidence, false)
+	return refs
+}
+
+// ParseEvidenceCandidates is ParseEvidence(evidence) and, apart, the
+// tokens that could be a commit id though ParseEvidence does not read them
+// as one: 7–40 hex digits outside backticks that are all digits (1234567)
+// or all letters (deadbee) with no word like "commit" before them, so
+// usually a number or a word. Each candidate is a RefCommit reference; it
+// names a commit only when the repository has a commit whose id starts
+// with it, which verification looks up (package verify: a short hash is
+// all digits about 1 time in 27). Pure.
+func ParseEvidenceCandidates(evidence string) (refs, candidates []EvidenceRef) {
+	return parseEvidence(evidence, true)
+}
+
+// parseEvidence is ParseEvidence, and the commit candidates when asked.
+func parseEvidence(evidence string, wantCandidates bool) (refs, candidates []EvidenceRef) {
 	taken := make([]bool, len(evidence)) // bytes already part of a reference or a backtick span
 	for _, sp := range backtickSpans(evidence) {
 		mark(taken, sp.start, sp.end)
@@ -89,9 +106,12 @@ func ParseEvidence(evidence string) []EvidenceRef {
 		if start >= end || strings.Contains(evidence[m[0]:m[1]], "...") || anyTaken(taken, start, end) {
 			continue
 		}
-		if ref, ok := classifyToken(evidence, start, end); ok {
+		ref, ok, candidate := classifyToken(evidence, start, end)
+		if ok {
 			mark(taken, start, end)
 			refs = append(refs, ref)
+		} else if candidate && wantCandidates {
+			candidates = append(candidates, ref)
 		}
 	}
 	slices.SortStableFunc(refs, func(a, b EvidenceRef) int { return cmp.Compare(a.Start, b.Start) })
@@ -108,7 +128,7 @@ func ParseEvidence(evidence string) []EvidenceRef {
 		refs[i].Result = statedResult(evidence[refs[i].End:next])
 		refs[i].Exit = expectedExit(refs[i].Result)
 	}
-	return refs
+	return refs, candidates
 }
 
 // WeakEvidence reports whether non-blank evidence names nothing checkable:
@@ -440,27 +460,29 @@ func trimTokenEnd(s string, start, end int) int {
 
 // classifyToken reads one ASCII token outside backticks. A commit id must
 // mix digits and letters unless a word like "commit" stands before it, so
-// a number or a word such as "defaced" is not read as one.
-func classifyToken(s string, start, end int) (EvidenceRef, bool) {
+// a number or a word such as "defaced" is not read as one: such a token
+// is not ok but a candidate, returned as the commit reference it would be
+// (ParseEvidenceCandidates).
+func classifyToken(s string, start, end int) (ref EvidenceRef, ok, candidate bool) {
 	if start > 0 && (s[start-1] >= 0x80) {
 		// Glued to a non-ASCII word (邮件abc1234): a token may still follow
 		// CJK text directly, which writes no spaces.
 		if r, _ := utf8.DecodeLastRuneInString(s[:start]); !cjkRune(r) {
-			return EvidenceRef{}, false
+			return EvidenceRef{}, false, false
 		}
 	}
 	if r, _ := utf8.DecodeRuneInString(s[end:]); end < len(s) && s[end] >= 0x80 && !cjkRune(r) {
-		return EvidenceRef{}, false
+		return EvidenceRef{}, false, false
 	}
 	word := s[start:end]
-	if hexRe().MatchString(word) && !mixedHex(word) && !commitWordBefore(s[:start]) {
-		return EvidenceRef{}, false
+	if hexRe().MatchString(word) && !MixedHex(word) && !commitWordBefore(s[:start]) {
+		return EvidenceRef{Kind: RefCommit, Start: start, End: end, Text: word, Commit: strings.ToLower(word)}, false, true
 	}
-	ref, ok := classifyWord(word, false)
+	ref, ok = classifyWord(word, false)
 	if ok {
 		ref.Start, ref.End, ref.Text = start, end, word
 	}
-	return ref, ok
+	return ref, ok, false
 }
 
 // classifyWord reads one word (no spaces) as a commit, a test, a test in a
@@ -583,8 +605,10 @@ func techName(base string) bool {
 	return strings.HasSuffix(base, ".js") && base[0] >= 'A' && base[0] <= 'Z'
 }
 
-// mixedHex reports whether a hex word has both a digit and a letter.
-func mixedHex(w string) bool {
+// MixedHex reports whether a hex word has both a digit and a letter:
+// evidence reads a commit id written alone as one only then (an
+// all-digit or all-letter id needs the word "commit" before it).
+func MixedHex(w string) bool {
 	return strings.ContainsAny(w, "0123456789") && strings.ContainsAny(strings.ToLower(w), "abcdef")
 }
 

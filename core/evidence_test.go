@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -204,5 +205,42 @@ func BenchmarkParseEvidenceHuge(b *testing.B) {
 	ev := s.String()
 	for b.Loop() {
 		ParseEvidence(ev)
+	}
+}
+
+// Candidates are the unmixed hex tokens ParseEvidence leaves out (a
+// number, a word), each as the commit it would be; a token another
+// reference takes, one glued to a non-CJK word, or one the word commit
+// already announces is no candidate.
+func TestParseEvidenceCandidates(t *testing.T) {
+	for _, tc := range []struct {
+		evidence string
+		refs     int
+		cands    []string
+	}{
+		{"1234567", 0, []string{"1234567"}},
+		{"landed in 1234567, see parse.go:3", 1, []string{"1234567"}},
+		{"deadbee and 20261201", 0, []string{"deadbee", "20261201"}},
+		{"commit 1234567", 1, nil},
+		{"abc1234", 1, nil},
+		{"fixed 42 bugs", 0, nil},
+		{"parse.go:1234567", 1, nil},
+		{"`1234567`", 1, nil},
+		{"é1234567", 0, nil},
+	} {
+		refs, cands := ParseEvidenceCandidates(tc.evidence)
+		var got []string
+		for _, c := range cands {
+			if c.Kind != RefCommit || tc.evidence[c.Start:c.End] != c.Text || c.Commit != strings.ToLower(c.Text) {
+				t.Errorf("%q: candidate %+v", tc.evidence, c)
+			}
+			got = append(got, c.Commit)
+		}
+		if len(refs) != tc.refs || !slices.Equal(got, tc.cands) {
+			t.Errorf("%q: %d refs, candidates %q; want %d, %q", tc.evidence, len(refs), got, tc.refs, tc.cands)
+		}
+		if !reflect.DeepEqual(refs, ParseEvidence(tc.evidence)) {
+			t.Errorf("%q: refs differ from ParseEvidence", tc.evidence)
+		}
 	}
 }

@@ -28,7 +28,7 @@ func TestRequestsNeverWaitOnGit(t *testing.T) {
 	opts.gitHead = func(ctx context.Context, dir, plan string) headCommit {
 		select {
 		case <-release:
-			return headCommit{Line: "abc1234 Add the limiter", At: time.Now()}
+			return headCommit{Line: "abc1234 Add the limiter", Hash: "abc1234", At: time.Now()}
 		case <-ctx.Done():
 			return headCommit{}
 		}

@@ -281,7 +281,7 @@ func suggestionsFrom(head headCommit, st *core.State, t *core.Task, field string
 // (tombstones too) names head's commit: the same commit, abbreviated to
 // any length of 7 or more hex digits on either side.
 func provesAnother(head headCommit, st *core.State, t *core.Task) bool {
-	hash, _, _ := strings.Cut(head.Line, " ")
+	hash := head.Hash
 	if st == nil || hash == "" {
 		return false
 	}
@@ -290,7 +290,10 @@ func provesAnother(head headCommit, st *core.State, t *core.Task) bool {
 		if u.ID == t.ID || u.Evidence == "" {
 			continue
 		}
-		for _, ref := range core.ParseEvidence(u.Evidence) {
+		// A candidate (1234567 without the word commit) names head when
+		// head's id starts with it: head is a commit, so that is the one.
+		refs, cands := core.ParseEvidenceCandidates(u.Evidence)
+		for _, ref := range append(refs, cands...) {
 			if ref.Kind == core.RefCommit && (strings.HasPrefix(ref.Commit, hash) || strings.HasPrefix(hash, ref.Commit)) {
 				return true
 			}
@@ -308,10 +311,14 @@ func (s *server) gitHeadOf(ctx context.Context, dir, plan string) headCommit {
 	return s.opts.gitHead(ctx, dir, plan)
 }
 
-// headCommit is a commit offered as evidence: Line is "abc1234 subject",
-// At its committer time; the zero value is no commit.
+// headCommit is a commit offered as evidence: Line is "abc1234 subject"
+// ("commit 1234567 subject" when the abbreviated id is all digits or all
+// letters, which evidence reads as a commit only after the word commit),
+// Hash the abbreviated id, At its committer time; the zero value is no
+// commit.
 type headCommit struct {
 	Line string
+	Hash string
 	At   time.Time
 }
 
@@ -335,7 +342,18 @@ func gitHead(ctx context.Context, dir, plan string) headCommit {
 	if hash == "" || err != nil {
 		return headCommit{}
 	}
-	return headCommit{Line: strings.TrimSpace(hash + " " + subject), At: time.Unix(n, 0).UTC()}
+	return headCommit{Line: offeredLine(hash, subject), Hash: hash, At: time.Unix(n, 0).UTC()}
+}
+
+// offeredLine is the evidence offered for the commit hash (abbreviated)
+// with subject: "abc1234 subject", or "commit 1234567 subject" when the
+// id is all digits or all letters, which evidence would otherwise read as
+// a number or a word (weak evidence).
+func offeredLine(hash, subject string) string {
+	if !core.MixedHex(hash) {
+		hash = "commit " + hash
+	}
+	return strings.TrimSpace(hash + " " + subject)
 }
 
 // offers reports whether c may be offered as the evidence of t: it exists

@@ -311,7 +311,8 @@ func TestGitHeadSkipsPlanOnlyCommits(t *testing.T) {
 	commit(".planls/state.json", "Approve the plan")
 	commit("PLAN.md", "Reword the plan")
 	got := gitHead(t.Context(), dir, "PLAN.md")
-	if !regexp.MustCompile(`^[0-9a-f]{7,} Add the limiter$`).MatchString(got.Line) || time.Since(got.At) > time.Hour {
+	if !regexp.MustCompile(`^(commit )?[0-9a-f]{7,} Add the limiter$`).MatchString(got.Line) || !strings.Contains(got.Line, got.Hash+" ") ||
+		time.Since(got.At) > time.Hour {
 		t.Errorf("gitHead = %+v, want the limiter commit", got)
 	}
 	old := &core.Task{CreatedAt: got.At.Add(time.Minute)}
@@ -320,6 +321,38 @@ func TestGitHeadSkipsPlanOnlyCommits(t *testing.T) {
 	}
 	if !got.offers(&core.Task{CreatedAt: got.At.Add(300 * time.Millisecond)}) {
 		t.Error("a commit of the approval's second is not offered")
+	}
+}
+
+// The offered evidence reads as a commit however the abbreviated id is
+// spelt: all digits or all letters get the word commit before them; and a
+// commit another item's evidence names that way is not offered again.
+func TestOfferedCommitReadsAsACommit(t *testing.T) {
+	for _, tc := range []struct{ hash, want string }{
+		{"abc1234", "abc1234 Add the limiter"},
+		{"1234567", "commit 1234567 Add the limiter"},
+		{"deadbee", "commit deadbee Add the limiter"},
+	} {
+		line := offeredLine(tc.hash, "Add the limiter")
+		if line != tc.want {
+			t.Errorf("offeredLine(%q) = %q, want %q", tc.hash, line, tc.want)
+		}
+		refs := core.ParseEvidence(line)
+		if len(refs) == 0 || refs[0].Kind != core.RefCommit || refs[0].Commit != tc.hash {
+			t.Errorf("%q reads as %+v, not commit %s", line, refs, tc.hash)
+		}
+	}
+	head := headCommit{Line: "commit 1234567 Add the limiter", Hash: "1234567", At: time.Now()}
+	st := &core.State{Tasks: []core.Task{
+		{ID: 1, Status: core.Completed, Evidence: "1234567890 added the limiter"},
+		{ID: 2, Status: core.Pending},
+	}}
+	if !provesAnother(head, st, &st.Tasks[1]) {
+		t.Error("a commit item 1's evidence names as a number is offered to item 2")
+	}
+	st.Tasks[0].Evidence = "7654321 added the limiter"
+	if provesAnother(head, st, &st.Tasks[1]) {
+		t.Error("another number counts as head's commit")
 	}
 }
 

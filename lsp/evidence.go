@@ -65,6 +65,14 @@ func refsOf(root string, checks []verify.Check) []evidenceRef {
 // markdown: no code spans or escapes, a file as its path and line.
 func evidenceHover(root, evidence string, res *verify.Result, mk markup) string {
 	refs := core.ParseEvidence(evidence)
+	if res != nil && len(res.Checks) > 0 {
+		// verify read the evidence already; its checks also hold a commit
+		// written as a number (1234567) that the repository has.
+		refs = refs[:0:0]
+		for _, c := range res.Checks {
+			refs = append(refs, c.Ref)
+		}
+	}
 	var b strings.Builder
 	for i, r := range refs {
 		var c *verify.Check

@@ -73,7 +73,7 @@ func testOptions() options {
 	o.callTimeout = 5 * time.Second
 	o.askTimeout = 5 * time.Second
 	o.gitHead = func(context.Context, string, string) headCommit {
-		return headCommit{Line: "abc1234 Add the limiter", At: time.Now()}
+		return headCommit{Line: "abc1234 Add the limiter", Hash: "abc1234", At: time.Now()}
 	}
 	return o
 }

@@ -76,7 +76,7 @@ type Result struct {
 	Subject string
 	State   State
 	Reason  string // the failed checks' details; for unverifiable, why
-	Weak    bool   // the evidence names nothing (core.WeakEvidence)
+	Weak    bool   // the evidence names nothing: core.WeakEvidence, unless it names a commit written as a number
 	Checks  []Check
 }
 
@@ -99,8 +99,9 @@ func PlanItems(st *core.State) []core.Task {
 // checks it serves unverifiable, with the reason. ctx bounds every process.
 func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []Result {
 	type pending struct {
-		res  Result
-		refs []core.EvidenceRef
+		res   Result
+		refs  []core.EvidenceRef
+		cands []core.EvidenceRef // core.ParseEvidenceCandidates: commits if the repository has them
 	}
 	var items []pending
 	var commits []string
@@ -109,8 +110,11 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 		if t.Status != core.Completed {
 			continue
 		}
-		refs := core.ParseEvidence(t.Evidence)
-		items = append(items, pending{res: Result{TaskID: t.ID, Subject: t.Subject, Weak: len(refs) == 0}, refs: refs})
+		refs, cands := core.ParseEvidenceCandidates(t.Evidence)
+		items = append(items, pending{res: Result{TaskID: t.ID, Subject: t.Subject}, refs: refs, cands: cands})
+		for _, r := range cands {
+			commits = append(commits, r.Commit)
+		}
 		for _, r := range refs {
 			switch r.Kind {
 			case core.RefCommit:
@@ -135,7 +139,9 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 	out := make([]Result, 0, len(items))
 	for _, it := range items {
 		res := it.res
-		for _, r := range it.refs {
+		refs := withCommits(it.refs, it.cands, found)
+		res.Weak = len(refs) == 0
+		for _, r := range refs {
 			var c Check
 			switch r.Kind {
 			case core.RefCommit:
@@ -153,6 +159,27 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 		}
 		res.State, res.Reason = summarize(res)
 		out = append(out, res)
+	}
+	return out
+}
+
+// withCommits is refs with the candidates that name a commit of the
+// repository (one whose id starts with the candidate, so not a branch or
+// tag that happens to be spelt like a number), in order of position. A
+// candidate that names no commit, or one git cannot tell (ambiguous, no
+// repository), stays what it was: no reference.
+func withCommits(refs, cands []core.EvidenceRef, found map[string]lookupResult) []core.EvidenceRef {
+	out := refs
+	for _, c := range cands {
+		if lr := found[c.Commit]; lr.commit != nil && strings.HasPrefix(lr.commit.ID, c.Commit) {
+			if len(out) == len(refs) {
+				out = slices.Clone(refs)
+			}
+			out = append(out, c)
+		}
+	}
+	if len(out) != len(refs) {
+		slices.SortStableFunc(out, func(a, b core.EvidenceRef) int { return a.Start - b.Start })
 	}
 	return out
 }
