@@ -72,7 +72,12 @@ func resultHints(cmd *cobra.Command, res core.Result) []string {
 			out = append(out, "hint: run it again with --confirm-delete-all")
 		}
 		for _, n := range res.Notices {
-			if n.Code == core.CompletedFinalCode {
+			switch {
+			case n.Code == core.CompletedFinalCode && cmd.Name() == "reopen":
+				// planls todo reopen N without --reason: the seed's refusal
+				// is about the transition; what is missing is why.
+				out = append(out, `hint: reopening a completed task needs why: pass it with --reason "..."`)
+			case n.Code == core.CompletedFinalCode:
 				out = append(out, fmt.Sprintf(`hint: a completed task is reopened by a person, with why: planls todo reopen %d --reason "..."`, n.ID))
 			}
 		}
