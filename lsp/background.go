@@ -108,7 +108,7 @@ func (s *server) refresh(f *folder) {
 func (s *server) runRefresh(ctx context.Context, f *folder) {
 	s.mu.Lock()
 	for {
-		root, plan, tasks := f.root, f.relPath(f.planPath), completedItems(f.state)
+		root, plan, tasks := f.root, f.relPath(f.planPath), verify.PlanItems(f.state)
 		approved := ""
 		if f.state != nil && f.state.Plan != nil {
 			approved = f.state.Plan.Path
@@ -142,17 +142,6 @@ func (s *server) runRefresh(ctx context.Context, f *folder) {
 			return
 		}
 	}
-}
-
-// completedItems are the completed plan items of st, the ones verified.
-func completedItems(st *core.State) []core.Task {
-	var out []core.Task
-	for _, t := range st.Tasks {
-		if t.Source == "plan" && t.Status == core.Completed {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 func newVerification(root string, head headCommit, tasks []core.Task, results []verify.Result) *verification {

@@ -41,6 +41,7 @@ const (
 	whySpec     = "reference: the plan's work is in its task and work-list sections"
 	whyGroupBox = "groups the checkboxes under it"
 	whyBoard    = "a board that repeats the checkboxes above it"
+	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -99,7 +100,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
 	row{"group heading", (*reader).grouping, aTrack, "", false},
 	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
-	row{"an endpoint of an API reference", (*reader).endpoint, aSkip, whySpec, false},
+	row{"an endpoint of an API reference", (*reader).endpoint, aSkip, whyAPI, true},
 	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
@@ -175,7 +176,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -416,12 +417,14 @@ func (r *reader) board(s *sec) bool {
 }
 
 // endpoint reports whether a heading outside the plan's work lists is an
-// HTTP method and a path and nothing else ("GET /v1/items/:id"): it names
-// an endpoint of an API reference, and its body describes the endpoint.
-// Under a work list ("## Implementation" then "### POST /v1/exports") it
-// names the work of building it.
+// HTTP method and a path and nothing else ("GET /v1/items/:id"), in a plan
+// that names its work elsewhere (a work list, task or phase headings): it
+// names an endpoint of an API reference, and its body describes the
+// endpoint. Under a work list ("## Implementation" then "### POST
+// /v1/exports"), or in a plan of endpoints alone, it names the work of
+// building it.
 func (r *reader) endpoint(s *sec) bool {
-	if s.head < 0 || s.boxes > 0 || r.underAnchor(s) {
+	if s.head < 0 || r.anchored == 0 || s.boxes > 0 || r.underAnchor(s) {
 		return false
 	}
 	method, path, ok := strings.Cut(s.label, " ")

@@ -79,6 +79,19 @@ type Result struct {
 	Checks  []Check
 }
 
+// PlanItems are the completed plan items of st: the tasks a plan's
+// verification checks (planls verify without ids, check --verify, the
+// stop hook, the report and the language server).
+func PlanItems(st *core.State) []core.Task {
+	var out []core.Task
+	for _, t := range st.Tasks {
+		if t.Source == "plan" && t.Status == core.Completed {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // Tasks verifies the completed tasks among tasks (others are skipped)
 // against the workspace at root, in the order given. It never fails as a
 // whole: a lookup that cannot run (no git, no repository) makes the

@@ -155,7 +155,7 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 // the stop hook (no command is run, only git lookups bounded by
 // verifyContext); nil when there are none.
 func offlineVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
-	tasks, _ := tasksToVerify(st, nil)
+	tasks := verify.PlanItems(st)
 	if len(tasks) == 0 {
 		return nil
 	}

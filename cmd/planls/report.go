@@ -157,7 +157,7 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 	var links report.Links
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		tasks, _ := tasksToVerify(st, nil)
+		tasks := verify.PlanItems(st)
 		vctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{Plan: approvedPlan(st)})

@@ -105,17 +105,12 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 	return cmd
 }
 
-// tasksToVerify is the completed plan items, or the tasks ids names (each
-// must exist and be completed: nothing else has evidence).
+// tasksToVerify is the completed plan items (verify.PlanItems), or the
+// tasks ids names (each must exist and be completed: nothing else has
+// evidence).
 func tasksToVerify(st *core.State, ids []int) ([]core.Task, error) {
 	if len(ids) == 0 {
-		var out []core.Task
-		for _, t := range st.Tasks {
-			if t.Source == "plan" && t.Status == core.Completed {
-				out = append(out, t)
-			}
-		}
-		return out, nil
+		return verify.PlanItems(st), nil
 	}
 	var out []core.Task
 	for _, id := range ids {
