@@ -24,6 +24,10 @@ func TestAnalyzeFromPrevIsFresh(t *testing.T) {
 		func(s string) string { return s[:first] + "edited " + s[first:] },
 		func(s string) string { return s + "\n- a new item at the end\n" },
 		func(s string) string { return s + "\n" + line + "\n" }, // a duplicate
+		func(s string) string { // the plan text of an item
+			end := it.Line.End
+			return s[:end] + "\n  more of its plan text" + s[end:]
+		},
 		func(s string) string { return strings.Replace(s, "\n## ", "\n### ", 2) },
 		func(s string) string { return strings.Replace(s, " ", "\n", 1) },
 		func(s string) string { return "" },
@@ -35,8 +39,8 @@ func TestAnalyzeFromPrevIsFresh(t *testing.T) {
 	}
 	var prev *Analysis
 	for round := 0; round < 2; round++ {
-		for k, edit := range edits {
-			for j, s := range states {
+		for j, s := range states {
+			for k, edit := range edits {
 				text := []byte(edit(src))
 				in := Input{State: s, Src: text, Exists: true}
 				fresh := Analyze(in)

@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -69,5 +72,34 @@ func TestSamePlanSeesEveryField(t *testing.T) {
 	a.Groups[0].Items[0].EvidenceRefs[0].Commit = &verify.Commit{}
 	if !samePlan(base(), a) {
 		t.Error("a reference's commit alone changed the answer")
+	}
+}
+
+// TestPlanJSONIsEncodingJSON: planls/plan's encoder writes the bytes
+// encoding/json writes for the answer, hostile text included (HTML
+// characters, control characters, U+2028, invalid UTF-8) and a commit's
+// date.
+func TestPlanJSONIsEncodingJSON(t *testing.T) {
+	odd := "a <b> & \"c\" \\ \x01\t\n \u2028\u2029 \xff\xfe é 🎉"
+	res := &planResult{Root: "file:///r/" + odd, PlanURI: "file:///r/PLAN.md", Exists: true, Title: odd, Open: 1, Total: 2,
+		StateError: odd, Groups: []planGroup{{Name: odd, Items: []planItem{
+			{ID: 1, Subject: odd, Status: "completed", BlockedBy: []int{2, 3}, Evidence: odd, Reason: odd, Owner: odd,
+				ActiveForm: odd, Drift: "same", Range: &protocol.Range{End: protocol.Position{Line: 4, Character: 7}},
+				Verify: &itemVerify{State: "failed", Reason: odd, Weak: true},
+				EvidenceRefs: []evidenceRef{{Kind: "commit", Text: odd, State: "verified", Detail: odd, URI: odd, Line: 3,
+					Commit: &verify.Commit{ID: "abc", Subject: odd, Date: time.Date(2026, 1, 2, 3, 4, 5, 6, time.FixedZone("x", 3600)), OnHEAD: true}}}},
+			{Status: "draft", BlockedBy: []int{}, EvidenceRefs: []evidenceRef{}},
+		}}, {Name: "", Items: []planItem{}}}}
+	want, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := encodePlan(res); !bytes.Equal(got, want) {
+		t.Errorf("encodePlan:\n%s\nencoding/json:\n%s", got, want)
+	}
+	empty := &planResult{Groups: []planGroup{}}
+	want, _ = json.Marshal(empty)
+	if got := encodePlan(empty); !bytes.Equal(got, want) {
+		t.Errorf("empty answer: %s, want %s", got, want)
 	}
 }
