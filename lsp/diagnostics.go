@@ -43,8 +43,14 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 	fs := sn.an.Findings
 	list := make([]protocol.Diagnostic, 0, len(fs)+1)
 	emit := func(fd core.Finding) {
+		var rng protocol.Range
+		if it := sn.an.Items; fd.Item >= 0 && it[fd.Item].Plan != nil && fd.Range == it[fd.Item].Plan.Line {
+			rng = sn.lines[fd.Item]
+		} else {
+			rng = sn.m.rng(fd.Range.Start, fd.Range.End)
+		}
 		d := protocol.Diagnostic{
-			Range: sn.m.rng(fd.Range.Start, fd.Range.End), Severity: protocol.DiagnosticSeverity(fd.Severity),
+			Range: rng, Severity: protocol.DiagnosticSeverity(fd.Severity),
 			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: diagData{ID: fd.TaskID, Code: fd.Rule, Gone: fd.Gone},
 		}
 		switch fd.Rule {
@@ -66,7 +72,7 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 		}
 		if t := it.Task; sn.cfg.FadeClosed && it.Plan != nil && t != nil && (t.Status == core.Completed || t.Status == core.Deferred) && core.ProofMissing(t) == "" {
 			list = append(list, protocol.Diagnostic{
-				Range: sn.lineRange(&it), Severity: protocol.DiagnosticSeverityHint,
+				Range: sn.lines[i], Severity: protocol.DiagnosticSeverityHint,
 				Code: codeClosed, Source: "planls", Message: closedMsg(t), Data: diagData{ID: t.ID, Code: codeClosed},
 				Tags: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary},
 			})

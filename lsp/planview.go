@@ -213,7 +213,7 @@ func planOf(sn *snapshot) planResult {
 		it := &items[i]
 		pi := planItem{Status: "draft", Drift: string(it.Drift), BlockedBy: []int{}, Subject: it.Subject, EvidenceRefs: []evidenceRef{}}
 		if it.Plan != nil {
-			ranges = append(ranges, sn.lineRange(it))
+			ranges = append(ranges, sn.lines[i])
 			pi.Range = &ranges[len(ranges)-1]
 		}
 		if t := it.Task; t != nil {

@@ -30,8 +30,12 @@ type snapshot struct {
 	// is analysed meanwhile).
 	stateErr error
 	cfg      settings
-	diags    []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
-	shown    []protocol.Diagnostic // diags as clients get them (capped)
+	// lines is the lineRange of each of an.Items (zero for one not in the
+	// file): the diagnostics and planls/plan both place every item, and
+	// each range cost two line searches and a count of code units.
+	lines []protocol.Range
+	diags []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
+	shown []protocol.Diagnostic // diags as clients get them (capped)
 	// head is the newest commit that changes more than the plan
 	// (gitHead), as the background refresh last found it (zero when
 	// unknown or none): the ready evidence of a code action.
@@ -122,6 +126,12 @@ func (s *server) build(f *folder) *snapshot {
 	sn.m = newMapper(sn.text, s.enc)
 	sn.an = core.Analyze(in)
 	if sn.path != "" {
+		sn.lines = make([]protocol.Range, len(sn.an.Items))
+		for i := range sn.an.Items {
+			if sn.an.Items[i].Plan != nil {
+				sn.lines[i] = sn.lineRange(&sn.an.Items[i])
+			}
+		}
 		sn.diags = diagnosticsOf(sn)
 		sn.shown = capped(sn, sn.diags)
 	}
