@@ -104,18 +104,9 @@ func topLevel(t *tree) []pnode {
 	return out
 }
 
-func extractNodes(src []byte, ln *lines, kids []pnode) *extract {
-	// At most one event per top-level block: sized once, as growing a
-	// slice of events was a fifth of the walk (BenchmarkParse items=1000).
-	x := &extractor{src: src, ln: ln, out: &extract{events: make([]event, 0, len(kids))}}
-	x.walk(kids, -1)
-	x.out.title, x.out.titleRange, x.out.hasTitle = x.firstParagraphTitle(kids)
-	return x.out
-}
-
 // extractPart reads the events of the part t parsed (its top-level blocks
-// as extractNodes reads them when the part is followed by the next part's
-// heading, or by the end of src) and keeps them in t. Called once, before
+// when the part is followed by the next part's heading, or by the end of
+// src) and keeps them in t. Called once, before
 // t is shared.
 func (t *tree) extractPart(src []byte, ln *lines) {
 	kids := topLevel(t)
@@ -163,7 +154,9 @@ func (t *tree) appendEvents(dst []event, ln *lines) []event {
 	return dst
 }
 
-// firstTitle is firstParagraphTitle over the parts' trees, in order.
+// firstTitle is rule 3's last resort, over the parts' trees in order: the
+// first line of the first paragraph (at any depth, code and HTML excluded)
+// whose text is not empty once inline markup is removed.
 func firstTitle(src []byte, ln *lines, trees []*tree) (title string, r Range, ok bool) {
 	x := &extractor{src: src, ln: ln}
 	for _, t := range trees {
@@ -399,21 +392,6 @@ func isTextBlock(n ast.Node) bool {
 		return isSetext(n)
 	}
 	return false
-}
-
-// firstParagraphTitle is rule 3's last resort: the first line of the first
-// paragraph (at any depth, code and HTML excluded) whose text is not empty
-// once inline markup is removed.
-func (x *extractor) firstParagraphTitle(kids []pnode) (string, Range, bool) {
-	title, r, ok := "", Range{}, false
-	for _, k := range kids {
-		x.t = k.t
-		_ = ast.Walk(k.n, x.titleWalker(&title, &r, &ok))
-		if ok {
-			break
-		}
-	}
-	return title, r, ok
 }
 
 // titleWalker finds the first paragraph line whose text is not empty once

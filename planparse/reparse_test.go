@@ -64,7 +64,10 @@ func parseWhole(src []byte) *Plan {
 		breaks = mergeBreaks(breaks, more)
 		t = parseTree(buf, base, breaks)
 	}
-	return read(src, ln, extractNodes(src, ln, topLevel(t)), frontMatterTodos(src, ln))
+	x := &extractor{src: src, ln: ln, out: &extract{}}
+	x.walk(topLevel(t), -1)
+	x.out.title, x.out.titleRange, x.out.hasTitle = firstTitle(src, ln, []*tree{t})
+	return read(src, ln, x.out, frontMatterTodos(src, ln))
 }
 
 // samePlan compares two Plans as Parse's callers see them (the parts kept
