@@ -74,7 +74,10 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 		fmt.Fprintf(out, "\nSkipped:\n")
 		for _, h := range skipped {
 			line, _ := lines.LineCol(h.Range.Start)
-			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(planparse.Display(h.Text, "")), h.Reason())
+			// The reason follows a colon, so a heading's own closing colon
+			// ("## Goal:") would print as "Goal::".
+			heading := strings.TrimRight(planparse.Display(h.Text, ""), ":：")
+			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(heading), h.Reason())
 		}
 	}
 	if n == 0 {
