@@ -264,9 +264,9 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 	case lr.commit == nil:
 		c.State, c.Detail = Unverifiable, "commit "+ref.Commit+": "+lr.err
 	case lr.empty && (lr.commit.OnHEAD || lr.commit.Branch != ""):
-		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q (%s) changes no files, so it is no proof of the item's work", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date))
+		c.State, c.Detail = Failed, noWork(lr.commit, "changes no files")
 	case lr.planOnly && (lr.commit.OnHEAD || lr.commit.Branch != ""):
-		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q (%s) changes nothing but the plan (%s), so it is no proof of the item's work", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date), planFiles(plan))
+		c.State, c.Detail = Failed, noWork(lr.commit, "changes nothing but the plan ("+planFiles(plan)+")")
 	case lr.commit.OnHEAD:
 		c.State, c.Detail = Verified, fmt.Sprintf("commit %s %q (%s) is on HEAD", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date))
 	case lr.commit.Branch != "":
@@ -275,6 +275,12 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q exists but no local branch reaches it (rebased or reset away?)", short(lr.commit.ID), lr.commit.Subject)
 	}
 	return c
+}
+
+// noWork is the detail of a commit that exists but proves no work: what it
+// changes, said after the commit's short id, subject and day.
+func noWork(c *Commit, changes string) string {
+	return fmt.Sprintf("commit %s %q (%s) %s, so it is no proof of the item's work", short(c.ID), c.Subject, day(c.Date), changes)
 }
 
 func short(id string) string {
