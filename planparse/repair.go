@@ -126,33 +126,39 @@ func fenceLine(l []byte) (ch byte, n int, info, ok bool) {
 // whole document (blank lines and front matter aside) and holds a heading or
 // a list is unwrapped.
 func unwrapFence(buf []byte) {
-	first, last := -1, -1
-	for s := 0; s < len(buf); {
-		e := bytes.IndexByte(buf[s:], '\n')
-		if e < 0 {
-			e = len(buf) - s
-		}
-		if len(bytes.TrimSpace(buf[s:s+e])) > 0 {
-			if first < 0 {
-				first = s
-			}
-			last = s
-		}
-		s += e + 1
-	}
-	if first < 0 || first == last {
-		return
-	}
 	line := func(s int) []byte {
 		if e := bytes.IndexByte(buf[s:], '\n'); e >= 0 {
 			return buf[s : s+e]
 		}
 		return buf[s:]
 	}
-	open, close := line(first), line(last)
+	// The first line that is not blank must open a fence: most plans stop
+	// here, without a look at their other lines.
+	first, last := -1, -1
+	for s := 0; s < len(buf) && first < 0; s += len(line(s)) + 1 {
+		if len(bytes.TrimSpace(line(s))) > 0 {
+			first = s
+		}
+	}
+	if first < 0 {
+		return
+	}
+	open := line(first)
 	ch, n, info, ok := fenceLine(open)
+	if !ok {
+		return
+	}
+	for s := first; s < len(buf); s += len(line(s)) + 1 {
+		if len(bytes.TrimSpace(line(s))) > 0 {
+			last = s
+		}
+	}
+	if first == last {
+		return
+	}
+	close := line(last)
 	ch2, n2, info2, ok2 := fenceLine(close)
-	if !ok || !ok2 || info2 || ch2 != ch || n2 < n {
+	if !ok2 || info2 || ch2 != ch || n2 < n {
 		return
 	}
 	if info {
