@@ -30,29 +30,37 @@ func nestFences(buf []byte) {
 	if !bytes.Contains(buf, []byte("```")) && !bytes.Contains(buf, []byte("~~~")) {
 		return
 	}
-	type line struct{ start, end int }
-	lines := make([]line, 0, bytes.Count(buf, []byte{'\n'})+1)
+	// Only fence lines open, nest or close a fence: the others are not
+	// kept (a slice of every line was a tenth of a keystroke's parse bytes
+	// at 1,000 items).
+	type line struct {
+		start, end int
+		ch         byte
+		n          int
+		info       bool
+	}
+	var lines []line
 	for s := 0; s <= len(buf); {
 		e := bytes.IndexByte(buf[s:], '\n')
 		if e < 0 {
-			lines = append(lines, line{s, len(buf)})
-			break
+			e = len(buf)
+		} else {
+			e += s
 		}
-		lines = append(lines, line{s, s + e})
-		s += e + 1
+		if ch, n, info, ok := fenceLine(buf[s:e]); ok {
+			lines = append(lines, line{s, e, ch, n, info})
+		}
+		s = e + 1
 	}
 	for i := 0; i < len(lines); i++ {
-		ch, n, _, ok := fenceLine(buf[lines[i].start:lines[i].end])
-		if !ok {
-			continue
-		}
+		ch, n := lines[i].ch, lines[i].n
 		// An open fence: find where CommonMark closes it, and where the
 		// nested reading does.
 		depth, close, nestedClose := 0, -1, -1
 		var inner []int
 		for j := i + 1; j < len(lines); j++ {
-			c2, n2, info2, ok2 := fenceLine(buf[lines[j].start:lines[j].end])
-			if !ok2 || c2 != ch {
+			c2, n2, info2 := lines[j].ch, lines[j].n, lines[j].info
+			if c2 != ch {
 				continue
 			}
 			if info2 {
