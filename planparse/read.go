@@ -429,7 +429,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			continue
 		}
 		if areas && e.hasKids() && !e.box {
-			for _, k := range nestedEntries(r.src, r.ln, e) {
+			for _, k := range e.kids {
 				if !k.empty && !isDoNot(k.item.Subject) {
 					r.add(s, k.item)
 				}
