@@ -3,6 +3,8 @@ package planparse
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // sec is one heading's section (or the part before the first heading): the
@@ -21,14 +23,11 @@ type sec struct {
 	ownEnd int // the 0-based line of the next heading (or the line count)
 	end    int // the 0-based line after the section's subtree
 
-	// What the heading says.
-	label   string // its normalised text (normLabel)
-	kind    kind   // the label its text is, if any
-	form    form   // the shape that names work ("Task 3", "Phase 2", "3.")
-	restK   kind   // the label of the text after a form prefix ("Phase 4: Later")
-	aside   string // the parenthetical, lower case
+	// What the heading says: said is what its text says, the section's
+	// own when the heading is not the title (facts).
+	headFacts
+	said    *headFacts
 	ov      override
-	field   bool // a card's field heading: a label, or Why / What / How / Files
 	numSeq  bool // a numbered heading with a numbered sibling: a step of a sequence
 	outline bool // a numbered heading among numbered labels: the document's outline
 
@@ -38,7 +37,11 @@ type sec struct {
 	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
 	freeLists             int // lists not led in by a paragraph ending in ':'
 	fieldBullets          int // bullets that are fields ("**Files:** a.go")
-	content               bool
+	// statements: lists whose sentence goes on in the paragraph right after
+	// them ("- /api/health", "- /api/songs", then "を実装する。"; "- the
+	// parser", then "are ported first."): the list names one piece of work.
+	statements int
+	content    bool
 
 	// What its subtree holds, sub-sections included.
 	subBoxes int
@@ -76,7 +79,7 @@ func (r *reader) sections(x *extract) {
 			levels = append(levels, h.Level)
 			scope = append(scope[:len(scope):len(scope)], h.Text)
 		}
-		s := &sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope}
+		s := &sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope, said: ev.said}
 		if len(scope) > 0 {
 			s.group = scope[len(scope)-1]
 		}
@@ -127,29 +130,10 @@ func (r *reader) facts() {
 		if s.head < 0 {
 			continue
 		}
-		text := r.plan.Headings[s.head].Text
 		// A level-1 heading is the title, unless the plan uses several as
 		// its sections; the title names the plan, never a kind of section.
 		if s.level > 1 || r.level1 > 1 {
-			plain := plainTitle(text)
-			var label string
-			label, s.aside = normPlain(plain)
-			s.label = label
-			s.kind = labelKind(label)
-			if s.kind == kPlain {
-				s.kind = seedKind(text)
-			}
-			var rest string
-			s.form, rest = formOfPlain(plain, text)
-			if s.form == fNumbered {
-				if s.kind != kPlain {
-					s.form = fNone // "3. Tests", "1. Summary": a numbered label
-				}
-			} else if s.form != fNone {
-				rest, _ = normLabel(rest)
-				s.restK = labelKind(rest)
-			}
-			s.field = s.kind != kPlain || fieldWords[label]
+			s.headFacts = *s.said
 		}
 	}
 	// A numbered heading with a numbered sibling is a step of a sequence.
@@ -199,6 +183,43 @@ func (r *reader) sequences(sib []int) {
 	}
 }
 
+// headFacts is what a heading's text says.
+type headFacts struct {
+	label string // its normalised text (normLabel)
+	kind  kind   // the label its text is, if any
+	form  form   // the shape that names work ("Task 3", "Phase 2", "3.")
+	restK kind   // the label of the text after a form prefix ("Phase 4: Later")
+	aside string // the parenthetical, lower case
+	field bool   // a card's field heading: a label, or Why / What / How / Files
+}
+
+// headFactsOf reads what a heading's text says. It depends on the text
+// alone, so it is read once with the heading's part (build.go) and kept
+// with it across keystrokes: read per section on every keystroke, it was
+// a tenth of planparse's reading rules at 1,000 items
+// (BenchmarkInProcessKeystroke/repo1000).
+func headFactsOf(text string) headFacts {
+	var h headFacts
+	plain := plainTitle(text)
+	h.label, h.aside = normPlain(plain)
+	h.kind = labelKind(h.label)
+	if h.kind == kPlain {
+		h.kind = seedKind(text)
+	}
+	var rest string
+	h.form, rest = formOfPlain(plain, text)
+	if h.form == fNumbered {
+		if h.kind != kPlain {
+			h.form = fNone // "3. Tests", "1. Summary": a numbered label
+		}
+	} else if h.form != fNone {
+		rest, _ = normLabel(rest)
+		h.restK = labelKind(rest)
+	}
+	h.field = h.kind != kPlain || fieldWords[h.label]
+	return h
+}
+
 // fieldWords head the sub-sections of a task card besides labels: "### Why",
 // "### Files", "### Problem".
 var fieldWords = map[string]bool{
@@ -232,8 +253,7 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 				s.boxes++
 			default:
 				s.plain++
-				// A numbered "**Scroll:** …" is a step, not a field.
-				if !ev.ordered && hasColon(e.item.Subject) && isFieldText(e.item.Subject) {
+				if e.field {
 					s.fieldBullets++
 				}
 			}
@@ -245,6 +265,9 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	case evParagraph:
 		if ev.lines > 0 {
 			s.content = true
+			if prev != nil && prev.kind == evList && goesOn(r.ln.text(ev.l0)) {
+				s.statements++
+			}
 			if first := r.ln.text(ev.l0); (bytes.IndexByte(first, ':') >= 0 || bytes.Contains(first, fullColon)) && isFieldText(string(first)) ||
 				leadInClass(ev.last) != kPlain || isFieldLeadIn(ev.last) {
 				s.leadIns++
@@ -257,6 +280,26 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	default:
 		s.content = true
 	}
+}
+
+// goesOn reports whether a paragraph's first line continues a sentence
+// rather than starting one: it starts with a lower-case letter, with the
+// Japanese object particle を, or with a Korean particle written apart
+// ("를 구현한다"). A sentence never starts so; after a list, the list is
+// the part of the sentence before it.
+func goesOn(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t*_")
+	c, n := utf8.DecodeRune(t)
+	switch {
+	case c == 'を':
+		return true
+	case unicode.IsLower(c):
+		return true
+	case c >= 0xAC00 && c <= 0xD7A3:
+		// A Hangul particle of one syllable and a space.
+		return strings.ContainsRune("을를은는이가에와과도로", c) && len(t) > n && t[n] == ' '
+	}
+	return false
 }
 
 // isFieldText reports whether a bullet's subject is a field: a short label
