@@ -31,14 +31,17 @@ const (
 // event is one top-level block. Ranges are offsets into the parsed bytes.
 type event struct {
 	kind evKind
-	// evHeading: Heading without Skipped, where its text is, and the end of
-	// its first line.
+	// evHeading: Heading without Skipped, where its text is, the end of
+	// its first line, and what its text says.
 	head      Heading
 	textRange Range
 	lineEnd   int
-	// evList: the items in order, and whether the list is numbered.
-	entries []entry
-	ordered bool
+	said      *headFacts
+	// evList: the items in order, whether the list is numbered, and what
+	// its entries say as a whole (classify).
+	entries      []entry
+	ordered      bool
+	files, areas bool
 	// evParagraph: lines > 0 when the paragraph has lines; prose when one of
 	// them is not a lead-in; leadIn when the last one is. last is the last
 	// line's text, first the first line's range (a plain-text plan's item),
@@ -60,6 +63,9 @@ type entry struct {
 	item  Item
 	empty bool
 	box   bool // a task box of any marker ("[ ]", "[x]", "[~]", "[-]", ...)
+	// What its text says (classify): no work of its own ("Do not …", a
+	// placeholder, a not-now aside), or a field ("**Files:** a.go").
+	notWork, field bool
 	// The list item and its tree and lines, when a list is nested in it,
 	// so that the entries of that list can be read when they are needed
 	// (nestedEntries): an area label's bullets (rule 10).
@@ -204,6 +210,7 @@ func (x *extractor) walk(kids []pnode, end int) {
 			}
 			ev := x.list(items, spans)
 			ev.ordered = n.IsOrdered()
+			ev.classify()
 			x.out.events = append(x.out.events, ev)
 		case *ast.Paragraph:
 			x.out.events = append(x.out.events, x.paragraph(n))
@@ -258,6 +265,8 @@ func (x *extractor) heading(n *ast.Heading) event {
 			ev.textRange.End = ev.textRange.Start
 		}
 	}
+	said := headFactsOf(ev.head.Text)
+	ev.said = &said
 	return ev
 }
 

@@ -51,9 +51,16 @@ func Reparse(prev *Plan, src []byte) *Plan {
 			// document of many open blocks in quadratic time).
 			t, j = partTree(buf[heads[i]:], base+heads[i], src, ln, old, parts), len(heads)
 		}
-		x.events = t.appendEvents(x.events, ln)
 		trees = append(trees, t)
 		i = j
+	}
+	n := 0
+	for _, t := range trees {
+		n += len(t.events)
+	}
+	x.events = make([]event, 0, n)
+	for _, t := range trees {
+		x.events = t.appendEvents(x.events, ln)
 	}
 	x.title, x.titleRange, x.hasTitle = firstTitle(src, ln, trees)
 	p := read(src, ln, x, frontMatterTodos(src, ln))

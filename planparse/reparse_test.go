@@ -104,6 +104,9 @@ func TestReparseAfterEdits(t *testing.T) {
 		// The same bytes before every later part, one line more: the parts
 		// stay where they were and their lines move.
 		func(s string) string { return strings.Replace(s, " ", "\n", 1) },
+		// A second level-1 heading: the kept parts' headings are sections
+		// now, no longer the title, and what their text says counts.
+		func(s string) string { return s + "\n# Another title\n\n- x\n" },
 	}
 	for name, src := range inputs {
 		prev := Parse(src)

@@ -21,14 +21,11 @@ type sec struct {
 	ownEnd int // the 0-based line of the next heading (or the line count)
 	end    int // the 0-based line after the section's subtree
 
-	// What the heading says.
-	label   string // its normalised text (normLabel)
-	kind    kind   // the label its text is, if any
-	form    form   // the shape that names work ("Task 3", "Phase 2", "3.")
-	restK   kind   // the label of the text after a form prefix ("Phase 4: Later")
-	aside   string // the parenthetical, lower case
+	// What the heading says: said is what its text says, the section's
+	// own when the heading is not the title (facts).
+	headFacts
+	said    *headFacts
 	ov      override
-	field   bool // a card's field heading: a label, or Why / What / How / Files
 	numSeq  bool // a numbered heading with a numbered sibling: a step of a sequence
 	outline bool // a numbered heading among numbered labels: the document's outline
 
@@ -76,7 +73,7 @@ func (r *reader) sections(x *extract) {
 			levels = append(levels, h.Level)
 			scope = append(scope[:len(scope):len(scope)], h.Text)
 		}
-		s := &sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope}
+		s := &sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope, said: ev.said}
 		if len(scope) > 0 {
 			s.group = scope[len(scope)-1]
 		}
@@ -127,29 +124,10 @@ func (r *reader) facts() {
 		if s.head < 0 {
 			continue
 		}
-		text := r.plan.Headings[s.head].Text
 		// A level-1 heading is the title, unless the plan uses several as
 		// its sections; the title names the plan, never a kind of section.
 		if s.level > 1 || r.level1 > 1 {
-			plain := plainTitle(text)
-			var label string
-			label, s.aside = normPlain(plain)
-			s.label = label
-			s.kind = labelKind(label)
-			if s.kind == kPlain {
-				s.kind = seedKind(text)
-			}
-			var rest string
-			s.form, rest = formOfPlain(plain, text)
-			if s.form == fNumbered {
-				if s.kind != kPlain {
-					s.form = fNone // "3. Tests", "1. Summary": a numbered label
-				}
-			} else if s.form != fNone {
-				rest, _ = normLabel(rest)
-				s.restK = labelKind(rest)
-			}
-			s.field = s.kind != kPlain || fieldWords[label]
+			s.headFacts = *s.said
 		}
 	}
 	// A numbered heading with a numbered sibling is a step of a sequence.
@@ -199,6 +177,43 @@ func (r *reader) sequences(sib []int) {
 	}
 }
 
+// headFacts is what a heading's text says.
+type headFacts struct {
+	label string // its normalised text (normLabel)
+	kind  kind   // the label its text is, if any
+	form  form   // the shape that names work ("Task 3", "Phase 2", "3.")
+	restK kind   // the label of the text after a form prefix ("Phase 4: Later")
+	aside string // the parenthetical, lower case
+	field bool   // a card's field heading: a label, or Why / What / How / Files
+}
+
+// headFactsOf reads what a heading's text says. It depends on the text
+// alone, so it is read once with the heading's part (build.go) and kept
+// with it across keystrokes: read per section on every keystroke, it was
+// a tenth of planparse's reading rules at 1,000 items
+// (BenchmarkInProcessKeystroke/repo1000).
+func headFactsOf(text string) headFacts {
+	var h headFacts
+	plain := plainTitle(text)
+	h.label, h.aside = normPlain(plain)
+	h.kind = labelKind(h.label)
+	if h.kind == kPlain {
+		h.kind = seedKind(text)
+	}
+	var rest string
+	h.form, rest = formOfPlain(plain, text)
+	if h.form == fNumbered {
+		if h.kind != kPlain {
+			h.form = fNone // "3. Tests", "1. Summary": a numbered label
+		}
+	} else if h.form != fNone {
+		rest, _ = normLabel(rest)
+		h.restK = labelKind(rest)
+	}
+	h.field = h.kind != kPlain || fieldWords[h.label]
+	return h
+}
+
 // fieldWords head the sub-sections of a task card besides labels: "### Why",
 // "### Files", "### Problem".
 var fieldWords = map[string]bool{
@@ -232,8 +247,7 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 				s.boxes++
 			default:
 				s.plain++
-				// A numbered "**Scroll:** …" is a step, not a field.
-				if !ev.ordered && hasColon(e.item.Subject) && isFieldText(e.item.Subject) {
+				if e.field {
 					s.fieldBullets++
 				}
 			}
