@@ -232,3 +232,28 @@ func TestRestatedSectionsSayWhy(t *testing.T) {
 		t.Errorf("items %+v, want the two phase bullets", p.Items)
 	}
 }
+
+func TestGoesOn(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"are ported first.", true},
+		{"を実装する。", true},
+		{"を README に記載する。", true},
+		{"를 구현한다.", true},
+		{"**and** then deployed", true},
+		{"This gives a first copy.", false},
+		{"Gate: the suite passes.", false},
+		{"このフェーズは2週間を見込む。", false},
+		{"では、次に進む。", false},
+		{"가능하면 한 주에 끝낸다.", false}, // a word that starts with a particle's syllable
+		{"`make test` passes", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := goesOn([]byte(tc.line)); got != tc.want {
+			t.Errorf("goesOn(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
