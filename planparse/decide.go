@@ -1,6 +1,9 @@
 package planparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // act is what one section's own body gives (docs/PLAN-FORMAT.md
 // "Sections"): each section gets exactly one, from its dialect's table.
@@ -42,6 +45,7 @@ const (
 	whyGroupBox = "groups the checkboxes under it"
 	whyBoard    = "a board that repeats the checkboxes above it"
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
+	whyRestate  = "a table that repeats the phases or steps above it"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -83,6 +87,7 @@ var commonRows = []row{
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
 	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
+	{"a table that repeats the phases or steps above it", (*reader).restatesTable, aSkip, whyRestate, false},
 }
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
@@ -91,6 +96,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
+	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
 	row{"work-list label", func(_ *reader, s *sec) bool { return s.kind == kTasks || s.kind == kWork }, aTrack, "", false},
 	row{"task heading over checkboxes", func(r *reader, s *sec) bool { return r.isTask(s) && s.boxes >= 2 }, aBoxes, whyGroupBox, false},
@@ -176,7 +182,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -276,6 +282,29 @@ func (r *reader) grouping(s *sec) bool {
 // a.go").
 func (r *reader) fields(s *sec) bool {
 	return s.leadIns >= 2 && s.freeLists == 0 || s.fieldBullets >= 2 && s.fieldBullets*2 >= s.plain
+}
+
+// statedPhase reports whether a group heading without sub-sections or
+// checkboxes is one item because its phases write their lists as parts of
+// one sentence: this phase's list, or a sibling phase's, goes on in the
+// paragraph after it ("### Phase 6: Frontend", its screens, then "are built
+// first"). Then each list is the details of the one piece of work the
+// heading names, and the phases of one sequence are read at one level: an
+// author writes them the same way.
+func (r *reader) statedPhase(s *sec) bool {
+	if !r.grouping(s) || len(s.kids) > 0 || s.boxes > 0 || s.plain == 0 {
+		return false
+	}
+	if s.statements > 0 {
+		return true
+	}
+	stated := func(t *sec) bool {
+		return t != s && r.grouping(t) && len(t.kids) == 0 && t.boxes == 0 && t.statements > 0
+	}
+	if p := r.parentOf(s); p != nil {
+		return slices.ContainsFunc(p.kids, func(k int) bool { return stated(r.secs[k]) })
+	}
+	return slices.ContainsFunc(r.secs, func(t *sec) bool { return t.parent < 0 && t.level == s.level && stated(t) })
 }
 
 // card reports whether a heading that names work has sub-sections that are

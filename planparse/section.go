@@ -3,6 +3,8 @@ package planparse
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // sec is one heading's section (or the part before the first heading): the
@@ -35,7 +37,11 @@ type sec struct {
 	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
 	freeLists             int // lists not led in by a paragraph ending in ':'
 	fieldBullets          int // bullets that are fields ("**Files:** a.go")
-	content               bool
+	// statements: lists whose sentence goes on in the paragraph right after
+	// them ("- /api/health", "- /api/songs", then "を実装する。"; "- the
+	// parser", then "are ported first."): the list names one piece of work.
+	statements int
+	content    bool
 
 	// What its subtree holds, sub-sections included.
 	subBoxes int
@@ -259,6 +265,9 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	case evParagraph:
 		if ev.lines > 0 {
 			s.content = true
+			if prev != nil && prev.kind == evList && goesOn(r.ln.text(ev.l0)) {
+				s.statements++
+			}
 			if first := r.ln.text(ev.l0); (bytes.IndexByte(first, ':') >= 0 || bytes.Contains(first, fullColon)) && isFieldText(string(first)) ||
 				leadInClass(ev.last) != kPlain || isFieldLeadIn(ev.last) {
 				s.leadIns++
@@ -271,6 +280,26 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	default:
 		s.content = true
 	}
+}
+
+// goesOn reports whether a paragraph's first line continues a sentence
+// rather than starting one: it starts with a lower-case letter, with the
+// Japanese object particle を, or with a Korean particle written apart
+// ("를 구현한다"). A sentence never starts so; after a list, the list is
+// the part of the sentence before it.
+func goesOn(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t*_")
+	c, n := utf8.DecodeRune(t)
+	switch {
+	case c == 'を':
+		return true
+	case unicode.IsLower(c):
+		return true
+	case c >= 0xAC00 && c <= 0xD7A3:
+		// A Hangul particle of one syllable and a space.
+		return strings.ContainsRune("을를은는이가에와과도로", c) && len(t) > n && t[n] == ' '
+	}
+	return false
 }
 
 // isFieldText reports whether a bullet's subject is a field: a short label
