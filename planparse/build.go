@@ -66,16 +66,13 @@ type entry struct {
 	// What its text says (classify): no work of its own ("Do not …", a
 	// placeholder, a not-now aside), or a field ("**Files:** a.go").
 	notWork, field bool
-	// The list item and its tree and lines, when a list is nested in it,
-	// so that the entries of that list can be read when they are needed
-	// (nestedEntries): an area label's bullets (rule 10).
-	li ast.Node
-	t  *tree
-	sp span
+	// kids are the entries of the first list nested in the item (nil when
+	// none is), read with it: an area label's bullets (rule 10).
+	kids []entry
 }
 
 // hasKids reports whether a list is nested in the entry.
-func (e *entry) hasKids() bool { return e.li != nil }
+func (e *entry) hasKids() bool { return e.kids != nil }
 
 // extract is what one goldmark tree gives: its events and the first title
 // candidate among its paragraphs (rule 3's last resort).
@@ -123,6 +120,8 @@ func (t *tree) extractPart(src []byte, ln *lines) {
 	}
 	x.walk(kids, end)
 	t.events, t.evBase, t.evLine = x.out.events, t.base, ln.lineOf(t.base)
+	t.title, t.titleRange, t.hasTitle = t.firstParagraph(src, ln)
+	t.doc = nil
 }
 
 // appendEvents appends the events of part t at its place in the input
@@ -136,16 +135,15 @@ func (t *tree) appendEvents(dst []event, ln *lines) []event {
 		return append(dst, t.events...)
 	}
 	mv := func(r Range) Range { return Range{r.Start + db, r.End + db} }
-	entries := func(es []entry) []entry {
+	var entries func(es []entry) []entry
+	entries = func(es []entry) []entry {
 		if es == nil {
 			return nil
 		}
 		out := make([]entry, len(es))
 		for i, e := range es {
 			e.item.Block, e.item.Line, e.item.SubjectRange = mv(e.item.Block), mv(e.item.Line), mv(e.item.SubjectRange)
-			if e.li != nil {
-				e.t, e.sp = t, span{e.sp.first + dl, e.sp.last + dl}
-			}
+			e.kids = entries(e.kids)
 			out[i] = e
 		}
 		return out
@@ -160,19 +158,25 @@ func (t *tree) appendEvents(dst []event, ln *lines) []event {
 	return dst
 }
 
-// firstTitle is rule 3's last resort, over the parts' trees in order: the
-// first line of the first paragraph (at any depth, code and HTML excluded)
-// whose text is not empty once inline markup is removed.
-func firstTitle(src []byte, ln *lines, trees []*tree) (title string, r Range, ok bool) {
-	x := &extractor{src: src, ln: ln}
+// firstTitle is rule 3's last resort: the first title candidate of the
+// parts in order (firstParagraph), where its part is now.
+func firstTitle(trees []*tree) (string, Range, bool) {
 	for _, t := range trees {
-		x.t = t
-		for c := t.doc.FirstChild(); c != nil && !ok; c = c.NextSibling() {
-			_ = ast.Walk(c, x.titleWalker(&title, &r, &ok))
+		if t.hasTitle {
+			d := t.base - t.evBase
+			return t.title, Range{t.titleRange.Start + d, t.titleRange.End + d}, true
 		}
-		if ok {
-			break
-		}
+	}
+	return "", Range{}, false
+}
+
+// firstParagraph is the first line of the first paragraph of t (at any
+// depth, code and HTML excluded) whose text is not empty once inline
+// markup is removed.
+func (t *tree) firstParagraph(src []byte, ln *lines) (title string, r Range, ok bool) {
+	x := &extractor{src: src, ln: ln, t: t}
+	for c := t.doc.FirstChild(); c != nil && !ok; c = c.NextSibling() {
+		_ = ast.Walk(c, x.titleWalker(&title, &r, &ok))
 	}
 	return title, r, ok
 }
@@ -338,23 +342,13 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 	}
 	it.PlanText = planText(x.ln, subjectLine+1, sp.last)
 	ent.item = it
-	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
-		if c.Kind() == ast.KindList {
-			ent.li, ent.t, ent.sp = li, x.t, sp
-			break
-		}
-	}
+	ent.kids = x.nested(li, sp)
 	return ent, true
 }
 
-// nestedEntries returns the entries of the first list nested in e's list
-// item, read from src with line table ln.
-func nestedEntries(src []byte, ln *lines, e *entry) []entry {
-	if e.li == nil {
-		return nil
-	}
-	x := &extractor{src: src, ln: ln, t: e.t}
-	li, sp := e.li, e.sp
+// nested returns the entries of the first list nested in list item li
+// (on lines sp), nil when none is.
+func (x *extractor) nested(li ast.Node, sp span) []entry {
 	for c := li.FirstChild(); c != nil; c = c.NextSibling() {
 		l, ok := c.(*ast.List)
 		if !ok {

@@ -45,6 +45,7 @@ const (
 	whyGroupBox = "groups the checkboxes under it"
 	whyBoard    = "a board that repeats the checkboxes above it"
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
+	whyRestate  = "a table that repeats the phases or steps above it"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -86,6 +87,7 @@ var commonRows = []row{
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
 	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
+	{"a table that repeats the phases or steps above it", (*reader).restatesTable, aSkip, whyRestate, false},
 }
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
@@ -180,7 +182,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)

@@ -1,10 +1,6 @@
 package planparse
 
-import (
-	"bytes"
-
-	"github.com/yuin/goldmark/ast"
-)
+import "bytes"
 
 // Parse parses plan markdown. It never fails and never panics: malformed or
 // hostile input (binary bytes, huge lines, deep nesting, unclosed fences) still
@@ -62,7 +58,7 @@ func Reparse(prev *Plan, src []byte) *Plan {
 	for _, t := range trees {
 		x.events = t.appendEvents(x.events, ln)
 	}
-	x.title, x.titleRange, x.hasTitle = firstTitle(src, ln, trees)
+	x.title, x.titleRange, x.hasTitle = firstTitle(trees)
 	p := read(src, ln, x, frontMatterTodos(src, ln))
 	p.parts = parts
 	return p
@@ -136,25 +132,15 @@ func parseSegment(seg []byte, base int, ln *lines, breaks []int) *tree {
 // so a heading line after it starts a new block: every block but a fenced
 // code or HTML block that runs to the end of t unclosed.
 func endsClosed(t *tree, ln *lines) bool {
-	last := t.doc.LastChild()
-	if last == nil {
+	switch t.tail {
+	case tailClosed:
 		return true
-	}
-	switch last.Kind() {
-	case ast.KindFencedCodeBlock, ast.KindHTMLBlock:
-	default:
-		return true
-	}
-	if h, ok := last.(*ast.HTMLBlock); ok && h.HasClosure() {
-		return true
-	}
-	segs := last.Lines()
-	if segs.Len() == 0 {
+	case tailEmpty:
 		return false
 	}
 	// Closed iff a line of t follows its last content line (the closing
 	// fence or the blank line that ends an HTML block).
-	lastLine := ln.lineOf(t.orig(segs.At(segs.Len() - 1).Start))
+	lastLine := ln.lineOf(t.orig(t.tail))
 	return ln.start[min(lastLine+1, ln.count()-1)] < t.orig(t.size) && lastLine+1 < ln.count()
 }
 

@@ -165,13 +165,14 @@ func (h Heading) Reason() string {
 
 // Unread returns the headings whose sections give no items for a reason
 // worth telling the author (Why: a context, notes or non-goal label, an
-// override, or the plan's dialect), outermost only: a heading inside a
+// override, the plan's dialect, or work it states again: a board, a table
+// of the phases), outermost only: a heading inside a
 // skipped section is not listed again. In source order.
 func (p *Plan) Unread() []Heading {
 	var out []Heading
 	for _, h := range p.Headings {
 		switch h.Why {
-		case whyContext, whyStatus, whyLog, whySpec, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos:
+		case whyContext, whyStatus, whyLog, whySpec, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos, whyBoard, whyAPI, whyRestate:
 			out = append(out, h)
 		}
 	}

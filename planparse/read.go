@@ -57,6 +57,7 @@ type reader struct {
 	// lenient: sections under context and reference sections are read as
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
+	ids          map[string]int // headingIDs, computed when first needed
 }
 
 func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
@@ -433,7 +434,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			continue
 		}
 		if ev.areas && e.hasKids() && !e.box {
-			for _, k := range nestedEntries(r.src, r.ln, e) {
+			for _, k := range e.kids {
 				if !k.empty && !isDoNot(k.item.Subject) {
 					r.add(s, k.item)
 				}
@@ -853,13 +854,16 @@ func (r *reader) headingItem(s *sec, body bool) {
 }
 
 // dedupe drops an item made from a heading when the plan states the same
-// work again as a checkbox, by its words or by its task word and number
-// (rule 7: a checklist that restates the step headings is where the work
-// is ticked off).
+// work again as a checkbox, by its words or by its task word and number,
+// or names it by number in a task table with a status column (rule 7: a
+// checklist or a status table that restates the step headings is where the
+// work is ticked off).
 func (r *reader) dedupe() {
-	if !slices.ContainsFunc(r.plan.Items, func(it Item) bool { return it.Section && it.PlanText != "" }) {
+	if !slices.ContainsFunc(r.plan.Items, func(it Item) bool { return it.Section }) {
 		return
 	}
+	rows := map[string]bool{}
+	r.tableIDs(rows)
 	listed := map[string]bool{}
 	for i := range r.plan.Items {
 		// The list that restates the headings is a checklist: its boxes.
@@ -870,15 +874,18 @@ func (r *reader) dedupe() {
 			}
 		}
 	}
-	if len(listed) == 0 {
+	if len(listed)+len(rows) == 0 {
 		return
 	}
 	r.plan.Items = slices.DeleteFunc(r.plan.Items, func(it Item) bool {
-		if !it.Section || it.PlanText == "" {
+		if !it.Section {
 			return false
 		}
 		id := taskID(it.Subject)
-		return listed[dedupeKey(it.Subject)] || id != "" && listed[id]
+		if id != "" && rows[id] {
+			return true // a task table's rows name it: they are ticked off, it details them
+		}
+		return it.PlanText != "" && (listed[dedupeKey(it.Subject)] || id != "" && listed[id])
 	})
 }
 
@@ -914,14 +921,14 @@ func dedupeKey(s string) string {
 }
 
 // hints tells, on each outermost skipped heading whose subtree holds what
-// looks like work (numbered steps, checkboxes, a work-list or task
-// sub-heading), what it holds and how to track it.
+// looks like work (numbered steps, checkboxes, rows of a task table, a
+// work-list or task sub-heading), what it holds and how to track it.
 func (r *reader) hints() {
 	for _, s := range r.secs {
 		if s.head < 0 || s.act != aSkip || s.why == whyUnder || s.why == whySkip {
 			continue
 		}
-		var steps, boxes int
+		var steps, boxes, rows int
 		var sub string
 		for _, t := range r.secs[s.idx:] {
 			if t != s && !r.within(t, s) {
@@ -932,6 +939,7 @@ func (r *reader) hints() {
 			}
 			steps += t.ordered
 			boxes += t.boxes
+			rows += t.rows
 			if t != s && sub == "" && (t.kind == kWork || t.kind == kTasks || r.isTask(t) || t.form == fUnit) {
 				h := r.plan.Headings[t.head]
 				sub = fmt.Sprintf("%s %q", strings.Repeat("#", h.Level), plainTitle(h.Text))
@@ -943,6 +951,9 @@ func (r *reader) hints() {
 		}
 		if boxes > 0 && !s.kind.skips() || boxes > 0 && s.why == whyBoxes {
 			parts = append(parts, fmt.Sprintf("%d checkboxes", boxes))
+		}
+		if rows >= 2 && !s.kind.skips() {
+			parts = append(parts, fmt.Sprintf("%d task-table rows", rows))
 		}
 		if sub != "" {
 			parts = append(parts, "the sub-heading "+sub)

@@ -66,7 +66,7 @@ func parseWhole(src []byte) *Plan {
 	}
 	x := &extractor{src: src, ln: ln, out: &extract{}}
 	x.walk(topLevel(t), -1)
-	x.out.title, x.out.titleRange, x.out.hasTitle = firstTitle(src, ln, []*tree{t})
+	x.out.title, x.out.titleRange, x.out.hasTitle = t.firstParagraph(src, ln)
 	return read(src, ln, x.out, frontMatterTodos(src, ln))
 }
 
@@ -83,8 +83,7 @@ func samePlan(a, b *Plan) bool {
 // opening or closing a fence, removing every heading.
 func TestReparseAfterEdits(t *testing.T) {
 	inputs := corpus(t)
-	// An area label's bullets are read from the part's tree when they
-	// are needed, at the lines the part is on now.
+	// An area label's bullets are read with the part and moved with it.
 	inputs["case area labels"] = []byte("# T x\n\n## Work\n\n- Backend:\n  - item one\n  - item two\n- Frontend:\n  - three\n")
 	edits := []func(string) string{
 		func(s string) string { return strings.Replace(s, "\n## ", "\n- an extra bullet\n\n## ", 1) },

@@ -199,6 +199,40 @@ func TestSkippedLooksLikeWork(t *testing.T) {
 	}
 }
 
+// A section skipped because it states the plan's work again, or because it
+// is an API reference, is listed by Unread with its reason, as the dry run
+// and approve print it.
+func TestRestatedSectionsSayWhy(t *testing.T) {
+	tests := []struct{ src, heading, reason string }{
+		{"# P\n\n## Phase 1: Store\n- add the store\n\n## Phase 2: Sync\n- queue changes\n\n## Milestones\n\n| Milestone | Phase | Status |\n|---|---|---|\n| M1: Works offline | 1 | done |\n| M2: Nothing lost | 2 | todo |\n",
+			"Milestones", "a table that repeats the phases or steps above it; it has what looks like work (2 task-table rows); to track it, add <!-- planls: track --> under the heading"},
+		{"# P\n\n## Backlog\n- [ ] a\n- [ ] b\n- [ ] c\n\n## Board\n### To do\n- [ ] a\n### In progress\n- [ ] b\n### Done\n- [x] c\n",
+			"Board", "a board that repeats the checkboxes above it; it has what looks like work (3 checkboxes, the sub-heading ### \"To do\"); to track it, add <!-- planls: track --> under the heading"},
+		{"# P\n\n## Implementation\n- build the API\n\n## API\n### GET /v1/items\nLists the items.\n",
+			"GET /v1/items", "reference: an endpoint of the API, in a plan that names its work elsewhere"},
+	}
+	for _, tc := range tests {
+		p := Parse([]byte(tc.src))
+		found := false
+		for _, h := range p.Unread() {
+			if h.Text == tc.heading {
+				found = true
+				if h.Reason() != tc.reason {
+					t.Errorf("%q: reason %q, want %q", tc.heading, h.Reason(), tc.reason)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: not listed as skipped", tc.heading)
+		}
+	}
+	// The restating table's rows are no items; the phases' bullets are.
+	p := Parse([]byte(tests[0].src))
+	if len(p.Items) != 2 {
+		t.Errorf("items %+v, want the two phase bullets", p.Items)
+	}
+}
+
 func TestGoesOn(t *testing.T) {
 	tests := []struct {
 		line string

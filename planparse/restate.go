@@ -1,0 +1,210 @@
+package planparse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Restatement: the same work stated twice counts once, where it is first
+// stated as work (docs/PLAN-FORMAT.md "Sections"). A board over the
+// checkboxes above it is one such restatement (decide.go, board); a table
+// whose rows point at the plan's phases or steps by number is another.
+
+// headingIDs maps the task or group id of each heading that names one
+// ("phase 2", "step 1.3", as taskID gives it) to the index of the first
+// section with that id.
+func (r *reader) headingIDs() map[string]int {
+	if r.ids != nil {
+		return r.ids
+	}
+	r.ids = map[string]int{}
+	for _, s := range r.secs {
+		if s.head < 0 {
+			continue
+		}
+		if id := taskID(r.plan.Headings[s.head].Text); id != "" {
+			if _, ok := r.ids[id]; !ok {
+				r.ids[id] = s.idx
+			}
+		}
+	}
+	return r.ids
+}
+
+// restatesGroups reports whether a task table in section s restates the
+// plan's phases or steps: a column headed by a task or group word
+// ("Phase", "Phases", "Sprint", "Step") whose cell in every data row is
+// the number (or numbers: "2, 3", "2-3") of such a heading above s that is
+// work, no two rows naming the same one (a milestone table over "## Phase
+// 0" … "## Phase 4", "| M2: Site Skeleton | 1 | COMPLETE |"). The phases
+// hold the work; the table says it again. A table whose rows are the tasks
+// of the phases ("| Write the parser | 2 | done |": two rows in phase 2) is
+// not a restatement, nor one before the headings it names (the sections
+// under a task table are its rows' details).
+func (r *reader) restatesGroups(s *sec, ev *event) bool {
+	if len(ev.rows) < 2 {
+		return false
+	}
+	first := r.ln.lineOf(ev.rows[0].item.Line.Start)
+	if first < 2 {
+		return false
+	}
+	hl := first - 2
+	header := tableCells(r.ln.text(hl), r.ln.start[hl])
+	ids := r.headingIDs()
+	for c, h := range header {
+		word := groupColumn(string(r.src[h.Start:h.End]))
+		if word == "" {
+			continue
+		}
+		if r.rowsName(s, ev, c, word, ids) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupColumn returns the task or group word a table header cell is, in
+// either number ("Phase", "Phases"), or "".
+func groupColumn(cell string) string {
+	h, _ := normLabel(cell)
+	for _, w := range taskWords() {
+		if h == w || h == w+"s" || h == w+"es" {
+			return w
+		}
+	}
+	return ""
+}
+
+// rowsName reports whether column c of every row of a table names, by
+// number, a distinct work heading above s with the given word.
+func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int) bool {
+	seen := map[int]bool{}
+	for i := range ev.rows {
+		row := &ev.rows[i].item
+		l := r.ln.lineOf(row.Line.Start)
+		cells := tableCells(r.ln.text(l), r.ln.start[l])
+		if c >= len(cells) {
+			return false
+		}
+		nums := cellNumbers(trimSpace(string(r.src[cells[c].Start:cells[c].End])))
+		if len(nums) == 0 {
+			return false
+		}
+		for _, n := range nums {
+			k, ok := ids["\x00"+word+" "+n]
+			if !ok || k >= s.idx || seen[k] || r.within(s, r.secs[k]) || r.secs[k].act == aSkip {
+				return false
+			}
+			seen[k] = true
+		}
+	}
+	return true
+}
+
+// cellNumbers returns the numbers a table cell holds when it holds only
+// numbers, or a number and the title after it: "1" → [1], "2, 3" and "2-3"
+// → [2 3], "1: Core Script" → [1], "Phase 2" → [2]; otherwise none.
+func cellNumbers(v string) []string {
+	v = strings.ToLower(removeEmphasis(v))
+	for _, w := range taskWords() {
+		if rest, ok := strings.CutPrefix(v, w); ok && rest != "" && (rest[0] == ' ' || rest[0] >= '0' && rest[0] <= '9') {
+			v = trimSpace(rest)
+			break
+		}
+	}
+	n := digits(v, 0)
+	if n == 0 {
+		return nil
+	}
+	rest := trimSpace(v[n:])
+	switch {
+	case rest == "":
+		return []string{v[:n]}
+	case rest[0] == ':' || rest[0] == '.' && len(rest) > 1 && rest[1] == ' ':
+		return []string{v[:n]} // "1: Core Script", "1. Setup"
+	case rest[0] == ',' || rest[0] == '-' || strings.HasPrefix(rest, "–"):
+		m := trimSpace(strings.TrimLeft(rest, ",-–"))
+		k := digits(m, 0)
+		if k == 0 || trimSpace(m[k:]) != "" {
+			return nil
+		}
+		a, _ := strconv.Atoi(v[:n])
+		b, _ := strconv.Atoi(m[:k])
+		if rest[0] == ',' || b < a || b-a > 20 {
+			return []string{v[:n], m[:k]}
+		}
+		out := make([]string, 0, b-a+1)
+		for i := a; i <= b; i++ {
+			out = append(out, strconv.Itoa(i))
+		}
+		return out
+	}
+	return nil
+}
+
+// restatesTable reports whether a section's work is only task tables that
+// restate the plan's phases or steps above it (restatesGroups): its own
+// body has no list entries and no sub-sections, and each of its task tables
+// points at those headings row by row.
+func (r *reader) restatesTable(s *sec) bool {
+	if s.head < 0 || s.rows == 0 || s.plain+s.boxes > 0 || len(s.kids) > 0 {
+		return false
+	}
+	for _, ev := range s.events {
+		if ev.kind == evTable && len(ev.rows) > 0 && !r.restatesGroups(s, ev) {
+			return false
+		}
+	}
+	return true
+}
+
+// tableIDs adds to listed the ids of the headings that the task tables of
+// the plan's work sections name by number and track with a status column:
+// "| Step | What | Status |" over "| 2 | Schedule the job | todo |" names
+// "step 2"; "| Task | Phase | Status |" names "phase 1" on each row of
+// phase 1. Such a table is the list the work is ticked off in, and the
+// heading sections it names are its rows' details.
+func (r *reader) tableIDs(listed map[string]bool) {
+	for _, s := range r.secs {
+		if s.act == aSkip || s.rows == 0 {
+			continue
+		}
+		for _, ev := range s.events {
+			if ev.kind != evTable || len(ev.rows) == 0 {
+				continue
+			}
+			first := r.ln.lineOf(ev.rows[0].item.Line.Start)
+			if first < 2 {
+				continue
+			}
+			header := tableCells(r.ln.text(first-2), r.ln.start[first-2])
+			status := false
+			var cols []int
+			var words []string
+			for c, h := range header {
+				cell := string(r.src[h.Start:h.End])
+				if l, _ := normLabel(cell); columnIs(l, statusColumns) {
+					status = true
+				} else if w := groupColumn(cell); w != "" {
+					cols, words = append(cols, c), append(words, w)
+				}
+			}
+			if !status {
+				continue
+			}
+			for i := range ev.rows {
+				l := r.ln.lineOf(ev.rows[i].item.Line.Start)
+				cells := tableCells(r.ln.text(l), r.ln.start[l])
+				for j, c := range cols {
+					if c >= len(cells) {
+						continue
+					}
+					for _, n := range cellNumbers(trimSpace(string(r.src[cells[c].Start:cells[c].End]))) {
+						listed["\x00"+words[j]+" "+n] = true
+					}
+				}
+			}
+		}
+	}
+}
