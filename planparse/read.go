@@ -57,6 +57,7 @@ type reader struct {
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
 	ids          map[string]int // headingIDs, computed when first needed
+	groups       map[string]int // groupIDs, computed when first needed
 }
 
 func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
@@ -423,7 +424,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			}
 			continue
 		}
-		if ledIn || (boxesOnly && !e.box) || e.notWork {
+		if ledIn || (boxesOnly && !e.box) || e.notWork || r.pointer(s, e) {
 			continue
 		}
 		if ev.areas && e.hasKids() && !e.box {

@@ -208,3 +208,71 @@ func (r *reader) tableIDs(listed map[string]bool) {
 		}
 	}
 }
+
+// groupIDs maps the id of each group heading ("phase 2", "sprint 3",
+// "milestone 1") that one heading of the plan has, and no other, to that
+// heading's section.
+func (r *reader) groupIDs() map[string]int {
+	if r.groups != nil {
+		return r.groups
+	}
+	r.groups = map[string]int{}
+	twice := map[string]bool{}
+	for id, k := range r.headingIDs() {
+		if isGroupID(id) {
+			r.groups[id] = k
+		}
+	}
+	for _, s := range r.secs {
+		if s.head < 0 {
+			continue
+		}
+		if id := taskID(r.plan.Headings[s.head].Text); id != "" && r.groups[id] != s.idx {
+			twice[id] = true
+		}
+	}
+	for id := range twice {
+		delete(r.groups, id)
+	}
+	return r.groups
+}
+
+// isGroupID reports whether a taskID names a group of work ("phase 2"),
+// not one task ("step 2", which each phase may number from 1 again).
+func isGroupID(id string) bool {
+	id = strings.TrimPrefix(id, "\x00")
+	for _, w := range groupWords {
+		if rest, ok := strings.CutPrefix(id, w); ok && rest != "" && !isWordByte(rest[0]) && rest[0] < 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// pointer reports whether a plain list entry only points at a phase of the
+// plan written elsewhere: its text is that of a group heading that is
+// work, outside the entry's own section, and that heading is the only one
+// with its id ("Next steps: - Phase 1: Code quality" before "##
+// Phase 1: Code quality"). The phase holds the work; the entry says it
+// again. A checkbox that restates a phase is where it is ticked off
+// (dedupe), an entry inside its own phase is that phase's work, and one
+// that says more ("- Phase 2: Offline queue for transfers too") or only
+// shares the number ("- Phase 1 of the transfers: …") is work of its own.
+func (r *reader) pointer(s *sec, e *entry) bool {
+	if e.box || len(r.groupIDs()) == 0 {
+		return false
+	}
+	id := taskID(e.item.Subject)
+	if id == "" {
+		return false
+	}
+	k, ok := r.groups[id]
+	if !ok {
+		return false
+	}
+	t := r.secs[k]
+	if t == s || r.within(s, t) || t.act == aSkip {
+		return false
+	}
+	return dedupeKey(e.item.Subject) == dedupeKey(r.plan.Headings[t.head].Text)
+}
