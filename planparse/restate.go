@@ -209,30 +209,31 @@ func (r *reader) tableIDs(listed map[string]bool) {
 	}
 }
 
-// groupIDs maps the id of each group heading ("phase 2", "sprint 3",
-// "milestone 1") that one heading of the plan has, and no other, to that
-// heading's section.
-func (r *reader) groupIDs() map[string]int {
+// groupTitles maps the text of each group heading ("Phase 2: Sync",
+// "Sprint 3") whose id ("phase 2") no other heading of the plan has to
+// that heading's section.
+func (r *reader) groupTitles() map[string]int {
 	if r.groups != nil {
 		return r.groups
 	}
 	r.groups = map[string]int{}
-	twice := map[string]bool{}
-	for id, k := range r.headingIDs() {
-		if isGroupID(id) {
-			r.groups[id] = k
+	seen := map[string]int{}
+	for _, s := range r.secs {
+		if s.head < 0 || s.form != fGroup {
+			continue
+		}
+		if id := taskID(r.plan.Headings[s.head].Text); id != "" {
+			seen[id]++
 		}
 	}
 	for _, s := range r.secs {
-		if s.head < 0 {
+		if s.head < 0 || s.form != fGroup {
 			continue
 		}
-		if id := taskID(r.plan.Headings[s.head].Text); id != "" && r.groups[id] != s.idx {
-			twice[id] = true
+		text := r.plan.Headings[s.head].Text
+		if id := taskID(text); id != "" && seen[id] == 1 && isGroupID(id) {
+			r.groups[trimSpace(text)] = s.idx
 		}
-	}
-	for id := range twice {
-		delete(r.groups, id)
 	}
 	return r.groups
 }
@@ -259,20 +260,13 @@ func isGroupID(id string) bool {
 // that says more ("- Phase 2: Offline queue for transfers too") or only
 // shares the number ("- Phase 1 of the transfers: …") is work of its own.
 func (r *reader) pointer(s *sec, e *entry) bool {
-	if e.box || len(r.groupIDs()) == 0 {
+	if e.box || len(r.groupTitles()) == 0 {
 		return false
 	}
-	id := taskID(e.item.Subject)
-	if id == "" {
-		return false
-	}
-	k, ok := r.groups[id]
+	k, ok := r.groups[trimSpace(e.item.Subject)]
 	if !ok {
 		return false
 	}
 	t := r.secs[k]
-	if t == s || r.within(s, t) || t.act == aSkip {
-		return false
-	}
-	return dedupeKey(e.item.Subject) == dedupeKey(r.plan.Headings[t.head].Text)
+	return t != s && !r.within(s, t) && t.act != aSkip
 }
