@@ -217,6 +217,7 @@ func (s *server) reload(f *folder, force bool) {
 // answer from sn reaches the client ahead of sn's diagnostics; what asks
 // the client to request again (refreshes, stateChanged) comes after.
 func (s *server) swap(f *folder, sn *snapshot) {
+	s.idle.poke()
 	res := sn.result()
 	changed := f.planRes == nil || !samePlan(f.planRes, res)
 	if changed {
