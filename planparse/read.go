@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -341,6 +342,12 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				listSkipped, checkRun, logged = true, false, c == kLog
 			case c.checks():
 				listSkipped, checkRun = false, true
+			case boxesOnly && !r.lifted && inlineCheck(r.lineText(ev.l0), true) && r.statesCheck(ev):
+				// A checkbox plan's gate that says how to check the work
+				// is a check of its own; one that names an outcome restates
+				// the boxes above it.
+				r.paragraphItem(s, ev)
+				listSkipped, checkRun = false, false
 			case boxesOnly:
 				listSkipped, checkRun = false, false
 			case checkRun && ev.lines == 1:
@@ -622,6 +629,23 @@ func boldStep(line string) bool {
 	f, _ := formOf(t)
 	return f == fUnit
 }
+
+// statesCheck reports whether a gate or checkpoint paragraph says how to
+// check the work: it names a command or a value in a code span ("`docker
+// compose up` 后 …") or walks through a flow ("add a connection → browse
+// the tables → run a query"). A checkpoint that names an outcome only
+// ("Foundation ready", "User Story 1 complete") restates the tasks above it.
+func (r *reader) statesCheck(ev *event) bool {
+	for l := ev.l0; l <= ev.l1; l++ {
+		t := r.ln.text(l)
+		if bytes.Count(t, backtick) >= 2 || bytes.Contains(t, arrow) {
+			return true
+		}
+	}
+	return false
+}
+
+var backtick, arrow = []byte("`"), []byte("→")
 
 // markedLines adds each line of a paragraph in a checks section that starts
 // with a check mark ("✅ all tests pass", "☐ docs updated"): criteria

@@ -265,7 +265,9 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	case evParagraph:
 		if ev.lines > 0 {
 			s.content = true
-			if prev != nil && prev.kind == evList && goesOn(r.ln.text(ev.l0)) {
+			// After a blank line: a bullet's wrapped line at column 0 is
+			// no sentence of its own.
+			if prev != nil && prev.kind == evList && ev.l0 > 0 && len(bytes.TrimSpace(r.ln.text(ev.l0-1))) == 0 && goesOn(r.ln.text(ev.l0)) {
 				s.statements++
 			}
 			if first := r.ln.text(ev.l0); (bytes.IndexByte(first, ':') >= 0 || bytes.Contains(first, fullColon)) && isFieldText(string(first)) ||
