@@ -210,32 +210,39 @@ func (r *reader) tableIDs(listed map[string]bool) {
 }
 
 // groupTitles maps the text of each group heading ("Phase 2: Sync",
-// "Sprint 3") whose id ("phase 2") no other heading of the plan has to
-// that heading's section.
+// "Sprint 3") to its section; a text two group headings have maps to -1.
 func (r *reader) groupTitles() map[string]int {
 	if r.groups != nil {
 		return r.groups
 	}
 	r.groups = map[string]int{}
-	seen := map[string]int{}
 	for _, s := range r.secs {
 		if s.head < 0 || s.form != fGroup {
 			continue
 		}
-		if id := taskID(r.plan.Headings[s.head].Text); id != "" {
-			seen[id]++
-		}
-	}
-	for _, s := range r.secs {
-		if s.head < 0 || s.form != fGroup {
-			continue
-		}
-		text := r.plan.Headings[s.head].Text
-		if id := taskID(text); id != "" && seen[id] == 1 && isGroupID(id) {
-			r.groups[trimSpace(text)] = s.idx
+		text := trimSpace(r.plan.Headings[s.head].Text)
+		if _, ok := r.groups[text]; ok {
+			r.groups[text] = -1
+		} else {
+			r.groups[text] = s.idx
 		}
 	}
 	return r.groups
+}
+
+// soleGroup reports whether section k is a group heading ("Phase 2")
+// whose id no other heading of the plan has.
+func (r *reader) soleGroup(k int) bool {
+	id := taskID(r.plan.Headings[r.secs[k].head].Text)
+	if id == "" || !isGroupID(id) {
+		return false
+	}
+	for _, s := range r.secs {
+		if s.idx != k && s.head >= 0 && s.form != fNone && taskID(r.plan.Headings[s.head].Text) == id {
+			return false
+		}
+	}
+	return true
 }
 
 // isGroupID reports whether a taskID names a group of work ("phase 2"),
@@ -264,9 +271,9 @@ func (r *reader) pointer(s *sec, e *entry) bool {
 		return false
 	}
 	k, ok := r.groups[trimSpace(e.item.Subject)]
-	if !ok {
+	if !ok || k < 0 {
 		return false
 	}
 	t := r.secs[k]
-	return t != s && !r.within(s, t) && t.act != aSkip
+	return t != s && !r.within(s, t) && t.act != aSkip && r.soleGroup(k)
 }
