@@ -216,6 +216,7 @@ func (s *server) reload(f *folder, force bool) {
 // answer from sn reaches the client ahead of sn's diagnostics; what asks
 // the client to request again (refreshes, stateChanged) comes after.
 func (s *server) swap(f *folder, sn *snapshot) {
+	s.idle.poke()
 	changed := f.snap == nil || f.snap.placed != sn.placed || !samePlan(f.snap.result(), sn.result())
 	if changed {
 		f.revision++
