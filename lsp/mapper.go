@@ -39,6 +39,14 @@ func newMapper(text []byte, enc encoding) *mapper {
 	// a twentieth of a keystroke's bytes (BenchmarkInProcessKeystroke).
 	lines := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
 	m := &mapper{text: text, enc: enc, lines: lines}
+	if bytes.IndexByte(text, '\r') < 0 {
+		// No CR (most files): each '\n', found with IndexByte, ends a line.
+		for i := bytes.IndexByte(text, '\n'); i >= 0; {
+			m.lines = append(m.lines, m.lines[len(m.lines)-1]+i+1)
+			i = bytes.IndexByte(text[m.lines[len(m.lines)-1]:], '\n')
+		}
+		return m
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':
