@@ -465,7 +465,38 @@ func (ev *event) classify() {
 		// A numbered "**Scroll:** …" is a step, not a field.
 		e.field = !ev.ordered && hasColon(s) && isFieldText(s)
 	}
-	ev.files, ev.areas = fileList(ev), areaLabels(ev)
+	ev.files, ev.areas = fileList(ev) || datedLog(ev), areaLabels(ev)
+}
+
+// datedLog reports whether a list is a log: two entries or more, none a
+// box, each starting with a date ("- 2026-03-14: MFA report reviewed",
+// "- (2026-02-07) Milestone 1 outcome: …"). Dated lines record what
+// happened when; a dated box is done work and counts ("- [x] (2026-02-07)
+// Milestone 1"), and a date inside an entry ("- Ship the beta by
+// 2026-03-01") is a deadline, not a log.
+func datedLog(ev *event) bool {
+	n := 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty {
+			continue
+		}
+		if e.box || !startsWithDate(e.item.Subject) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// startsWithDate reports whether a subject starts with an ISO date
+// (YYYY-MM-DD), after an opening parenthesis, bracket or emphasis.
+func startsWithDate(s string) bool {
+	s = strings.TrimLeft(s, "*_([ ")
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	return digits(s, 0) == 4 && digits(s, 5) == 7 && digits(s, 8) == 10 && (len(s) == 10 || !isWordByte(s[10]))
 }
 
 // laterLabel reports whether a plain entry is only the label of work that
