@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // override is a `<!-- planls: ... -->` comment in a section.
@@ -938,6 +939,9 @@ func taskID(subject string) string {
 		}
 	}
 	for _, w := range taskWords() {
+		if w != "" && (s == "" || s[0] != w[0]) {
+			continue // numberedAfter needs s to start with w
+		}
 		if rest, ok := numberedAfter(s, w); ok {
 			id := strings.TrimSpace(s[:len(s)-len(rest)])
 			return "\x00" + strings.TrimRight(id, ":：.)—–- ")
@@ -946,14 +950,28 @@ func taskID(subject string) string {
 	return ""
 }
 
+// dedupeKey is s in lower case with only its letters and digits, written
+// in one pass (emphasis and spaces are neither): lowering, removing the
+// emphasis and filtering one after the other made three copies of every
+// ticked item's subject on every keystroke.
 func dedupeKey(s string) string {
-	s = strings.ToLower(removeEmphasis(s))
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return r
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+				b.WriteByte(byte(r))
+			}
+			continue
 		}
-		return -1
-	}, s)
+		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // hints tells, on each outermost skipped heading whose subtree holds what
