@@ -630,18 +630,31 @@ func boldStep(line string) bool {
 }
 
 // statesCheck reports whether a gate or checkpoint paragraph says how to
-// check the work: it names a command or a value in a code span ("`docker
-// compose up` 后 …") or walks through a flow ("add a connection → browse
-// the tables → run a query"). A checkpoint that names an outcome only
-// ("Foundation ready", "User Story 1 complete") restates the tasks above it.
+// check the work, and a check not already listed as an item: it walks
+// through a flow ("add a connection → browse the tables → run a query"), or
+// names a command or a value in a code span that no item above names
+// ("`docker compose up` 后 …"). A checkpoint that names an outcome only
+// ("Foundation ready", "User Story 1 complete"), or only the commands of
+// the boxes above it, restates them.
 func (r *reader) statesCheck(ev *event) bool {
 	for l := ev.l0; l <= ev.l1; l++ {
 		t := r.ln.text(l)
-		if bytes.Count(t, backtick) >= 2 || bytes.Contains(t, arrow) {
+		if bytes.Contains(t, arrow) {
 			return true
+		}
+		parts := bytes.Split(t, backtick)
+		for i := 1; i+1 < len(parts); i += 2 {
+			if code := bytes.TrimSpace(parts[i]); len(code) > 0 && !r.namesCode(code) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// namesCode reports whether an item found so far names code in its subject.
+func (r *reader) namesCode(code []byte) bool {
+	return slices.ContainsFunc(r.plan.Items, func(it Item) bool { return strings.Contains(it.Subject, string(code)) })
 }
 
 var backtick, arrow = []byte("`"), []byte("→")
