@@ -341,7 +341,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				listSkipped, checkRun, logged = true, false, c == kLog
 			case c.checks():
 				listSkipped, checkRun = false, true
-			case boxesOnly && !r.lifted && inlineCheck(r.lineText(ev.l0), true) && r.statesCheck(ev):
+			case boxesOnly && !r.lifted && r.statesCheck(ev) && inlineCheck(r.lineText(ev.l0), true):
 				// A checkbox plan's gate that says how to check the work
 				// is a check of its own; one that names an outcome restates
 				// the boxes above it.
@@ -637,16 +637,27 @@ func boldStep(line string) bool {
 // ("Foundation ready", "User Story 1 complete"), or only the commands of
 // the boxes above it, restates them.
 func (r *reader) statesCheck(ev *event) bool {
+	if !bytes.ContainsAny(r.ln.text(ev.l0), ":：") {
+		return false // no criterion label ("Checkpoint:") to read
+	}
 	for l := ev.l0; l <= ev.l1; l++ {
 		t := r.ln.text(l)
 		if bytes.Contains(t, arrow) {
 			return true
 		}
-		parts := bytes.Split(t, backtick)
-		for i := 1; i+1 < len(parts); i += 2 {
-			if code := bytes.TrimSpace(parts[i]); len(code) > 0 && !r.namesCode(code) {
+		for {
+			i := bytes.IndexByte(t, '`')
+			if i < 0 {
+				break
+			}
+			j := bytes.IndexByte(t[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			if code := bytes.TrimSpace(t[i+1 : i+1+j]); len(code) > 0 && !r.namesCode(code) {
 				return true
 			}
+			t = t[i+2+j:]
 		}
 	}
 	return false
@@ -654,10 +665,15 @@ func (r *reader) statesCheck(ev *event) bool {
 
 // namesCode reports whether an item found so far names code in its subject.
 func (r *reader) namesCode(code []byte) bool {
-	return slices.ContainsFunc(r.plan.Items, func(it Item) bool { return strings.Contains(it.Subject, string(code)) })
+	for i := range r.plan.Items {
+		if strings.Contains(r.plan.Items[i].Subject, string(code)) {
+			return true
+		}
+	}
+	return false
 }
 
-var backtick, arrow = []byte("`"), []byte("→")
+var arrow = []byte("→")
 
 // markedLines adds each line of a paragraph in a checks section that starts
 // with a check mark ("✅ all tests pass", "☐ docs updated"): criteria
