@@ -32,24 +32,43 @@ func TestAnalyzeFromPrevIsFresh(t *testing.T) {
 		func(s string) string { return strings.Replace(s, " ", "\n", 1) },
 		func(s string) string { return "" },
 		func(s string) string { return s },
+		func(s string) string { return strings.Replace(s, "- [ ] ", "- [x] ", 1) }, // a box ticked
 	}
+	// Completed items (one with weak evidence), a deferred one, one that
+	// is blocked: each item's findings, kept or written again, vary.
+	last := st.Tasks[len(st.Tasks)-1].ID
+	done := Do(st, UpdateOp{ID: last, Status: ptr(Completed), Evidence: ptr("commit 1234abcd: the tests pass")}, testOpts()).State
+	done = Do(done, UpdateOp{ID: last - 1, Status: ptr(Completed), Evidence: ptr("done")}, testOpts()).State
+	done = Do(done, UpdateOp{ID: last - 2, Status: ptr(Deferred), Reason: ptr("later")}, testOpts()).State
+	done = Do(done, UpdateOp{ID: last - 3, AddBlockedBy: []int{last - 4}}, testOpts()).State
 	states := []*State{st,
 		Do(st, UpdateOp{ID: st.Tasks[0].ID, Status: ptr(InProgress)}, testOpts()).State,
 		Approve(st, planparse.Parse([]byte(reworded)), []byte(reworded), "PLAN.md", testOpts()).State,
+		done,
+	}
+	// The verification of the completed items changes under the same
+	// state and text: their findings must follow it.
+	verdicts := []map[int]Verdict{nil,
+		{last: {State: "failed", Reason: "no such commit"}},
+		{last: {State: "failed", Reason: "the commit changes nothing"}},
+		{last: {State: "verified", Held: []string{"commit 1234abcd"}}, last - 1: {State: "verified", Held: []string{"x"}}},
+		{last: {State: "verified", Held: []string{"commit 1234abcd", "more"}}},
 	}
 	var prev *Analysis
 	for round := 0; round < 2; round++ {
 		for j, s := range states {
 			for k, edit := range edits {
-				text := []byte(edit(src))
-				in := Input{State: s, Src: text, Exists: true}
-				fresh := Analyze(in)
-				in.Prev = prev
-				got := Analyze(in)
-				if !sameAnalysis(got, fresh) {
-					t.Fatalf("round %d, edit %d, state %d: the analysis from the one before differs from a fresh one", round, k, j)
+				for v, vs := range verdicts {
+					text := []byte(edit(src))
+					in := Input{State: s, Src: text, Exists: true, Verdicts: vs}
+					fresh := Analyze(in)
+					in.Prev = prev
+					got := Analyze(in)
+					if !sameAnalysis(got, fresh) {
+						t.Fatalf("round %d, edit %d, state %d, verdicts %d: the analysis from the one before differs from a fresh one", round, k, j, v)
+					}
+					prev = got
 				}
-				prev = got
 			}
 		}
 	}
@@ -60,6 +79,7 @@ func TestAnalyzeFromPrevIsFresh(t *testing.T) {
 func sameAnalysis(a, b *Analysis) bool {
 	x, y := *a, *b
 	x.memo, y.memo = nil, nil
+	x.kept, y.kept = [2]int{}, [2]int{}
 	px, py := *x.Plan, *y.Plan
 	x.Plan, y.Plan = nil, nil
 	return reflect.DeepEqual(x, y) && reflect.DeepEqual(px.Items, py.Items) && reflect.DeepEqual(px.Problems, py.Problems) &&

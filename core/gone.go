@@ -20,20 +20,21 @@ func (a *Analysis) goneRanges(title planparse.Range) map[int]planparse.Range {
 	if !a.Exists {
 		return nil
 	}
-	type placed struct{ order, item int }
-	var kept []placed
 	var gone []int
 	for i, it := range a.Items {
-		switch {
-		case it.Task == nil:
-		case it.Plan != nil:
-			kept = append(kept, placed{it.Task.PlanOrder, i})
-		case it.Drift == DriftMissing:
+		if it.Task != nil && it.Plan == nil && it.Drift == DriftMissing {
 			gone = append(gone, i)
 		}
 	}
 	if len(gone) == 0 {
-		return nil
+		return nil // most keystrokes: no list of the kept items to make
+	}
+	type placed struct{ order, item int }
+	kept := make([]placed, 0, len(a.Items)-len(gone))
+	for i, it := range a.Items {
+		if it.Task != nil && it.Plan != nil {
+			kept = append(kept, placed{it.Task.PlanOrder, i})
+		}
 	}
 	slices.SortStableFunc(kept, func(x, y placed) int { return x.order - y.order })
 	out := make(map[int]planparse.Range, len(gone))

@@ -35,9 +35,8 @@ type folder struct {
 	planDisk []byte // its bytes on disk (nil when missing)
 
 	// revision is planls/stateChanged's counter: +1 per change of what
-	// planls/plan answers (planRes: the answer of the last snapshot).
+	// planls/plan answers.
 	revision     int64
-	planRes      *planResult
 	debounce     *time.Timer
 	pendingSince time.Time // first event of the burst a debounced reload waits out (zero: none)
 	retry        *time.Timer
@@ -217,12 +216,11 @@ func (s *server) reload(f *folder, force bool) {
 // answer from sn reaches the client ahead of sn's diagnostics; what asks
 // the client to request again (refreshes, stateChanged) comes after.
 func (s *server) swap(f *folder, sn *snapshot) {
-	res := sn.result()
-	changed := f.planRes == nil || !samePlan(f.planRes, res)
+	s.idle.poke()
+	changed := f.snap == nil || f.snap.placed != sn.placed || !samePlan(f.snap.result(), sn.result())
 	if changed {
 		f.revision++
 	}
-	f.planRes = res
 	sn.rev = f.revision
 	f.snap = sn
 	diags := map[string][]protocol.Diagnostic{}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -108,7 +109,11 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	d.rawReply = wire.replyRaw
 	var wg sync.WaitGroup
 	wg.Go(d.run)
-	jc.Go(ctx, d.onMessage)
+	s.grp.goFn(func(ctx context.Context) { s.idle.run(ctx, idleRelease, debug.FreeOSMemory) })
+	jc.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		s.idle.poke()
+		return d.onMessage(ctx, reply, req)
+	})
 	select {
 	case <-jc.Done():
 	case <-ctx.Done():

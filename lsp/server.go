@@ -64,6 +64,8 @@ type server struct {
 	pullSeq   uint64    // number of the latest workspace/configuration request (1-based)
 
 	reg watchReg // not guarded by mu: it has its own
+	// idle hears of each client message and new snapshot (idle.go).
+	idle quiet
 }
 
 type document struct {
@@ -77,6 +79,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, wire *stream, out *outbo
 	return &server{
 		conn: conn, wire: wire, out: out, grp: newGroup(ctx), log: log, opts: opts,
 		exited:   make(chan struct{}),
+		idle:     newQuiet(),
 		settings: defaultSettings(),
 		docs:     map[string]*document{},
 		lenses:   refresher{method: "workspace/codeLens/refresh"},

@@ -1,5 +1,7 @@
 package planparse
 
+import "bytes"
+
 // goldmark's block parser re-measures the remaining indentation once per open
 // container on every line, and walks every open container on blank lines, so
 // deep nesting costs it time quadratic in the depth (measured on v1.8.7: 8,000
@@ -22,9 +24,11 @@ const (
 // line endings only (see prepare).
 func capContainers(buf []byte) {
 	for s := 0; s < len(buf); {
-		e := s
-		for e < len(buf) && buf[e] != '\n' {
-			e++
+		e := bytes.IndexByte(buf[s:], '\n')
+		if e < 0 {
+			e = len(buf)
+		} else {
+			e += s
 		}
 		capLine(buf[s:e])
 		s = e + 1

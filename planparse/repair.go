@@ -30,29 +30,37 @@ func nestFences(buf []byte) {
 	if !bytes.Contains(buf, []byte("```")) && !bytes.Contains(buf, []byte("~~~")) {
 		return
 	}
-	type line struct{ start, end int }
-	lines := make([]line, 0, bytes.Count(buf, []byte{'\n'})+1)
+	// Only fence lines open, nest or close a fence: the others are not
+	// kept (a slice of every line was a tenth of a keystroke's parse bytes
+	// at 1,000 items).
+	type line struct {
+		start, end int
+		ch         byte
+		n          int
+		info       bool
+	}
+	var lines []line
 	for s := 0; s <= len(buf); {
 		e := bytes.IndexByte(buf[s:], '\n')
 		if e < 0 {
-			lines = append(lines, line{s, len(buf)})
-			break
+			e = len(buf)
+		} else {
+			e += s
 		}
-		lines = append(lines, line{s, s + e})
-		s += e + 1
+		if ch, n, info, ok := fenceLine(buf[s:e]); ok {
+			lines = append(lines, line{s, e, ch, n, info})
+		}
+		s = e + 1
 	}
 	for i := 0; i < len(lines); i++ {
-		ch, n, _, ok := fenceLine(buf[lines[i].start:lines[i].end])
-		if !ok {
-			continue
-		}
+		ch, n := lines[i].ch, lines[i].n
 		// An open fence: find where CommonMark closes it, and where the
 		// nested reading does.
 		depth, close, nestedClose := 0, -1, -1
 		var inner []int
 		for j := i + 1; j < len(lines); j++ {
-			c2, n2, info2, ok2 := fenceLine(buf[lines[j].start:lines[j].end])
-			if !ok2 || c2 != ch {
+			c2, n2, info2 := lines[j].ch, lines[j].n, lines[j].info
+			if c2 != ch {
 				continue
 			}
 			if info2 {
@@ -126,33 +134,39 @@ func fenceLine(l []byte) (ch byte, n int, info, ok bool) {
 // whole document (blank lines and front matter aside) and holds a heading or
 // a list is unwrapped.
 func unwrapFence(buf []byte) {
-	first, last := -1, -1
-	for s := 0; s < len(buf); {
-		e := bytes.IndexByte(buf[s:], '\n')
-		if e < 0 {
-			e = len(buf) - s
-		}
-		if len(bytes.TrimSpace(buf[s:s+e])) > 0 {
-			if first < 0 {
-				first = s
-			}
-			last = s
-		}
-		s += e + 1
-	}
-	if first < 0 || first == last {
-		return
-	}
 	line := func(s int) []byte {
 		if e := bytes.IndexByte(buf[s:], '\n'); e >= 0 {
 			return buf[s : s+e]
 		}
 		return buf[s:]
 	}
-	open, close := line(first), line(last)
+	// The first line that is not blank must open a fence: most plans stop
+	// here, without a look at their other lines.
+	first, last := -1, -1
+	for s := 0; s < len(buf) && first < 0; s += len(line(s)) + 1 {
+		if len(bytes.TrimSpace(line(s))) > 0 {
+			first = s
+		}
+	}
+	if first < 0 {
+		return
+	}
+	open := line(first)
 	ch, n, info, ok := fenceLine(open)
+	if !ok {
+		return
+	}
+	for s := first; s < len(buf); s += len(line(s)) + 1 {
+		if len(bytes.TrimSpace(line(s))) > 0 {
+			last = s
+		}
+	}
+	if first == last {
+		return
+	}
+	close := line(last)
 	ch2, n2, info2, ok2 := fenceLine(close)
-	if !ok || !ok2 || info2 || ch2 != ch || n2 < n {
+	if !ok2 || info2 || ch2 != ch || n2 < n {
 		return
 	}
 	if info {
