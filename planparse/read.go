@@ -328,6 +328,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	logged := false // the lead-in names a log ("Progress so far:"): its boxes are done work
 	skip := -1      // a list that is the details of the task line above it
 	checks := s.kind.checks()
+	lines := !boxesOnly && r.lineTasks(s)
 	for i, ev := range s.events {
 		switch ev.kind {
 		case evParagraph:
@@ -351,6 +352,8 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				listSkipped, checkRun = false, false
 			case checkRun && ev.lines == 1:
 				r.paragraphItem(s, ev)
+			case lines:
+				r.lineItem(s, ev, nil)
 			case (checks || checkRun) && r.markedLines(s, ev):
 			case r.dialect == "bullets" && (inlineCheck(r.lineText(ev.l0), false) || boldStep(r.lineText(ev.l0))):
 				r.paragraphItem(s, ev)
@@ -717,6 +720,30 @@ func (r *reader) taskLine(ev *event, i int, events []*event) bool {
 		return len(events[i+1].entries) > 0 && nextLine(r.src, ev.first.End, events[i+1].entries[0].item.Line.Start-indentBefore(r.src, events[i+1].entries[0].item.Line.Start))
 	}
 	return !r.firstPara(ev)
+}
+
+// lineTasks reports whether a task-list section ("## Tasks", "## TODO",
+// "## Next up") is written as one short line per task without list markers:
+// two paragraphs or more, each one line, none a lead-in, and nothing else
+// but comments. Each line is then a task, as in a plain-text TODO.
+func (r *reader) lineTasks(s *sec) bool {
+	if s.kind != kTasks || s.head < 0 || s.plain+s.boxes > 0 || s.rows > 0 {
+		return false
+	}
+	n := 0
+	for _, ev := range s.events {
+		switch {
+		case ev.kind == evComment:
+		case ev.kind == evParagraph && ev.lines == 1 && !ev.leadIn && ev.first.End-ev.first.Start <= 120:
+			if t := bytes.TrimRight(r.ln.text(ev.l0), " \t"); bytes.HasSuffix(t, []byte(":")) || bytes.HasSuffix(t, []byte("：")) {
+				return false
+			}
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= 2
 }
 
 // indentBefore counts the spaces and tabs before offset off on its line.
