@@ -722,12 +722,13 @@ func (r *reader) taskLine(ev *event, i int, events []*event) bool {
 	return !r.firstPara(ev)
 }
 
-// lineTasks reports whether a task-list section ("## Tasks", "## TODO",
-// "## Next up") is written as one short line per task without list markers:
-// two paragraphs or more, each one line, none a lead-in, and nothing else
-// but comments. Each line is then a task, as in a plain-text TODO.
+// lineTasks reports whether a task-list or checks section ("## Tasks",
+// "## TODO", "## Acceptance criteria") is written as one short line per
+// task or check without list markers: two paragraphs or more, each one
+// line, none a lead-in, and nothing else but comments. Each line is then an
+// item, as in a plain-text TODO.
 func (r *reader) lineTasks(s *sec) bool {
-	if s.kind != kTasks || s.head < 0 || s.plain+s.boxes > 0 || s.rows > 0 {
+	if s.kind != kTasks && !s.kind.checks() || s.head < 0 || s.plain+s.boxes > 0 || s.rows > 0 {
 		return false
 	}
 	n := 0
