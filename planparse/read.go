@@ -58,6 +58,7 @@ type reader struct {
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
 	ids          map[string]int // headingIDs, computed when first needed
+	groups       map[string]int // groupTitles, computed when first needed
 }
 
 func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
@@ -433,7 +434,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			}
 			continue
 		}
-		if ledIn || (boxesOnly && !e.box) || e.notWork {
+		if ledIn || (boxesOnly && !e.box) || e.notWork || r.pointer(s, e) {
 			continue
 		}
 		if ev.areas && e.hasKids() && !e.box {
@@ -921,8 +922,12 @@ func (r *reader) dedupe() {
 	}
 	rows := map[string]bool{}
 	r.tableIDs(rows)
+	body := slices.ContainsFunc(r.plan.Items, func(it Item) bool { return it.Section && it.PlanText != "" })
+	if !body && len(rows) == 0 {
+		return
+	}
 	listed := map[string]bool{}
-	for i := range r.plan.Items {
+	for i := 0; body && i < len(r.plan.Items); i++ {
 		// The list that restates the headings is a checklist: its boxes.
 		if it := &r.plan.Items[i]; !it.Section && it.Checkbox != NoCheckbox {
 			listed[dedupeKey(it.Subject)] = true

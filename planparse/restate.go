@@ -208,3 +208,72 @@ func (r *reader) tableIDs(listed map[string]bool) {
 		}
 	}
 }
+
+// groupTitles maps the text of each group heading ("Phase 2: Sync",
+// "Sprint 3") to its section; a text two group headings have maps to -1.
+func (r *reader) groupTitles() map[string]int {
+	if r.groups != nil {
+		return r.groups
+	}
+	r.groups = map[string]int{}
+	for _, s := range r.secs {
+		if s.head < 0 || s.form != fGroup {
+			continue
+		}
+		text := trimSpace(r.plan.Headings[s.head].Text)
+		if _, ok := r.groups[text]; ok {
+			r.groups[text] = -1
+		} else {
+			r.groups[text] = s.idx
+		}
+	}
+	return r.groups
+}
+
+// soleGroup reports whether section k is a group heading ("Phase 2")
+// whose id no other heading of the plan has.
+func (r *reader) soleGroup(k int) bool {
+	id := taskID(r.plan.Headings[r.secs[k].head].Text)
+	if id == "" || !isGroupID(id) {
+		return false
+	}
+	for _, s := range r.secs {
+		if s.idx != k && s.head >= 0 && s.form != fNone && taskID(r.plan.Headings[s.head].Text) == id {
+			return false
+		}
+	}
+	return true
+}
+
+// isGroupID reports whether a taskID names a group of work ("phase 2"),
+// not one task ("step 2", which each phase may number from 1 again).
+func isGroupID(id string) bool {
+	id = strings.TrimPrefix(id, "\x00")
+	for _, w := range groupWords {
+		if rest, ok := strings.CutPrefix(id, w); ok && rest != "" && !isWordByte(rest[0]) && rest[0] < 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// pointer reports whether a plain list entry only points at a phase of the
+// plan written elsewhere: its text is that of a group heading that is
+// work, outside the entry's own section, and that heading is the only one
+// with its id ("Next steps: - Phase 1: Code quality" before "##
+// Phase 1: Code quality"). The phase holds the work; the entry says it
+// again. A checkbox that restates a phase is where it is ticked off
+// (dedupe), an entry inside its own phase is that phase's work, and one
+// that says more ("- Phase 2: Offline queue for transfers too") or only
+// shares the number ("- Phase 1 of the transfers: …") is work of its own.
+func (r *reader) pointer(s *sec, e *entry) bool {
+	if e.box || len(r.groupTitles()) == 0 {
+		return false
+	}
+	k, ok := r.groups[trimSpace(e.item.Subject)]
+	if !ok || k < 0 {
+		return false
+	}
+	t := r.secs[k]
+	return t != s && !r.within(s, t) && t.act != aSkip && r.soleGroup(k)
+}
