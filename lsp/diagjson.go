@@ -120,6 +120,15 @@ func appendPosition(b []byte, p protocol.Position) []byte {
 	return append(b, '}')
 }
 
+// plainJSON are the ASCII bytes a JSON string holds as they are: one
+// lookup, not six comparisons, per byte of a publish's messages.
+var plainJSON = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
 // appendString appends s as encoding/json writes a string: HTML characters,
 // control characters, U+2028 and U+2029 escaped, invalid UTF-8 as U+FFFD.
 func appendString(b []byte, s string) []byte {
@@ -128,7 +137,7 @@ func appendString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainJSON[c] {
 				i++
 				continue
 			}
@@ -142,6 +151,10 @@ func appendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
 			}

@@ -26,6 +26,11 @@ func TestDiagnosticsJSON(t *testing.T) {
 			{Range: rng, Message: "no code, no data"},
 			{Range: rng, Code: int32(7), Message: "another code type", Data: map[string]any{"x": 1}}},
 	}
+	every := make([]byte, 256) // every byte, as a message holds it
+	for i := range every {
+		every[i] = byte(i)
+	}
+	lists = append(lists, []protocol.Diagnostic{{Range: rng, Message: string(every)}})
 	for _, list := range lists {
 		for _, version := range []uint32{0, 12} {
 			got, body, err := appendPublish(nil, "file:///w/PLAN.md", version, list)

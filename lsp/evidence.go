@@ -34,8 +34,8 @@ type evidenceRef struct {
 // itemVerify is planls/plan's verification of a completed item.
 type itemVerify struct {
 	State  string `json:"state"` // verified, unverifiable, failed
-	Reason string `json:"reason"`
-	Weak   bool   `json:"weak"`
+	Reason string `json:"reason,omitempty"`
+	Weak   bool   `json:"weak,omitempty"`
 }
 
 // refsOf renders checks as planls/plan evidence references.

@@ -179,9 +179,15 @@ func TestPlanRequestShape(t *testing.T) {
 		t.Errorf("item 3 %+v", three)
 	}
 	raw, _ := json.Marshal(res)
-	for _, key := range []string{`"blockedBy":[]`, `"needsReapproval":false`, `"stateError":""`, `"activeForm":""`} {
+	for _, key := range []string{`"needsReapproval":false`, `"stateError":""`, `"drift":"same"`} {
 		if !strings.Contains(string(raw), key) {
 			t.Errorf("result lacks %s", key)
+		}
+	}
+	// An item's fields at their empty value are left out.
+	for _, key := range []string{`"blockedBy":[]`, `"activeForm":""`, `"blocked":false`, `"verify":null`, `"evidenceRefs":[]`, `"reason":""`} {
+		if strings.Contains(string(raw), key) {
+			t.Errorf("result has %s", key)
 		}
 	}
 }

@@ -20,8 +20,10 @@ import (
 // stdio, so the same benchmark measures any build: PLANLS_BENCH_BIN names
 // the binary (e.g. one built from main, for a before/after table in one
 // run), else the binary of this tree. The client reads frames itself and
-// looks only at a publish's version, so the client's JSON decoding is not
-// counted as the server's time.
+// looks only at a publish's version and a reply's id, so a latency ends
+// when the last byte of the message is read: the client's JSON decoding
+// is not counted as the server's time (BenchmarkRepoRequest reports it on
+// its own).
 
 // benchBinary is the server binary the process benchmarks run.
 func benchBinary(b *testing.B) string {
@@ -151,6 +153,15 @@ func (c *procClient) send(msg any) {
 }
 
 func (c *procClient) call(id, method string, params any) json.RawMessage {
+	var m struct {
+		Result json.RawMessage `json:"result"`
+	}
+	_ = json.Unmarshal(c.callRaw(id, method, params), &m)
+	return m.Result
+}
+
+// callRaw sends a request and returns its reply as read, undecoded.
+func (c *procClient) callRaw(id, method string, params any) []byte {
 	c.send(map[string]any{"jsonrpc": "2.0", "id": "bench-" + id, "method": method, "params": params})
 	var body []byte
 	c.wait("reply to "+method, func() bool {
@@ -158,11 +169,7 @@ func (c *procClient) call(id, method string, params any) json.RawMessage {
 		body = r
 		return ok
 	})
-	var m struct {
-		Result json.RawMessage `json:"result"`
-	}
-	_ = json.Unmarshal(body, &m)
-	return m.Result
+	return body
 }
 
 // benchID is the id of a reply to a benchmark's call ("bench-N"), read

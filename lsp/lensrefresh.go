@@ -61,6 +61,9 @@ func refreshSums(sn *snapshot) (lens, hint uint64) {
 // clients advertising workspace.codeLens / workspace.inlayHint
 // refreshSupport. Caller holds mu.
 func (s *server) noteLenses(f *folder) {
+	if !s.caps.lensRefresh && !s.caps.inlayRefresh {
+		return // the sums would only be recorded, for nothing to compare
+	}
 	lens, hint := refreshSums(f.snap)
 	s.noteRefresh(&f.lensSum, lens, s.caps.lensRefresh, &s.lenses)
 	s.noteRefresh(&f.hintSum, hint, s.caps.inlayRefresh, &s.hints)

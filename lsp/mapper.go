@@ -39,6 +39,14 @@ func newMapper(text []byte, enc encoding) *mapper {
 	// a twentieth of a keystroke's bytes (BenchmarkInProcessKeystroke).
 	lines := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
 	m := &mapper{text: text, enc: enc, lines: lines}
+	if bytes.IndexByte(text, '\r') < 0 {
+		// No CR (most files): each '\n', found with IndexByte, ends a line.
+		for i := bytes.IndexByte(text, '\n'); i >= 0; {
+			m.lines = append(m.lines, m.lines[len(m.lines)-1]+i+1)
+			i = bytes.IndexByte(text[m.lines[len(m.lines)-1]:], '\n')
+		}
+		return m
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':
@@ -79,7 +87,16 @@ func (m *mapper) position(off int) protocol.Position {
 }
 
 func (m *mapper) rng(start, end int) protocol.Range {
-	return protocol.Range{Start: m.position(start), End: m.position(end)}
+	p := m.position(start)
+	// An end on start's line (an item's line: most ranges) is counted on
+	// from start, without a second search and count of the line, when start
+	// is where it was asked and at a character's first byte (so the
+	// characters before and after it are those of the whole line).
+	l := int(p.Line)
+	if start >= m.lines[l] && start <= end && end <= m.lineEnd(l) && (start == len(m.text) || utf8.RuneStart(m.text[start])) {
+		return protocol.Range{Start: p, End: protocol.Position{Line: p.Line, Character: p.Character + uint32(m.units(m.text[start:end]))}}
+	}
+	return protocol.Range{Start: p, End: m.position(end)}
 }
 
 // offset converts a position to a byte offset. A line past the end maps to

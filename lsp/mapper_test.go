@@ -106,3 +106,22 @@ func FuzzMapper(f *testing.F) {
 		}
 	})
 }
+
+// TestMapperRangeIsTwoPositions: a range counted on from its start (an end
+// on the same line) is the range of the two positions, on text with
+// multi-byte, four-byte and invalid UTF-8, CRLF and lone CR lines, in both
+// encodings, for every pair of offsets.
+func TestMapperRangeIsTwoPositions(t *testing.T) {
+	text := []byte("a é\r\n😀b\xe4\xb8c\rx\xff\n\n中文 z\r\n")
+	for _, enc := range []encoding{utf16, utf8Enc} {
+		m := newMapper(text, enc)
+		for s := -1; s <= len(text)+1; s++ {
+			for e := s; e <= len(text)+1; e++ {
+				want := protocol.Range{Start: m.position(s), End: m.position(e)}
+				if got := m.rng(s, e); got != want {
+					t.Fatalf("%v: rng(%d, %d) = %v, want %v", enc, s, e, got, want)
+				}
+			}
+		}
+	}
+}

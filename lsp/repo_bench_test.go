@@ -216,7 +216,12 @@ func BenchmarkRepoKeystroke(b *testing.B) {
 }
 
 // BenchmarkRepoRequest measures hover, code action and planls/plan at
-// 1,000 items once the server has settled (planls/plan no longer pending).
+// 1,000 items once the server has settled (planls/plan no longer pending):
+// p50/p99 from the request's write to its reply's last byte read, the
+// reply's size, and, on its own, how long decoding the reply into
+// values takes this client (decode-p50-ms: encoding/json, for the work
+// proportional to the reply that a sidebar's JSON.parse or vim.json.decode
+// does after it).
 func BenchmarkRepoRequest(b *testing.B) {
 	for _, bin := range benchBins(b) {
 		b.Run(bin.name, func(b *testing.B) {
@@ -226,15 +231,27 @@ func BenchmarkRepoRequest(b *testing.B) {
 					s := openRepoPlan(b, bin.path, 1000)
 					method, params := s.benchRequests()[name](0)
 					s.request(method, params) // warm
-					var lat []time.Duration
+					var lat, dec []time.Duration
+					size := 0
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
+						s.seq++
 						start := time.Now()
-						s.request(method, params)
+						body := s.callRaw(strconv.Itoa(s.seq), method, params)
 						lat = append(lat, time.Since(start))
+						start = time.Now()
+						var v any
+						if err := json.Unmarshal(body, &v); err != nil {
+							b.Fatal(err)
+						}
+						dec = append(dec, time.Since(start))
+						size = len(body)
 					}
 					b.StopTimer()
 					reportLatency(b, lat)
+					slices.Sort(dec)
+					b.ReportMetric(ms(dec[len(dec)/2]), "decode-p50-ms")
+					b.ReportMetric(float64(size)/1024, "reply-KB")
 				})
 			}
 		})

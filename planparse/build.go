@@ -38,7 +38,9 @@ type event struct {
 	lineEnd   int
 	said      *headFacts
 	// evList: the items in order, whether the list is numbered, and what
-	// its entries say as a whole (classify).
+	// its entries say as a whole (classify): files when the list is no
+	// work at all (a file list, a dated log), areas when its parents only
+	// name areas.
 	entries      []entry
 	ordered      bool
 	files, areas bool

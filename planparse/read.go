@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // override is a `<!-- planls: ... -->` comment in a section.
@@ -468,7 +469,38 @@ func (ev *event) classify() {
 		// A numbered "**Scroll:** …" is a step, not a field.
 		e.field = !ev.ordered && hasColon(s) && isFieldText(s)
 	}
-	ev.files, ev.areas = fileList(ev), areaLabels(ev)
+	ev.files, ev.areas = fileList(ev) || datedLog(ev), areaLabels(ev)
+}
+
+// datedLog reports whether a list is a log: two entries or more, none a
+// box, each starting with a date ("- 2026-03-14: MFA report reviewed",
+// "- (2026-02-07) Milestone 1 outcome: …"). Dated lines record what
+// happened when; a dated box is done work and counts ("- [x] (2026-02-07)
+// Milestone 1"), and a date inside an entry ("- Ship the beta by
+// 2026-03-01") is a deadline, not a log.
+func datedLog(ev *event) bool {
+	n := 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty {
+			continue
+		}
+		if e.box || !startsWithDate(e.item.Subject) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}
+
+// startsWithDate reports whether a subject starts with an ISO date
+// (YYYY-MM-DD), after an opening parenthesis, bracket or emphasis.
+func startsWithDate(s string) bool {
+	s = strings.TrimLeft(s, "*_([ ")
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	return digits(s, 0) == 4 && digits(s, 5) == 7 && digits(s, 8) == 10 && (len(s) == 10 || !isWordByte(s[10]))
 }
 
 // laterLabel reports whether a plain entry is only the label of work that
@@ -964,6 +996,9 @@ func taskID(subject string) string {
 		}
 	}
 	for _, w := range taskWords() {
+		if w != "" && (s == "" || s[0] != w[0]) {
+			continue // numberedAfter needs s to start with w
+		}
 		if rest, ok := numberedAfter(s, w); ok {
 			id := strings.TrimSpace(s[:len(s)-len(rest)])
 			return "\x00" + strings.TrimRight(id, ":：.)—–- ")
@@ -972,14 +1007,28 @@ func taskID(subject string) string {
 	return ""
 }
 
+// dedupeKey is s in lower case with only its letters and digits, written
+// in one pass (emphasis and spaces are neither): lowering, removing the
+// emphasis and filtering one after the other made three copies of every
+// ticked item's subject on every keystroke.
 func dedupeKey(s string) string {
-	s = strings.ToLower(removeEmphasis(s))
-	return strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return r
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+				b.WriteByte(byte(r))
+			}
+			continue
 		}
-		return -1
-	}, s)
+		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // hints tells, on each outermost skipped heading whose subtree holds what

@@ -257,3 +257,25 @@ func TestGoesOn(t *testing.T) {
 		}
 	}
 }
+
+func TestDatedLog(t *testing.T) {
+	tests := []struct {
+		subject string
+		want    bool
+	}{
+		{"2026-05-02: dual writes on in staging", true},
+		{"(2026-05-09) 50% read from Redis", true},
+		{"**2026-01-03** kickoff", true},
+		{"2026-05-02", true},
+		{"Send the notice by 2026-04-18", false},
+		{"2026-5-2: short date", false},
+		{"20260502 build", false},
+		{"2026-05-02x", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := startsWithDate(tc.subject); got != tc.want {
+			t.Errorf("startsWithDate(%q) = %v, want %v", tc.subject, got, tc.want)
+		}
+	}
+}
