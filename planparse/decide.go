@@ -1,9 +1,6 @@
 package planparse
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // act is what one section's own body gives (docs/PLAN-FORMAT.md
 // "Sections"): each section gets exactly one, from its dialect's table.
@@ -45,7 +42,7 @@ const (
 	whyGroupBox = "groups the checkboxes under it"
 	whyBoard    = "a board that repeats the checkboxes above it"
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
-	whyRestate  = "a table that repeats the phases or steps above it"
+	whyRestate  = "a table that repeats the plan's phases or steps"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -87,7 +84,7 @@ var commonRows = []row{
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
 	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
-	{"a table that repeats the phases or steps above it", (*reader).restatesTable, aSkip, whyRestate, false},
+	{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 }
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
@@ -298,13 +295,26 @@ func (r *reader) statedPhase(s *sec) bool {
 	if s.statements > 0 {
 		return true
 	}
-	stated := func(t *sec) bool {
-		return t != s && r.grouping(t) && len(t.kids) == 0 && t.boxes == 0 && t.statements > 0
-	}
 	if p := r.parentOf(s); p != nil {
-		return slices.ContainsFunc(p.kids, func(k int) bool { return stated(r.secs[k]) })
+		for _, k := range p.kids {
+			if r.statesPhase(s, r.secs[k]) {
+				return true
+			}
+		}
+		return false
 	}
-	return slices.ContainsFunc(r.secs, func(t *sec) bool { return t.parent < 0 && t.level == s.level && stated(t) })
+	for _, t := range r.secs {
+		if t.parent < 0 && t.level == s.level && r.statesPhase(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// statesPhase reports whether t, a section beside s, is a phase whose list
+// goes on in a sentence.
+func (r *reader) statesPhase(s, t *sec) bool {
+	return t != s && t.statements > 0 && r.grouping(t) && len(t.kids) == 0 && t.boxes == 0
 }
 
 // card reports whether a heading that names work has sub-sections that are

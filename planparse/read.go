@@ -330,6 +330,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	logged := false // the lead-in names a log ("Progress so far:"): its boxes are done work
 	skip := -1      // a list that is the details of the task line above it
 	checks := s.kind.checks()
+	lines := !boxesOnly && r.lineTasks(s)
 	for i, ev := range s.events {
 		switch ev.kind {
 		case evParagraph:
@@ -343,7 +344,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				listSkipped, checkRun, logged = true, false, c == kLog
 			case c.checks():
 				listSkipped, checkRun = false, true
-			case boxesOnly && !r.lifted && inlineCheck(r.lineText(ev.l0), true) && r.statesCheck(ev):
+			case boxesOnly && !r.lifted && r.statesCheck(ev) && inlineCheck(r.lineText(ev.l0), true):
 				// A checkbox plan's gate that says how to check the work
 				// is a check of its own; one that names an outcome restates
 				// the boxes above it.
@@ -353,6 +354,8 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				listSkipped, checkRun = false, false
 			case checkRun && ev.lines == 1:
 				r.paragraphItem(s, ev)
+			case lines:
+				r.lineItem(s, ev, nil)
 			case (checks || checkRun) && r.markedLines(s, ev):
 			case r.dialect == "bullets" && (inlineCheck(r.lineText(ev.l0), false) || boldStep(r.lineText(ev.l0))):
 				r.paragraphItem(s, ev)
@@ -663,21 +666,50 @@ func boldStep(line string) bool {
 }
 
 // statesCheck reports whether a gate or checkpoint paragraph says how to
-// check the work: it names a command or a value in a code span ("`docker
-// compose up` 后 …") or walks through a flow ("add a connection → browse
-// the tables → run a query"). A checkpoint that names an outcome only
-// ("Foundation ready", "User Story 1 complete") restates the tasks above it.
+// check the work, and a check not already listed as an item: it walks
+// through a flow ("add a connection → browse the tables → run a query"), or
+// names a command or a value in a code span that no item above names
+// ("`docker compose up` 后 …"). A checkpoint that names an outcome only
+// ("Foundation ready", "User Story 1 complete"), or only the commands of
+// the boxes above it, restates them.
 func (r *reader) statesCheck(ev *event) bool {
+	if !bytes.ContainsAny(r.ln.text(ev.l0), ":：") {
+		return false // no criterion label ("Checkpoint:") to read
+	}
 	for l := ev.l0; l <= ev.l1; l++ {
 		t := r.ln.text(l)
-		if bytes.Count(t, backtick) >= 2 || bytes.Contains(t, arrow) {
+		if bytes.Contains(t, arrow) {
+			return true
+		}
+		for {
+			i := bytes.IndexByte(t, '`')
+			if i < 0 {
+				break
+			}
+			j := bytes.IndexByte(t[i+1:], '`')
+			if j < 0 {
+				break
+			}
+			if code := bytes.TrimSpace(t[i+1 : i+1+j]); len(code) > 0 && !r.namesCode(code) {
+				return true
+			}
+			t = t[i+2+j:]
+		}
+	}
+	return false
+}
+
+// namesCode reports whether an item found so far names code in its subject.
+func (r *reader) namesCode(code []byte) bool {
+	for i := range r.plan.Items {
+		if strings.Contains(r.plan.Items[i].Subject, string(code)) {
 			return true
 		}
 	}
 	return false
 }
 
-var backtick, arrow = []byte("`"), []byte("→")
+var arrow = []byte("→")
 
 // markedLines adds each line of a paragraph in a checks section that starts
 // with a check mark ("✅ all tests pass", "☐ docs updated"): criteria
@@ -721,6 +753,31 @@ func (r *reader) taskLine(ev *event, i int, events []*event) bool {
 		return len(events[i+1].entries) > 0 && nextLine(r.src, ev.first.End, events[i+1].entries[0].item.Line.Start-indentBefore(r.src, events[i+1].entries[0].item.Line.Start))
 	}
 	return !r.firstPara(ev)
+}
+
+// lineTasks reports whether a task-list or checks section ("## Tasks",
+// "## TODO", "## Acceptance criteria") is written as one short line per
+// task or check without list markers: two paragraphs or more, each one
+// line, none a lead-in, and nothing else but comments. Each line is then an
+// item, as in a plain-text TODO.
+func (r *reader) lineTasks(s *sec) bool {
+	if s.kind != kTasks && !s.kind.checks() || s.head < 0 || s.plain+s.boxes > 0 || s.rows > 0 {
+		return false
+	}
+	n := 0
+	for _, ev := range s.events {
+		switch {
+		case ev.kind == evComment:
+		case ev.kind == evParagraph && ev.lines == 1 && !ev.leadIn && ev.first.End-ev.first.Start <= 120:
+			if t := bytes.TrimRight(r.ln.text(ev.l0), " \t"); bytes.HasSuffix(t, []byte(":")) || bytes.HasSuffix(t, []byte("：")) {
+				return false
+			}
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= 2
 }
 
 // indentBefore counts the spaces and tabs before offset off on its line.

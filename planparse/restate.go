@@ -34,13 +34,14 @@ func (r *reader) headingIDs() map[string]int {
 // restatesGroups reports whether a task table in section s restates the
 // plan's phases or steps: a column headed by a task or group word
 // ("Phase", "Phases", "Sprint", "Step") whose cell in every data row is
-// the number (or numbers: "2, 3", "2-3") of such a heading above s that is
-// work, no two rows naming the same one (a milestone table over "## Phase
-// 0" … "## Phase 4", "| M2: Site Skeleton | 1 | COMPLETE |"). The phases
-// hold the work; the table says it again. A table whose rows are the tasks
-// of the phases ("| Write the parser | 2 | done |": two rows in phase 2) is
-// not a restatement, nor one before the headings it names (the sections
-// under a task table are its rows' details).
+// the number (or numbers: "2, 3", "2-3") of such a heading that holds work,
+// no two rows naming the same one (a milestone table over "## Phase
+// 0" … "## Phase 4", "| M2: Site Skeleton | 1 | COMPLETE |"), or below
+// it when those hold lists of their own (a "| Phase | Goal | Status |"
+// roadmap over "## Phase 1" … with their bullets). The phases hold the
+// work; the table says it again. A table whose rows are the tasks of the
+// phases ("| Write the parser | 2 | done |": two rows in phase 2) is not a
+// restatement, nor one over headings that only detail its rows.
 func (r *reader) restatesGroups(s *sec, ev *event) bool {
 	if len(ev.rows) < 2 {
 		return false
@@ -52,12 +53,18 @@ func (r *reader) restatesGroups(s *sec, ev *event) bool {
 	hl := first - 2
 	header := tableCells(r.ln.text(hl), r.ln.start[hl])
 	ids := r.headingIDs()
+	status := false
+	for _, h := range header {
+		if l, _ := normLabel(string(r.src[h.Start:h.End])); columnIs(l, statusColumns) {
+			status = true
+		}
+	}
 	for c, h := range header {
 		word := groupColumn(string(r.src[h.Start:h.End]))
 		if word == "" {
 			continue
 		}
-		if r.rowsName(s, ev, c, word, ids) {
+		if r.rowsName(s, ev, c, word, ids, status) {
 			return true
 		}
 	}
@@ -76,9 +83,45 @@ func groupColumn(cell string) string {
 	return ""
 }
 
+// holdsWork says what section t, which a table in section s names by
+// number, holds: lists of work of its own, or one item named by its
+// heading (a task heading, a card of fields). Above s, t was read already;
+// below s (not yet decided), its facts say: a label that skips holds
+// neither, a task heading or a card is one item, and otherwise it holds
+// lists when it or a section under it has list entries.
+func (r *reader) holdsWork(s, t *sec) (lists, item bool) {
+	if t.idx < s.idx {
+		switch t.act {
+		case aSkip, aDetail:
+			return false, false
+		case aItem:
+			return false, true
+		}
+		return true, false
+	}
+	if t.kind.skips() || r.excluded(t) {
+		return false, false
+	}
+	if r.card(t) || r.grouping(t) && r.fields(t) || r.isTask(t) && len(t.kids) == 0 {
+		return false, true
+	}
+	for _, u := range r.secs[t.idx:] {
+		if u != t && !r.within(u, t) {
+			break
+		}
+		if u.plain+u.boxes > 0 {
+			return true, false
+		}
+	}
+	return false, false
+}
+
 // rowsName reports whether column c of every row of a table names, by
-// number, a distinct work heading above s with the given word.
-func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int) bool {
+// number, a distinct heading with the given word that holds lists of work
+// of its own (holdsWork), or, in a table without a status column, that is
+// one item named by its heading. A status table over such headings is
+// where they are ticked off (dedupe drops the heading items).
+func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int, status bool) bool {
 	seen := map[int]bool{}
 	for i := range ev.rows {
 		row := &ev.rows[i].item
@@ -93,7 +136,10 @@ func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]
 		}
 		for _, n := range nums {
 			k, ok := ids["\x00"+word+" "+n]
-			if !ok || k >= s.idx || seen[k] || r.within(s, r.secs[k]) || r.secs[k].act == aSkip {
+			if !ok || k == s.idx || seen[k] || r.within(s, r.secs[k]) {
+				return false
+			}
+			if lists, item := r.holdsWork(s, r.secs[k]); !lists && (!item || status) {
 				return false
 			}
 			seen[k] = true
@@ -144,12 +190,18 @@ func cellNumbers(v string) []string {
 }
 
 // restatesTable reports whether a section's work is only task tables that
-// restate the plan's phases or steps above it (restatesGroups): its own
-// body has no list entries and no sub-sections, and each of its task tables
-// points at those headings row by row.
+// restate the plan's phases or steps (restatesGroups): its own
+// body has no list entries, its sub-sections (if any) are phases or steps
+// themselves, and each of its task tables points at those headings row by
+// row.
 func (r *reader) restatesTable(s *sec) bool {
-	if s.head < 0 || s.rows == 0 || s.plain+s.boxes > 0 || len(s.kids) > 0 {
+	if s.head < 0 || s.rows == 0 || s.plain+s.boxes > 0 {
 		return false
+	}
+	for _, k := range s.kids {
+		if !r.named(r.secs[k]) {
+			return false // "### Notes" under it would be skipped with it
+		}
 	}
 	for _, ev := range s.events {
 		if ev.kind == evTable && len(ev.rows) > 0 && !r.restatesGroups(s, ev) {
