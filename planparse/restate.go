@@ -109,8 +109,8 @@ func (r *reader) holdsWork(s, t *sec) (lists, item bool) {
 		if u != t && !r.within(u, t) {
 			break
 		}
-		if u.plain+u.boxes > 0 {
-			return true, false
+		if u.plain+u.boxes > 0 && !u.kind.skips() && !r.excluded(u) {
+			return true, false // not "### Background" or "### Later" bullets
 		}
 	}
 	return false, false
