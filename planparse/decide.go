@@ -42,7 +42,7 @@ const (
 	whyGroupBox = "groups the checkboxes under it"
 	whyBoard    = "a board that repeats the checkboxes above it"
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
-	whyRestate  = "a table that repeats the phases or steps above it"
+	whyRestate  = "a table that repeats the plan's phases or steps"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -84,7 +84,7 @@ var commonRows = []row{
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
 	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
-	{"a table that repeats the phases or steps above it", (*reader).restatesTable, aSkip, whyRestate, false},
+	{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 }
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],

@@ -34,13 +34,14 @@ func (r *reader) headingIDs() map[string]int {
 // restatesGroups reports whether a task table in section s restates the
 // plan's phases or steps: a column headed by a task or group word
 // ("Phase", "Phases", "Sprint", "Step") whose cell in every data row is
-// the number (or numbers: "2, 3", "2-3") of such a heading above s that is
-// work, no two rows naming the same one (a milestone table over "## Phase
-// 0" … "## Phase 4", "| M2: Site Skeleton | 1 | COMPLETE |"). The phases
-// hold the work; the table says it again. A table whose rows are the tasks
-// of the phases ("| Write the parser | 2 | done |": two rows in phase 2) is
-// not a restatement, nor one before the headings it names (the sections
-// under a task table are its rows' details).
+// the number (or numbers: "2, 3", "2-3") of such a heading that holds work,
+// no two rows naming the same one (a milestone table over "## Phase
+// 0" … "## Phase 4", "| M2: Site Skeleton | 1 | COMPLETE |"), or below
+// it when those hold lists of their own (a "| Phase | Goal | Status |"
+// roadmap over "## Phase 1" … with their bullets). The phases hold the
+// work; the table says it again. A table whose rows are the tasks of the
+// phases ("| Write the parser | 2 | done |": two rows in phase 2) is not a
+// restatement, nor one over headings that only detail its rows.
 func (r *reader) restatesGroups(s *sec, ev *event) bool {
 	if len(ev.rows) < 2 {
 		return false
@@ -76,8 +77,32 @@ func groupColumn(cell string) string {
 	return ""
 }
 
+// holdsWork reports whether section t, which a table in section s names,
+// holds work of its own: above s, it was read as work; below s (not yet
+// decided), it or a section under it has list entries and it is neither a
+// label that skips nor a card whose lists are its fields (then the table's
+// rows are the tick-off list and t details one of them).
+func (r *reader) holdsWork(s, t *sec) bool {
+	if t.idx < s.idx {
+		return t.act != aSkip
+	}
+	if t.kind.skips() || r.excluded(t) || r.fields(t) || r.card(t) {
+		return false
+	}
+	for _, u := range r.secs[t.idx:] {
+		if u != t && !r.within(u, t) {
+			break
+		}
+		if u.plain+u.boxes > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // rowsName reports whether column c of every row of a table names, by
-// number, a distinct work heading above s with the given word.
+// number, a distinct heading with the given word that holds work of its
+// own (holdsWork).
 func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int) bool {
 	seen := map[int]bool{}
 	for i := range ev.rows {
@@ -93,7 +118,7 @@ func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]
 		}
 		for _, n := range nums {
 			k, ok := ids["\x00"+word+" "+n]
-			if !ok || k >= s.idx || seen[k] || r.within(s, r.secs[k]) || r.secs[k].act == aSkip {
+			if !ok || k == s.idx || seen[k] || r.within(s, r.secs[k]) || !r.holdsWork(s, r.secs[k]) {
 				return false
 			}
 			seen[k] = true
@@ -144,7 +169,7 @@ func cellNumbers(v string) []string {
 }
 
 // restatesTable reports whether a section's work is only task tables that
-// restate the plan's phases or steps above it (restatesGroups): its own
+// restate the plan's phases or steps (restatesGroups): its own
 // body has no list entries and no sub-sections, and each of its task tables
 // points at those headings row by row.
 func (r *reader) restatesTable(s *sec) bool {

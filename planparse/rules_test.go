@@ -205,7 +205,7 @@ func TestSkippedLooksLikeWork(t *testing.T) {
 func TestRestatedSectionsSayWhy(t *testing.T) {
 	tests := []struct{ src, heading, reason string }{
 		{"# P\n\n## Phase 1: Store\n- add the store\n\n## Phase 2: Sync\n- queue changes\n\n## Milestones\n\n| Milestone | Phase | Status |\n|---|---|---|\n| M1: Works offline | 1 | done |\n| M2: Nothing lost | 2 | todo |\n",
-			"Milestones", "a table that repeats the phases or steps above it; it has what looks like work (2 task-table rows); to track it, add <!-- planls: track --> under the heading"},
+			"Milestones", "a table that repeats the plan's phases or steps; it has what looks like work (2 task-table rows); to track it, add <!-- planls: track --> under the heading"},
 		{"# P\n\n## Backlog\n- [ ] a\n- [ ] b\n- [ ] c\n\n## Board\n### To do\n- [ ] a\n### In progress\n- [ ] b\n### Done\n- [x] c\n",
 			"Board", "a board that repeats the checkboxes above it; it has what looks like work (3 checkboxes, the sub-heading ### \"To do\"); to track it, add <!-- planls: track --> under the heading"},
 		{"# P\n\n## Implementation\n- build the API\n\n## API\n### GET /v1/items\nLists the items.\n",
