@@ -53,12 +53,18 @@ func (r *reader) restatesGroups(s *sec, ev *event) bool {
 	hl := first - 2
 	header := tableCells(r.ln.text(hl), r.ln.start[hl])
 	ids := r.headingIDs()
+	status := false
+	for _, h := range header {
+		if l, _ := normLabel(string(r.src[h.Start:h.End])); columnIs(l, statusColumns) {
+			status = true
+		}
+	}
 	for c, h := range header {
 		word := groupColumn(string(r.src[h.Start:h.End]))
 		if word == "" {
 			continue
 		}
-		if r.rowsName(s, ev, c, word, ids) {
+		if r.rowsName(s, ev, c, word, ids, status) {
 			return true
 		}
 	}
@@ -77,33 +83,45 @@ func groupColumn(cell string) string {
 	return ""
 }
 
-// holdsWork reports whether section t, which a table in section s names,
-// holds work of its own: above s, it was read as work; below s (not yet
-// decided), it or a section under it has list entries and it is neither a
-// label that skips nor a card whose lists are its fields (then the table's
-// rows are the tick-off list and t details one of them).
-func (r *reader) holdsWork(s, t *sec) bool {
+// holdsWork says what section t, which a table in section s names by
+// number, holds: lists of work of its own, or one item named by its
+// heading (a task heading, a card of fields). Above s, t was read already;
+// below s (not yet decided), its facts say: a label that skips holds
+// neither, a task heading or a card is one item, and otherwise it holds
+// lists when it or a section under it has list entries.
+func (r *reader) holdsWork(s, t *sec) (lists, item bool) {
 	if t.idx < s.idx {
-		return t.act != aSkip
+		switch t.act {
+		case aSkip, aDetail:
+			return false, false
+		case aItem:
+			return false, true
+		}
+		return true, false
 	}
-	if t.kind.skips() || r.excluded(t) || r.fields(t) || r.card(t) {
-		return false
+	if t.kind.skips() || r.excluded(t) {
+		return false, false
+	}
+	if r.card(t) || r.grouping(t) && r.fields(t) || r.isTask(t) && len(t.kids) == 0 {
+		return false, true
 	}
 	for _, u := range r.secs[t.idx:] {
 		if u != t && !r.within(u, t) {
 			break
 		}
-		if u.plain+u.boxes > 0 {
-			return true
+		if u.plain+u.boxes > 0 && !u.kind.skips() && !r.excluded(u) {
+			return true, false // not "### Background" or "### Later" bullets
 		}
 	}
-	return false
+	return false, false
 }
 
 // rowsName reports whether column c of every row of a table names, by
-// number, a distinct heading with the given word that holds work of its
-// own (holdsWork).
-func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int) bool {
+// number, a distinct heading with the given word that holds lists of work
+// of its own (holdsWork), or, in a table without a status column, that is
+// one item named by its heading. A status table over such headings is
+// where they are ticked off (dedupe drops the heading items).
+func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int, status bool) bool {
 	seen := map[int]bool{}
 	for i := range ev.rows {
 		row := &ev.rows[i].item
@@ -118,7 +136,10 @@ func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]
 		}
 		for _, n := range nums {
 			k, ok := ids["\x00"+word+" "+n]
-			if !ok || k == s.idx || seen[k] || r.within(s, r.secs[k]) || !r.holdsWork(s, r.secs[k]) {
+			if !ok || k == s.idx || seen[k] || r.within(s, r.secs[k]) {
+				return false
+			}
+			if lists, item := r.holdsWork(s, r.secs[k]); !lists && (!item || status) {
 				return false
 			}
 			seen[k] = true
@@ -170,11 +191,17 @@ func cellNumbers(v string) []string {
 
 // restatesTable reports whether a section's work is only task tables that
 // restate the plan's phases or steps (restatesGroups): its own
-// body has no list entries and no sub-sections, and each of its task tables
-// points at those headings row by row.
+// body has no list entries, its sub-sections (if any) are phases or steps
+// themselves, and each of its task tables points at those headings row by
+// row.
 func (r *reader) restatesTable(s *sec) bool {
-	if s.head < 0 || s.rows == 0 || s.plain+s.boxes > 0 || len(s.kids) > 0 {
+	if s.head < 0 || s.rows == 0 || s.plain+s.boxes > 0 {
 		return false
+	}
+	for _, k := range s.kids {
+		if !r.named(r.secs[k]) {
+			return false // "### Notes" under it would be skipped with it
+		}
 	}
 	for _, ev := range s.events {
 		if ev.kind == evTable && len(ev.rows) > 0 && !r.restatesGroups(s, ev) {

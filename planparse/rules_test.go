@@ -279,3 +279,29 @@ func TestDatedLog(t *testing.T) {
 		}
 	}
 }
+
+// A table over the phases restates them only when they hold work of their
+// own: phases whose only bullets are background leave the table's rows as
+// the items.
+func TestRestatingTableNeedsWork(t *testing.T) {
+	table := "# P\n\n## Plan\n\n| Phase | Goal | Status |\n|---|---|---|\n| 1 | Import the customer list | todo |\n| 2 | Send the welcome mail | todo |\n\n"
+	tests := []struct {
+		name, phases string
+		want         int
+	}{
+		{"bullets of their own", "## Phase 1: Import\n- read the CSV\n\n## Phase 2: Mail\n- write the template\n", 2},
+		{"background only", "## Phase 1: Import\n### Background\n- the CSV comes from sales\n\n## Phase 2: Mail\n### Background\n- marketing owns the text\n", 2},
+	}
+	for _, tc := range tests {
+		p := Parse([]byte(table + tc.phases))
+		rows := 0
+		for _, it := range p.Items {
+			if strings.HasPrefix(it.PlanText, "|") {
+				rows++
+			}
+		}
+		if len(p.Items) != tc.want || tc.name == "background only" && rows != 2 || tc.name != "background only" && rows != 0 {
+			t.Errorf("%s: %d items (%d table rows): %+v", tc.name, len(p.Items), rows, p.Items)
+		}
+	}
+}
