@@ -327,5 +327,6 @@ func (r *reader) pointer(s *sec, e *entry) bool {
 		return false
 	}
 	t := r.secs[k]
-	return t != s && !r.within(s, t) && t.act != aSkip && r.soleGroup(k)
+	// An empty "## Phase 2: Beta" holds no work yet: the bullet is it.
+	return t != s && !r.within(s, t) && t.act != aSkip && (t.content || len(t.kids) > 0) && r.soleGroup(k)
 }
