@@ -329,3 +329,11 @@ func TestPhasePointer(t *testing.T) {
 		}
 	}
 }
+
+// A table over empty phase headings is their work: it does not restate them.
+func TestRestatingTableOverEmptyPhases(t *testing.T) {
+	src := "# P\n\n## Phase 1: Import\n\n## Phase 2: Mail\n\n## Milestones\n\n| Milestone | Phase | Status |\n|---|---|---|\n| M1: Customers in | 1 | todo |\n| M2: Welcome sent | 2 | todo |\n"
+	if n := len(Parse([]byte(src)).Items); n != 2 {
+		t.Errorf("%d items, want the 2 milestone rows", n)
+	}
+}
