@@ -239,11 +239,34 @@ func headFactsOf(text string) headFacts {
 			h.form = fNone // "3. Tests", "1. Summary": a numbered label
 		}
 	} else if h.form != fNone {
+		if h.form == fGroup && h.kind.skips() && h.kind != kExclude && namedAfter(plain, rest) {
+			// "Phase 2: 画面設計" is the screen-design phase, as "Phase 2:
+			// Design" is: what follows the separator names the phase, and
+			// a phase is part of the work. A label about the phase
+			// ("フェーズ1の概要", its overview) keeps its kind.
+			h.kind = kPlain
+		}
 		rest, _ = normLabel(rest)
 		h.restK = labelKind(rest)
 	}
 	h.field = h.kind != kPlain || fieldWords[h.label]
 	return h
+}
+
+// namedAfter reports whether rest, the text after a form prefix in plain,
+// follows a separator (':', '：', a dash): then it names the group.
+func namedAfter(plain, rest string) bool {
+	i := strings.LastIndex(strings.ToLower(plain), rest)
+	if i <= 0 {
+		return false
+	}
+	head := strings.TrimRight(strings.ToLower(plain)[:i], " \t")
+	for _, sep := range []string{":", "：", "–", "—", "-"} {
+		if strings.HasSuffix(head, sep) {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldWords head the sub-sections of a task card besides labels: "### Why",
