@@ -13,7 +13,9 @@ import (
 // long as nobody typed. At 1,000 items a release took the server's resident
 // memory from 32.9 to 24.8 MB (BenchmarkRepoResidentMemory, median of 5).
 // It costs one forced collection per quiet spell, never one per keystroke
-// of someone typing (a keystroke every 150 ms).
+// of someone typing (a keystroke every 150 ms): the first keystroke after a
+// release took 7.0 ms instead of 5.8 and 11.5 ms of CPU instead of 5.5 (the
+// collection, and the heap's pages faulted in again).
 const idleRelease = 500 * time.Millisecond
 
 // quiet releases memory once a session has been idle for after: each

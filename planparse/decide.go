@@ -84,7 +84,6 @@ var commonRows = []row{
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
 	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
-	{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 }
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
@@ -93,6 +92,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
+	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
 	row{"work-list label", func(_ *reader, s *sec) bool { return s.kind == kTasks || s.kind == kWork }, aTrack, "", false},
@@ -116,6 +116,7 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
+	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
 	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
 	row{"task list, or numbered or top-level work list, without checkboxes", func(r *reader, s *sec) bool {
