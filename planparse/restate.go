@@ -85,10 +85,12 @@ func groupColumn(cell string) string {
 
 // holdsWork says what section t, which a table in section s names by
 // number, holds: lists of work of its own, or one item named by its
-// heading (a task heading, a card of fields). Above s, t was read already;
-// below s (not yet decided), its facts say: a label that skips holds
-// neither, a task heading or a card is one item, and otherwise it holds
-// lists when it or a section under it has list entries.
+// heading (a task heading, a card of fields). Above s, t was read already
+// (skipped, details, or one item); below s (not yet decided), its facts
+// say: a label that skips holds neither, a task heading or a card is one
+// item. Otherwise it holds lists when it or a section under it that no
+// label skips has list entries or task-table rows; an empty phase holds
+// nothing, and the table's row is its work.
 func (r *reader) holdsWork(s, t *sec) (lists, item bool) {
 	if t.idx < s.idx {
 		switch t.act {
@@ -97,23 +99,23 @@ func (r *reader) holdsWork(s, t *sec) (lists, item bool) {
 		case aItem:
 			return false, true
 		}
-		return true, false
-	}
-	if t.kind.skips() || r.excluded(t) {
-		return false, false
-	}
-	if r.card(t) || r.grouping(t) && r.fields(t) || r.isTask(t) && len(t.kids) == 0 {
-		return false, true
+	} else {
+		if t.kind.skips() || r.excluded(t) {
+			return false, false
+		}
+		if r.card(t) || r.grouping(t) && r.fields(t) || r.isTask(t) && len(t.kids) == 0 {
+			return false, true
+		}
 	}
 	for _, u := range r.secs[t.idx:] {
 		if u != t && !r.within(u, t) {
 			break
 		}
-		if u.plain+u.boxes > 0 && !u.kind.skips() && !r.excluded(u) {
+		if u.plain+u.boxes+u.rows > 0 && !u.kind.skips() && !r.excluded(u) {
 			return true, false // not "### Background" or "### Later" bullets
 		}
 	}
-	return false, false
+	return false, false // an empty "## Phase 2": the table's row is its work
 }
 
 // rowsName reports whether column c of every row of a table names, by
@@ -327,5 +329,6 @@ func (r *reader) pointer(s *sec, e *entry) bool {
 		return false
 	}
 	t := r.secs[k]
-	return t != s && !r.within(s, t) && t.act != aSkip && r.soleGroup(k)
+	// An empty "## Phase 2: Beta" holds no work yet: the bullet is it.
+	return t != s && !r.within(s, t) && t.act != aSkip && (t.content || len(t.kids) > 0) && r.soleGroup(k)
 }

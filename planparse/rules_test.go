@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -303,5 +304,36 @@ func TestRestatingTableNeedsWork(t *testing.T) {
 		if len(p.Items) != tc.want || tc.name == "background only" && rows != 2 || tc.name != "background only" && rows != 0 {
 			t.Errorf("%s: %d items (%d table rows): %+v", tc.name, len(p.Items), rows, p.Items)
 		}
+	}
+}
+
+// A bullet that is a phase heading's text points at that phase, unless the
+// phase has nothing under it yet.
+func TestPhasePointer(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{"# P\n\n## Next\n- Phase 2: Beta\n\n## Phase 2: Beta\n- invite 50 users\n", []string{"invite 50 users"}},
+		{"# P\n\n## Next\n- Phase 2: Beta\n\n## Phase 2: Beta\n", []string{"Phase 2: Beta"}},
+		{"# P\n\n## Next\n- Phase 2: Beta for admins\n\n## Phase 2: Beta\n- invite 50 users\n", []string{"Phase 2: Beta for admins", "invite 50 users"}},
+		{"# P\n\n## Phase 2: Beta\n- Phase 2: Beta\n- invite 50 users\n", []string{"Phase 2: Beta", "invite 50 users"}},
+	}
+	for _, tc := range tests {
+		var got []string
+		for _, it := range Parse([]byte(tc.src)).Items {
+			got = append(got, it.Subject)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: items %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// A table over empty phase headings is their work: it does not restate them.
+func TestRestatingTableOverEmptyPhases(t *testing.T) {
+	src := "# P\n\n## Phase 1: Import\n\n## Phase 2: Mail\n\n## Milestones\n\n| Milestone | Phase | Status |\n|---|---|---|\n| M1: Customers in | 1 | todo |\n| M2: Welcome sent | 2 | todo |\n"
+	if n := len(Parse([]byte(src)).Items); n != 2 {
+		t.Errorf("%d items, want the 2 milestone rows", n)
 	}
 }
