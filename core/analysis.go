@@ -495,8 +495,9 @@ func (a *Analysis) keptFindings(prev *Analysis) func(i int) ([]Finding, bool) {
 			(x.Plan == nil) != (y.Plan == nil) || x.Plan != nil && x.Plan.Checkbox != y.Plan.Checkbox {
 			return nil, false
 		}
-		if x.Task != nil {
-			// What findings read of a verdict: its state, a failure's reason.
+		if x.Task != nil && x.Task.Status == Completed {
+			// What findings read of a completed item's verdict: its state,
+			// a failure's reason.
 			v, w := a.verdicts[x.Task.ID], prev.verdicts[x.Task.ID]
 			if v.State != w.State || v.Reason != w.Reason {
 				return nil, false

@@ -25,3 +25,13 @@ func TestDedupeKeyOnePass(t *testing.T) {
 		}
 	}
 }
+
+// TestTrimSpace: trimSpace is strings.TrimFunc(s, jsSpace), its shortcut
+// for ends that are plain ASCII included.
+func TestTrimSpace(t *testing.T) {
+	for _, s := range []string{"", "a", " a", "a ", "\ta\n", "\u00a0x\u00a0", "\ufeffx", "x\u0085", "\u0085", "\x01a\x7f", "é", " é ", "\u3000中\u3000", "\xff", "a\v"} {
+		if got, want := trimSpace(s), strings.TrimFunc(s, jsSpace); got != want {
+			t.Errorf("trimSpace(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

@@ -54,17 +54,41 @@ type sec struct {
 
 // sections groups the events by heading (rule 2) and records the headings.
 func (r *reader) sections(x *extract) {
-	r.secs = []*sec{{head: -1, parent: -1}}
+	// The sections, their events (each section's are a run of x.events)
+	// and the heading tables are made once, at their size: grown section
+	// by section they were a twentieth of a keystroke's bytes at 1,000
+	// items (BenchmarkInProcessKeystroke/repo1000).
+	n := 0
+	for i := range x.events {
+		if x.events[i].kind == evHeading {
+			n++
+		}
+	}
+	pool := make([]sec, n+1)
+	pool[0] = sec{head: -1, parent: -1}
+	r.secs = append(make([]*sec, 0, n+1), &pool[0])
+	if n > 0 {
+		r.plan.Headings = make([]Heading, 0, n)
+		r.textRanges, r.lineEnds = make([]Range, 0, n), make([]int, 0, n)
+	}
+	evs := make([]*event, len(x.events))
+	from := 0 // where the events of the last section so far start
+	own := func(to int) {
+		if to > from {
+			r.secs[len(r.secs)-1].events = evs[from:to:to]
+		}
+	}
 	var stack []int // open sections, outermost first
 	var scope []string
 	var levels []int
 	for i := range x.events {
 		ev := &x.events[i]
+		evs[i] = ev
 		if ev.kind != evHeading {
-			cur := r.secs[len(r.secs)-1]
-			cur.events = append(cur.events, ev)
 			continue
 		}
+		own(i)
+		from = i + 1
 		h := ev.head
 		for len(stack) > 0 && (h.Level == 1 || r.secs[stack[len(stack)-1]].level >= h.Level) {
 			stack = stack[:len(stack)-1]
@@ -79,7 +103,8 @@ func (r *reader) sections(x *extract) {
 			levels = append(levels, h.Level)
 			scope = append(scope[:len(scope):len(scope)], h.Text)
 		}
-		s := &sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope, said: ev.said}
+		s := &pool[len(r.secs)]
+		*s = sec{idx: len(r.secs), head: len(r.plan.Headings), level: h.Level, parent: -1, scope: scope, said: ev.said}
 		if len(scope) > 0 {
 			s.group = scope[len(scope)-1]
 		}
@@ -94,6 +119,7 @@ func (r *reader) sections(x *extract) {
 		stack = append(stack, len(r.secs))
 		r.secs = append(r.secs, s)
 	}
+	own(len(x.events))
 }
 
 // facts fills in what each section's heading and body say.

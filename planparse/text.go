@@ -15,7 +15,15 @@ func jsSpace(r rune) bool {
 }
 
 // trimSpace trims JavaScript white space from both ends of s.
-func trimSpace(s string) string { return strings.TrimFunc(s, jsSpace) }
+func trimSpace(s string) string {
+	// Most texts it is given are trimmed already: ends that are ASCII and
+	// not space (JavaScript's ASCII white space is all at or below ' ')
+	// need no decoding.
+	if n := len(s); n > 0 && ' ' < s[0] && s[0] < utf8.RuneSelf && ' ' < s[n-1] && s[n-1] < utf8.RuneSelf {
+		return s
+	}
+	return strings.TrimFunc(s, jsSpace)
+}
 
 // trimRange narrows [s, e) of src to exclude JavaScript white space at both
 // ends. The result stays on rune boundaries; invalid bytes are not space.
