@@ -60,6 +60,9 @@ type reader struct {
 	lenient, hid bool
 	ids          map[string]int // headingIDs, computed when first needed
 	groups       map[string]int // groupTitles, computed when first needed
+	// criteria counts the items that bullets made of criterion paragraphs
+	// ("Acceptance: …") in the section it read last.
+	criteria int
 }
 
 func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
@@ -285,6 +288,15 @@ func (r *reader) emit(s *sec) {
 		// prose introduces them, but a work list's prose over plain
 		// sub-sections is an item of its own, as rpiv reads it.
 		r.headingItem(s, false)
+	} else if n := len(r.plan.Items) - before; n > 0 && n == r.criteria && s.head >= 0 && r.dialect == "bullets" && len(s.kids) == 0 &&
+		s.plain+s.boxes == 0 && s.rows == 0 && r.proseParagraphs(s) > n {
+		// A work section of prose with a criterion of its own
+		// ("Acceptance: …") is one item named by the heading, as a task
+		// heading is, and the criterion an item beside it.
+		r.headingItem(s, false)
+		last := r.plan.Items[len(r.plan.Items)-1]
+		copy(r.plan.Items[before+1:], r.plan.Items[before:len(r.plan.Items)-1])
+		r.plan.Items[before] = last
 	}
 	if len(r.plan.Items) == before && s.head >= 0 && s.why == "" {
 		switch {
@@ -294,6 +306,17 @@ func (r *reader) emit(s *sec) {
 			s.why = whyNoItems
 		}
 	}
+}
+
+// proseParagraphs counts a section's paragraphs that are prose.
+func (r *reader) proseParagraphs(s *sec) int {
+	n := 0
+	for _, ev := range s.events {
+		if ev.kind == evParagraph && ev.lines > 0 && ev.prose {
+			n++
+		}
+	}
+	return n
 }
 
 // kidTask reports whether a sub-section of s names a task or a list of
@@ -327,6 +350,7 @@ func isParagraph(ev *event) bool { return ev.kind == evParagraph && ev.lines > 0
 // tables, quotes and HTML other than comments.
 func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 	listSkipped, checkRun := false, false
+	r.criteria = 0
 	logged := false // the lead-in names a log ("Progress so far:"): its boxes are done work
 	skip := -1      // a list that is the details of the task line above it
 	checks := s.kind.checks()
@@ -357,8 +381,12 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			case lines:
 				r.lineItem(s, ev, nil)
 			case (checks || checkRun) && r.markedLines(s, ev):
-			case r.dialect == "bullets" && (inlineCheck(r.lineText(ev.l0), false) || boldStep(r.lineText(ev.l0))):
+			case r.dialect == "bullets" && boldStep(r.lineText(ev.l0)):
 				r.paragraphItem(s, ev)
+				listSkipped, checkRun = false, false
+			case r.dialect == "bullets" && inlineCheck(r.lineText(ev.l0), false):
+				r.paragraphItem(s, ev)
+				r.criteria++
 				listSkipped, checkRun = false, false
 			case r.plainText && s.level <= 1 && !listSkipped && r.taskLine(ev, i, s.events):
 				// A plain-text TODO: each line is a task, an indented list
