@@ -46,19 +46,9 @@ func (r *reader) restatesGroups(s *sec, ev *event) bool {
 	if len(ev.rows) < 2 {
 		return false
 	}
-	first := r.ln.lineOf(ev.rows[0].item.Line.Start)
-	if first < 2 {
-		return false
-	}
-	hl := first - 2
-	header := tableCells(r.ln.text(hl), r.ln.start[hl])
+	header := r.tableHeader(ev)
 	ids := r.headingIDs()
-	status := false
-	for _, h := range header {
-		if l, _ := normLabel(string(r.src[h.Start:h.End])); columnIs(l, statusColumns) {
-			status = true
-		}
-	}
+	status := r.statusColumn(header) >= 0
 	for c, h := range header {
 		word := groupColumn(string(r.src[h.Start:h.End]))
 		if word == "" {
@@ -228,24 +218,17 @@ func (r *reader) tableIDs(listed map[string]bool) {
 			if ev.kind != evTable || len(ev.rows) == 0 {
 				continue
 			}
-			first := r.ln.lineOf(ev.rows[0].item.Line.Start)
-			if first < 2 {
+			header := r.tableHeader(ev)
+			st := r.statusColumn(header)
+			if st < 0 {
 				continue
 			}
-			header := tableCells(r.ln.text(first-2), r.ln.start[first-2])
-			status := false
 			var cols []int
 			var words []string
 			for c, h := range header {
-				cell := string(r.src[h.Start:h.End])
-				if l, _ := normLabel(cell); columnIs(l, statusColumns) {
-					status = true
-				} else if w := groupColumn(cell); w != "" {
+				if w := groupColumn(string(r.src[h.Start:h.End])); w != "" && c != st {
 					cols, words = append(cols, c), append(words, w)
 				}
-			}
-			if !status {
-				continue
 			}
 			for i := range ev.rows {
 				l := r.ln.lineOf(ev.rows[i].item.Line.Start)
@@ -331,4 +314,28 @@ func (r *reader) pointer(s *sec, e *entry) bool {
 	t := r.secs[k]
 	// An empty "## Phase 2: Beta" holds no work yet: the bullet is it.
 	return t != s && !r.within(s, t) && t.act != aSkip && (t.content || len(t.kids) > 0) && r.soleGroup(k)
+}
+
+// tableHeader returns the header cells of a task table (the line two above
+// its first data row: the header, then the delimiter row), or nil.
+func (r *reader) tableHeader(ev *event) []Range {
+	if len(ev.rows) == 0 {
+		return nil
+	}
+	first := r.ln.lineOf(ev.rows[0].item.Line.Start)
+	if first < 2 {
+		return nil
+	}
+	return tableCells(r.ln.text(first-2), r.ln.start[first-2])
+}
+
+// statusColumn returns the index of the first header cell that names a
+// status column ("Status", "Estado", "状态"), or -1.
+func (r *reader) statusColumn(header []Range) int {
+	for c, h := range header {
+		if l, _ := normLabel(string(r.src[h.Start:h.End])); columnIs(l, statusColumns) {
+			return c
+		}
+	}
+	return -1
 }
