@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bytes"
-	"sort"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -78,7 +77,17 @@ func (m *mapper) lineEnd(l int) int {
 // offset inside a "\r\n" pair maps to the end of its line.
 func (m *mapper) position(off int) protocol.Position {
 	off = min(max(off, 0), len(m.text))
-	l := sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > off }) - 1
+	// The last line starting at or before off (sort.Search's, without
+	// its call per step: every item's range asks for two positions).
+	lo, hi := 0, len(m.lines)
+	for lo < hi {
+		if h := int(uint(lo+hi) >> 1); m.lines[h] > off {
+			hi = h
+		} else {
+			lo = h + 1
+		}
+	}
+	l := lo - 1
 	start := m.lines[l]
 	if end := m.lineEnd(l); off > end {
 		off = end
