@@ -302,6 +302,8 @@ func (r *reader) emit(s *sec) {
 		switch {
 		case len(s.kids) > 0:
 			s.why = whyIntro
+		case r.hasKind(s, func(ev *event) bool { return ev.kind == evList && datedLog(ev) }):
+			s.why = whyLog // its lists are dated lines: the dry run says so
 		case r.hasList(s):
 			s.why = whyNoItems
 		}

@@ -279,6 +279,19 @@ func TestDatedLog(t *testing.T) {
 			t.Errorf("startsWithDate(%q) = %v, want %v", tc.subject, got, tc.want)
 		}
 	}
+	// A section whose only list is a dated log gives no items, and the dry
+	// run says why.
+	p := Parse([]byte("# P\n\n## Backend\n- 2026-05-02: staging cut over\n- 2026-05-06: 5% of reads moved\n\n## Work\n- move the rest\n"))
+	if len(p.Items) != 1 {
+		t.Errorf("items %+v, want only the Work bullet", p.Items)
+	}
+	var why []string
+	for _, h := range p.Unread() {
+		why = append(why, h.Text+": "+h.Reason())
+	}
+	if !slices.Equal(why, []string{"Backend: " + whyLog}) {
+		t.Errorf("skipped %q, want Backend as a log", why)
+	}
 }
 
 // A table over the phases restates them only when they hold work of their
