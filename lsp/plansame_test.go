@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,5 +102,34 @@ func TestPlanJSONIsEncodingJSON(t *testing.T) {
 	want, _ = json.Marshal(empty)
 	if got := encodePlan(empty); !bytes.Equal(got, want) {
 		t.Errorf("empty answer: %s, want %s", got, want)
+	}
+}
+
+// TestStateChangedFollowsThePlan: a keystroke sends planls/stateChanged
+// when what planls/plan answers changed (an item moved or its subject
+// changed: swap sees it from the items' ranges without making the answer)
+// and not when it did not (another word in prose that already needs
+// re-approval, no line moved).
+func TestStateChangedFollowsThePlan(t *testing.T) {
+	e, _, u := approved(t)
+	text := basicPlan(t)
+	steps := []struct {
+		name, text string
+		changed    bool
+	}{
+		{"a word in the summary (the plan needs re-approval)", strings.Replace(text, "everyone else.", "everyone else, often.", 1), true},
+		{"another word there", strings.Replace(text, "everyone else.", "everyone else, daily.", 1), false},
+		{"a line above every item", strings.Replace(text, "## Summary\n", "## Summary\nA new line.\n", 1), true},
+		{"the same line count, a subject longer", strings.Replace(text, "keyed by API key\n", "keyed by the API key\n", 1), true},
+		{"back to the text", text, true},
+		{"again the same", text, false},
+	}
+	for i, st := range steps {
+		before := len(e.notesOf("planls/stateChanged"))
+		e.change(u, i+2, st.text)
+		e.settle(u)
+		if got := len(e.notesOf("planls/stateChanged")) > before; got != st.changed {
+			t.Errorf("%s: planls/stateChanged sent %v, want %v", st.name, got, st.changed)
+		}
 	}
 }
