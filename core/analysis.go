@@ -155,11 +155,8 @@ func Analyze(in Input) *Analysis {
 	if st == nil {
 		st = Empty()
 	}
-	a := &Analysis{State: st, Src: in.Src, Exists: in.Exists, tasks: make(map[int]*Task, len(st.Tasks)),
-		memo: in.Prev.memoFor(len(st.Tasks)), verdicts: in.Verdicts}
-	for i := range st.Tasks {
-		a.tasks[st.Tasks[i].ID] = &st.Tasks[i]
-	}
+	a := &Analysis{State: st, Src: in.Src, Exists: in.Exists, memo: in.Prev.memoFor(len(st.Tasks)), verdicts: in.Verdicts}
+	a.tasks = a.memo.tasksOf(st)
 	a.Approved = st.Plan != nil
 	if !in.Exists {
 		a.Src = nil
@@ -253,6 +250,24 @@ type memo struct {
 	shown map[[2]string]string // (subject, planText) → Display
 	weak  map[string]bool      // evidence → WeakEvidence
 	live  *liveKeys            // of the state last matched against
+	// byID is tasksOf(byIDOf).
+	byID   map[int]*Task
+	byIDOf *State
+}
+
+// tasksOf is st's tasks by id, made once per state (read-only, shared by
+// the analyses of that state): a keystroke does not change the state, and
+// the map of its 1,000 tasks was made again on each.
+func (m *memo) tasksOf(st *State) map[int]*Task {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.byID == nil || m.byIDOf != st {
+		m.byID, m.byIDOf = make(map[int]*Task, len(st.Tasks)), st
+		for i := range st.Tasks {
+			m.byID[st.Tasks[i].ID] = &st.Tasks[i]
+		}
+	}
+	return m.byID
 }
 
 // matchPlan is MatchPlan(st, plan) through the memo.
