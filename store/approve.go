@@ -64,10 +64,10 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 		}
 	}
 	params, _ := json.Marshal(map[string]string{"path": rel, "planId": core.PlanID(src)})
-	if msg := notText(src); msg != "" {
+	if msg := NotText(src); msg != "" {
 		// Parsed anyway, such a file yields no items (wiping the plan) or a
 		// title of raw bytes.
-		return s.refuse(params, fmt.Sprintf("plan file %s is not text (%s): save it as UTF-8 and approve again", rel, msg))
+		return s.refuse(params, NotTextRefusal(rel, msg))
 	}
 	plan := planparse.Parse(src)
 	items := len(core.UsableItems(plan))
@@ -219,4 +219,11 @@ func droppedSummary(gone []core.Task) string {
 		}
 	}
 	return core.IDRuns(ids) + ": " + strings.Join(parts, ", ")
+}
+
+// NotTextRefusal is approve's refusal of the plan file rel (slash-separated,
+// relative to the workspace root) that NotText says is not text for the
+// reason msg.
+func NotTextRefusal(rel, msg string) string {
+	return fmt.Sprintf("plan file %s is not text (%s): save it as UTF-8 and approve again", rel, msg)
 }

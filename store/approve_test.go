@@ -189,8 +189,8 @@ func TestNotText(t *testing.T) {
 		"\xfe\xff":          "UTF-16 byte order mark",
 		"\xff\xfe\x00\x00":  "UTF-32 byte order mark",
 	} {
-		if got := notText([]byte(in)); got != want {
-			t.Errorf("notText(%q) = %q, want %q", in, got, want)
+		if got := NotText([]byte(in)); got != want {
+			t.Errorf("NotText(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -46,19 +46,11 @@ func approvalNotes(old, next *core.State, why string) []string {
 	}
 	var open []string
 	for _, r := range removed {
-		var kept string
-		switch r.Status {
-		case core.Completed:
-			kept = "completed; its evidence stays in the tombstone"
-		case core.Deferred:
-			kept = "deferred; its reason stays in the tombstone"
-		case core.InProgress:
-			kept = "in progress"
-		}
+		kept := LeftState(r.Status)
 		if r.Status == core.Pending || r.Status == core.InProgress {
 			open = append(open, fmt.Sprintf("#%d", r.ID))
 		}
-		if kept != "" {
+		if r.Status != core.Pending {
 			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (%s)", r.ID, core.NoControls(r.Subject), kept, why))
 		}
 	}
@@ -86,6 +78,19 @@ func approvalNotes(old, next *core.State, why string) []string {
 		}
 	}
 	return notes
+}
+
+// LeftState says what a plan item of status s keeps when an approval
+// removes it from the plan ("completed; its evidence stays in the
+// tombstone"); a pending item's is "pending", as it keeps nothing.
+func LeftState(s core.Status) string {
+	switch s {
+	case core.Completed:
+		return "completed; its evidence stays in the tombstone"
+	case core.Deferred:
+		return "deferred; its reason stays in the tombstone"
+	}
+	return strings.ReplaceAll(string(s), "_", " ")
 }
 
 // restoredNote is approvalNotes' line for a plan item t that a

@@ -38,6 +38,9 @@ type lookupResult struct {
 	// planOnly: the commit changes nothing but the plan and its state
 	// (NotWork), so it is no item's work.
 	planOnly bool
+	// setup: planOnly because its only other change is the .gitattributes
+	// lines for StateDir (stateSetup).
+	setup bool
 	// empty: the commit changes no file (markEmpty), so it is no item's
 	// work either.
 	empty bool
@@ -266,7 +269,7 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 	case lr.empty && (lr.commit.OnHEAD || lr.commit.Branch != ""):
 		c.State, c.Detail = Failed, noWork(lr.commit, "changes no files")
 	case lr.planOnly && (lr.commit.OnHEAD || lr.commit.Branch != ""):
-		c.State, c.Detail = Failed, noWork(lr.commit, "changes nothing but the plan ("+planFiles(plan)+")")
+		c.State, c.Detail = Failed, noWork(lr.commit, "changes nothing but the plan ("+planFiles(plan, lr.setup)+")")
 	case lr.commit.OnHEAD:
 		c.State, c.Detail = Verified, fmt.Sprintf("commit %s %q (%s) is on HEAD", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date))
 	case lr.commit.Branch != "":

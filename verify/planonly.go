@@ -60,12 +60,80 @@ func (r *repo) markPlanOnly(out map[string]lookupResult, plan string) {
 	if work == nil {
 		return
 	}
+	setup := r.stateSetup(touchPlan, work, plan)
 	for id, lr := range out {
-		if lr.commit != nil && touchPlan[lr.commit.ID] && !work[lr.commit.ID] {
+		if lr.commit == nil || !touchPlan[lr.commit.ID] {
+			continue
+		}
+		switch {
+		case !work[lr.commit.ID]:
 			lr.planOnly = true
-			out[id] = lr
+		case setup[lr.commit.ID]:
+			lr.planOnly, lr.setup = true, true
+		default:
+			continue
+		}
+		out[id] = lr
+	}
+}
+
+// attributesFile is the root .gitattributes, as a pathspec.
+const attributesFile = ":(top,literal).gitattributes"
+
+// stateSetup is the set of the commits in work (which touch the plan's
+// files and more) whose only other change is lines of the root
+// .gitattributes that name StateDir's files: the merge set-up planls asks
+// the user to commit with the first approval ("approve plan" holding
+// .gitattributes and .planls/). Such a commit is no item's work either. A
+// .gitattributes line about anything else is work (a task may be "track
+// the images with LFS"). One git process for the pathspec test, one per
+// remaining commit for its lines; nil when git could not answer.
+func (r *repo) stateSetup(touchPlan, work map[string]bool, plan string) map[string]bool {
+	var ids []string
+	for id := range touchPlan {
+		if work[id] {
+			ids = append(ids, id)
 		}
 	}
+	if len(ids) == 0 {
+		return nil
+	}
+	beyond := r.touching(ids, append([]string{":(top)", ":(exclude,top,literal).gitattributes"}, NotWork(plan)...))
+	if beyond == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, id := range ids {
+		if !beyond[id] && r.onlyStateAttributes(id) {
+			set[id] = true
+		}
+	}
+	return set
+}
+
+// onlyStateAttributes reports whether every line commit id adds to or
+// removes from the root .gitattributes (against its first parent) names a
+// path under StateDir; false when git could not answer.
+func (r *repo) onlyStateAttributes(id string) bool {
+	raw, err := r.git(nil, "show", "--format=", "--diff-merges=first-parent", "--no-color", "--no-ext-diff", "-U0", id, "--", attributesFile)
+	if err != nil {
+		return false
+	}
+	changed := false
+	for _, line := range strings.Split(string(raw), "\n") {
+		if strings.HasPrefix(line, "+++") || strings.HasPrefix(line, "---") || (!strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "-")) {
+			continue
+		}
+		body := strings.TrimSpace(line[1:])
+		if body == "" || strings.HasPrefix(body, "#") {
+			continue
+		}
+		if !strings.HasPrefix(strings.TrimPrefix(body, "/"), StateDir+"/") {
+			return false
+		}
+		changed = true
+	}
+	return changed
 }
 
 // touching is the set of the full commit ids whose first-parent diff
@@ -86,8 +154,12 @@ func (r *repo) touching(ids []string, pathspec []string) map[string]bool {
 	return set
 }
 
-// planFiles names the files NotWork(plan) leaves out, for a person.
-func planFiles(plan string) string {
+// planFiles names the files NotWork(plan) leaves out, for a person, and
+// with setup also the .gitattributes lines stateSetup leaves out.
+func planFiles(plan string, setup bool) string {
+	if setup {
+		return planFiles(plan, false) + ", and .gitattributes lines for " + StateDir + "/"
+	}
 	if plan == "" {
 		return StateDir + "/"
 	}

@@ -58,7 +58,7 @@ docs/PLAN-FORMAT.md says how a plan is read and how <!-- planls: skip --> and
 				return failf("no plan file %s", displayPath(path, st.Root))
 			}
 			if dry {
-				return dryRun(cmd.OutOrStdout(), st, path)
+				return dryRun(cmd.OutOrStdout(), st, path, force, replace)
 			}
 			first := firstApproval(st)
 			res, err := st.Approve(cmd.Context(), path, core.Options{}, store.ApproveOptions{Force: force, Replace: replace})

@@ -16,11 +16,21 @@ import (
 // approving it: the items grouped by heading path with their
 // 1-based lines, what a re-approval keeps ("#N kept"), brings back from a
 // tombstone ("#N restored, completed") and what is new, then
-// the sections that give no items and why. It writes nothing.
-func dryRun(out io.Writer, st *store.Store, abs string) error {
+// the sections that give no items and why, and the approved plan items the
+// approval would tombstone with what they keep. It writes nothing. When
+// approve with the same force and replace flags would refuse the file (not
+// text, nothing to track, or another plan file dropping approved items), the
+// error is exit 1, as approve's refusal is.
+func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) error {
 	src, err := os.ReadFile(abs)
 	if err != nil {
 		return fail(fmt.Errorf("read plan: %w", err))
+	}
+	name := displayPath(abs, st.Root)
+	if msg := store.NotText(src); msg != "" {
+		// Parsed anyway, such a file reads as no items under a title of raw
+		// bytes: say what approve will say instead.
+		return &exitErr{code: exitRejected, err: fmt.Errorf("dry run: approving would be refused: %s", store.NotTextRefusal(name, msg))}
 	}
 	state, err := st.Read()
 	if err != nil {
@@ -36,7 +46,6 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			marks[c.Item] = fmt.Sprintf("#%d restored, %s", c.TaskID, c.Status)
 		}
 	}
-	name := displayPath(abs, st.Root)
 	n := 0
 	for _, it := range plan.Items {
 		if strings.TrimSpace(it.Subject) != "" {
@@ -44,8 +53,11 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 		}
 	}
 	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), core.CountNoun(n, "plan item"))
+	refused := n == 0 && !force
+	gone := core.Dropped(state, plan)
 	if rel, err := filepath.Rel(st.Root, abs); err == nil && state.Plan != nil && state.Plan.Path != "" && state.Plan.Path != filepath.ToSlash(rel) {
-		if gone := core.Dropped(state, plan); len(gone) > 0 {
+		if len(gone) > 0 {
+			refused = refused || !force && !replace
 			fmt.Fprintf(out, "Refused without --replace: %s\n", term(store.ReplacingPlan(state, filepath.ToSlash(rel), gone)))
 		}
 	}
@@ -80,8 +92,20 @@ func dryRun(out io.Writer, st *store.Store, abs string) error {
 			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(heading), h.Reason())
 		}
 	}
+	if len(gone) > 0 {
+		// A reworded heading is a new item: say which approved items, with
+		// their evidence or reason, leave before the user approves.
+		fmt.Fprintf(out, "\nLeaves the approved plan (removed, reworded or moved to another heading):\n")
+		for _, t := range gone {
+			fmt.Fprintf(out, "  #%d %s (%s)\n", t.ID, fmt.Sprintf("%q", term(planparse.Display(t.Subject, t.PlanText))), store.LeftState(t.Status))
+		}
+	}
 	if n == 0 {
 		fmt.Fprintf(out, "\nNothing to track: approving it would be refused (approve --force approves it anyway).\n")
+	}
+	if refused {
+		// Exit 1 as approve itself would, so a script can gate on the dry run.
+		return silentExit(exitRejected)
 	}
 	return nil
 }

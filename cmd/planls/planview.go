@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/planparse"
+	"github.com/planls/planls/store"
 )
 
 // planView is the analysis of the plan file as it is now against the
@@ -22,7 +24,8 @@ type planView struct {
 
 // loadPlanView reads the plan file of the approved plan (PLAN.md when the
 // state names none) and analyses it; verdicts, when set, is the
-// verification of the completed items.
+// verification of the completed items. A plan file that is not text
+// (store.NotText) is an error naming why.
 func loadPlanView(root string, st *core.State, verdicts map[int]core.Verdict) (*planView, error) {
 	v := &planView{root: root, st: st}
 	rel := defaultPlan
@@ -36,6 +39,11 @@ func loadPlanView(root string, st *core.State, verdicts map[int]core.Verdict) (*
 	src, err := readSettledPlan(v.abs, st.Plan != nil)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
+	}
+	if msg := store.NotText(src); err == nil && msg != "" {
+		// Read as markdown, such a file has none of the approved items, and
+		// a report listing every one as missing hides the one thing wrong.
+		return nil, fmt.Errorf("plan file %s is not text (%s): save it as UTF-8; until then planls cannot read its plan items", rel, msg)
 	}
 	v.an = core.Analyze(core.Input{State: st, Src: src, Exists: err == nil, Verdicts: verdicts})
 	v.lines = planparse.NewLines(v.an.Src)
