@@ -313,14 +313,7 @@ func (a *Analysis) subjects(prev *Analysis) {
 			return true
 		}
 		n, m := len(a.Items), len(prev.Items)
-		p := 0
-		for p < min(n, m) && same(p, p) {
-			p++
-		}
-		q := 0
-		for q < min(n, m)-p && same(n-1-q, m-1-q) {
-			q++
-		}
+		p, q := sameEnds(n, m, same)
 		a.kept = [2]int{p, q}
 	}
 	m := a.memo

@@ -166,14 +166,7 @@ func (lk *liveKeys) itemIDs(plan *planparse.Plan, items []int) []int {
 		out[a] = last.ids[b]
 		return true
 	}
-	p := 0
-	for p < min(n, m) && same(p, p) {
-		p++
-	}
-	q := 0
-	for q < min(n, m)-p && same(n-1-q, m-1-q) {
-		q++
-	}
+	p, q := sameEnds(n, m, same)
 	var scope []string
 	joined := ""
 	for j := p; j < n-q; j++ {
@@ -204,4 +197,19 @@ func sameScope(a, b []string) bool {
 		return true
 	}
 	return slices.Equal(a, b)
+}
+
+// sameEnds is how many leading (p) and trailing (q) positions of two
+// sequences of lengths n and m are the same by same(i, j), i indexing the
+// first and j the second; p+q never exceeds min(n, m), so an edit's
+// unchanged head and tail are never counted twice. same is called in
+// order, head first, and may record the pairs it accepts.
+func sameEnds(n, m int, same func(i, j int) bool) (p, q int) {
+	for p < min(n, m) && same(p, p) {
+		p++
+	}
+	for q < min(n, m)-p && same(n-1-q, m-1-q) {
+		q++
+	}
+	return p, q
 }

@@ -69,7 +69,7 @@ type entry struct {
 	// placeholder, a not-now aside), or a field ("**Files:** a.go").
 	notWork, field bool
 	// kids are the entries of the first list nested in the item (nil when
-	// none is), read with it: an area label's bullets (rule 10).
+	// none is), read with it: an area label's bullets.
 	kids []entry
 }
 
