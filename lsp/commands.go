@@ -322,27 +322,48 @@ type headCommit struct {
 	At   time.Time
 }
 
-// gitHead returns the newest commit in dir that changes a file other than
-// plan and .planls/ (verify.NotWork: a commit that only edits the plan or
-// the state proves no plan item), or the zero headCommit: no git, no
-// repository, no such commit, slower than two seconds, or ctx ended.
+// gitHead returns the newest commit in dir that is some plan item's work
+// (not verify.PlanOnly: a commit that only edits the plan or the state, or
+// the approval's .gitattributes set-up, proves no plan item, and verify
+// would refuse it), among the newest few that change a file other than
+// plan and .planls/; or the zero headCommit: no git, no repository, no
+// such commit, slower than two seconds, or ctx ended.
 func gitHead(ctx context.Context, dir, plan string) headCommit {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	args := append([]string{"-C", dir, "log", "-1", "--format=%h %ct %s", "--", "."}, verify.NotWork(plan)...)
+	args := append([]string{"-C", dir, "log", "-8", "--format=%H %h %ct %s", "--", "."}, verify.NotWork(plan)...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	out, err := cmd.Output()
 	if err != nil {
 		return headCommit{}
 	}
-	hash, rest, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	secs, subject, _ := strings.Cut(rest, " ")
-	n, err := strconv.ParseInt(secs, 10, 64)
-	if hash == "" || err != nil {
-		return headCommit{}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var ids []string
+	for _, l := range lines {
+		id, _, _ := strings.Cut(l, " ")
+		ids = append(ids, id)
 	}
-	return headCommit{Line: offeredLine(hash, subject), Hash: hash, At: time.Unix(n, 0).UTC()}
+	skip := verify.PlanOnly(ctx, dir, plan, ids)
+	for i, l := range lines {
+		if skip[ids[i]] {
+			continue
+		}
+		fields := strings.SplitN(l, " ", 4)
+		if len(fields) < 3 {
+			return headCommit{}
+		}
+		n, err := strconv.ParseInt(fields[2], 10, 64)
+		if err != nil {
+			return headCommit{}
+		}
+		subject := ""
+		if len(fields) == 4 {
+			subject = fields[3]
+		}
+		return headCommit{Line: offeredLine(fields[1], subject), Hash: fields[1], At: time.Unix(n, 0).UTC()}
+	}
+	return headCommit{}
 }
 
 // offeredLine is the evidence offered for the commit hash (abbreviated)

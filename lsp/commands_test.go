@@ -322,6 +322,16 @@ func TestGitHeadSkipsPlanOnlyCommits(t *testing.T) {
 	if !got.offers(&core.Task{CreatedAt: got.At.Add(300 * time.Millisecond)}) {
 		t.Error("a commit of the approval's second is not offered")
 	}
+	// The approval commit planls asks for holds .planls/ and the
+	// .gitattributes lines for it: verify refuses it as evidence, so the
+	// code action must not offer it either (one rule: verify.PlanOnly).
+	if err := os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte(".planls/** merge=planls\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	commit(".planls/state.json", "approve plan")
+	if again := gitHead(t.Context(), dir, "PLAN.md"); again.Line != got.Line {
+		t.Errorf("after the approval commit gitHead = %+v, want the limiter commit %q", again, got.Line)
+	}
 }
 
 // The offered evidence reads as a commit however the abbreviated id is

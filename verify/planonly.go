@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
@@ -23,6 +24,30 @@ func NotWork(plan string) []string {
 		out = append(out, ":(exclude,literal)"+p)
 	}
 	return out
+}
+
+// PlanOnly is the set of the commits among ids (full object ids) in the
+// repository at root that are the work of no plan item: they change only
+// the plan's files (NotWork) or only those and the .gitattributes lines
+// for StateDir (the approval's merge set-up). It is the rule verify fails
+// evidence on, for those who offer evidence; empty when git cannot answer.
+func PlanOnly(ctx context.Context, root, plan string, ids []string) map[string]bool {
+	set := map[string]bool{}
+	r := newRepo(ctx, root)
+	if r.err != nil {
+		return set
+	}
+	out := map[string]lookupResult{}
+	for _, id := range ids {
+		out[id] = lookupResult{commit: &Commit{ID: id}}
+	}
+	r.markPlanOnly(out, plan)
+	for id, lr := range out {
+		if lr.planOnly {
+			set[id] = true
+		}
+	}
+	return set
 }
 
 // planPaths are the plan's own files as NotWork names them.
