@@ -86,7 +86,7 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 	// the publish cap), not recomputed.
 	onLine := func(line int) []protocol.Diagnostic {
 		var out []protocol.Diagnostic
-		for _, d := range sn.diags {
+		for _, d := range sn.all() {
 			if int(d.Range.Start.Line) == line {
 				out = append(out, d)
 			}
@@ -137,7 +137,7 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 			title = "Re-approve plan"
 		}
 		var ds []protocol.Diagnostic
-		for _, d := range sn.diags {
+		for _, d := range sn.all() {
 			if c, _ := d.Code.(string); c == codeNotApp || c == codeDrift {
 				ds = append(ds, d)
 			}

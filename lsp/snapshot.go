@@ -40,8 +40,8 @@ type snapshot struct {
 	// tenth of a keystroke's CPU at 1,000 items, BenchmarkInProcessKeystroke/repo1000,
 	// and an edit moves the items below it).
 	placed [4]uint64
-	diags  []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
-	shown  []protocol.Diagnostic // diags as clients get them (capped)
+	diags  []protocol.Diagnostic // all's, nil until asked when shown was capped in its place
+	shown  []protocol.Diagnostic // the plan file's diagnostics as clients get them (capped)
 	// head is the newest commit that changes more than the plan
 	// (gitHead), as the background refresh last found it (zero when
 	// unknown or none): the ready evidence of a code action.
@@ -59,6 +59,17 @@ type snapshot struct {
 	plan     json.RawMessage // planJSON's
 	pullOnce sync.Once
 	pull     pullReport // pullReportOf's
+	allOnce  sync.Once
+}
+
+// all is every diagnostic of the plan file, also past the publish cap.
+func (sn *snapshot) all() []protocol.Diagnostic {
+	sn.allOnce.Do(func() {
+		if sn.diags == nil {
+			sn.diags = diagnosticsOf(sn)
+		}
+	})
+	return sn.diags
 }
 
 // session is what requests read of the session besides the folders'
@@ -143,8 +154,13 @@ func (s *server) build(f *folder) *snapshot {
 				sn.placed[3] += uint64(r.End.Character)
 			}
 		}
-		sn.diags = diagnosticsOf(sn)
-		sn.shown = capped(sn, sn.diags)
+		// A capped list is made in the array of all (a copy of a
+		// thousand diagnostics per keystroke), which code actions make
+		// again when they need it.
+		all := diagnosticsOf(sn)
+		if sn.shown = capped(sn, all); len(all) <= maxPublished {
+			sn.diags = all
+		}
 	}
 	return sn
 }
