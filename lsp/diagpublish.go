@@ -30,17 +30,36 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 		}
 		sent[uri] = meaning
 		if prev, seen := f.published[uri]; !seen || prev != sent[uri] {
-			s.out.put("publish "+uri, func() { s.write(msg) })
+			s.queue(uri, msg)
+		} else {
+			s.reuse(msg)
 		}
 	}
 	for uri := range f.published {
 		if _, ok := sent[uri]; !ok {
 			if msg, _, err := s.publishMessage(uri, []protocol.Diagnostic{}); err == nil {
-				s.out.put("publish "+uri, func() { s.write(msg) })
+				s.queue(uri, msg)
 			}
 		}
 	}
 	f.published = sent
+}
+
+// queue has the outbox write msg, a publish for uri, and then keep its
+// buffer for the next.
+func (s *server) queue(uri string, msg []byte) {
+	s.out.put("publish "+uri, func() {
+		s.write(msg)
+		s.reuse(msg)
+	})
+}
+
+// reuse keeps buf for the next publish unless one is kept already.
+func (s *server) reuse(buf []byte) {
+	select {
+	case s.spare <- buf:
+	default:
+	}
 }
 
 // publishMessage encodes the textDocument/publishDiagnostics notification
@@ -61,7 +80,15 @@ func (s *server) publishMessage(uri string, list []protocol.Diagnostic) (msg []b
 	for i := range list {
 		n += 224 + len(list[i].Message)
 	}
-	msg, body, err := appendPublish(make([]byte, 0, n), uri, version, list)
+	var buf []byte
+	select {
+	case buf = <-s.spare:
+	default:
+	}
+	if cap(buf) < n {
+		buf = make([]byte, 0, n)
+	}
+	msg, body, err := appendPublish(buf[:0], uri, version, list)
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
 	h.WriteString(uri)
