@@ -108,36 +108,30 @@ const codeCapped = "diagnostics-capped"
 // capped returns list when it fits maxPublished. Otherwise it keeps, in
 // document order, every error and warning first and then the first other
 // diagnostics, maxPublished-1 in all, followed by one Information
-// diagnostic on the plan's title line that says how many were left out;
-// the result is made in list's array.
+// diagnostic on the plan's title line that says how many were left out,
+// made in list's array.
 func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
 	if len(list) <= maxPublished {
 		return list
 	}
-	serious := func(d *protocol.Diagnostic) bool {
-		return d.Severity == protocol.DiagnosticSeverityError || d.Severity == protocol.DiagnosticSeverityWarning
-	}
-	others, heavy := maxPublished-1, 0 // room for each kind
-	for i := range list {
-		if serious(&list[i]) {
-			heavy++
+	keep := make([]bool, len(list))
+	room := maxPublished - 1
+	for pass := 0; pass < 2; pass++ {
+		for i, d := range list {
+			serious := d.Severity == protocol.DiagnosticSeverityError || d.Severity == protocol.DiagnosticSeverityWarning
+			if room > 0 && !keep[i] && (pass == 1 || serious) {
+				keep[i] = true
+				room--
+			}
 		}
 	}
-	heavy = min(heavy, others)
-	others -= heavy
 	out, open := list[:0], 0
-	for i := range list {
-		d := list[i] // out's next place is i or before it
+	for i, d := range list { // d is read before out reaches i
 		switch d.Code {
 		case codeOpen, codeInProgress, codeBlocked:
 			open++
 		}
-		switch s := serious(&d); {
-		case s && heavy > 0:
-			heavy--
-			out = append(out, d)
-		case !s && others > 0:
-			others--
+		if keep[i] {
 			out = append(out, d)
 		}
 	}
