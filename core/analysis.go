@@ -373,9 +373,8 @@ func (a *Analysis) count() {
 // the plan as a whole, then each item in order.
 func (a *Analysis) findings(in Input) {
 	title := a.TitleRange()
-	// About one finding an item, or as many as before an edit: grown, the
-	// list was a tenth of a keystroke's bytes at 1,000 items
-	// (BenchmarkInProcessKeystroke).
+	// About one finding an item, or as many as before an edit: grown, the list
+	// was a tenth of a keystroke's bytes at 1,000 items (BenchmarkInProcessKeystroke).
 	n := len(a.Items) + len(a.Plan.Problems) + 2
 	if in.Prev != nil {
 		n = max(n, len(in.Prev.Findings)+2)

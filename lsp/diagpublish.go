@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
@@ -30,7 +31,7 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 		}
 		sent[uri] = meaning
 		if prev, seen := f.published[uri]; !seen || prev != sent[uri] {
-			s.queue(uri, msg)
+			s.out.put("publish "+uri, func() { s.write(msg); s.reuse(msg) })
 		} else {
 			s.reuse(msg)
 		}
@@ -38,20 +39,11 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 	for uri := range f.published {
 		if _, ok := sent[uri]; !ok {
 			if msg, _, err := s.publishMessage(uri, []protocol.Diagnostic{}); err == nil {
-				s.queue(uri, msg)
+				s.out.put("publish "+uri, func() { s.write(msg); s.reuse(msg) })
 			}
 		}
 	}
 	f.published = sent
-}
-
-// queue has the outbox write msg, a publish for uri, and then keep its
-// buffer for the next.
-func (s *server) queue(uri string, msg []byte) {
-	s.out.put("publish "+uri, func() {
-		s.write(msg)
-		s.reuse(msg)
-	})
 }
 
 // reuse keeps buf for the next publish unless one is kept already.
@@ -85,10 +77,7 @@ func (s *server) publishMessage(uri string, list []protocol.Diagnostic) (msg []b
 	case buf = <-s.spare:
 	default:
 	}
-	if cap(buf) < n {
-		buf = make([]byte, 0, n)
-	}
-	msg, body, err := appendPublish(buf[:0], uri, version, list)
+	msg, body, err := appendPublish(slices.Grow(buf[:0], n), uri, version, list)
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
 	h.WriteString(uri)

@@ -40,7 +40,7 @@ type snapshot struct {
 	// tenth of a keystroke's CPU at 1,000 items, BenchmarkInProcessKeystroke/repo1000,
 	// and an edit moves the items below it).
 	placed [4]uint64
-	diags  []protocol.Diagnostic // all's, nil until asked when shown was capped in its place
+	diags  []protocol.Diagnostic // all's; nil when shown was capped in its array
 	shown  []protocol.Diagnostic // the plan file's diagnostics as clients get them (capped)
 	// head is the newest commit that changes more than the plan
 	// (gitHead), as the background refresh last found it (zero when
@@ -59,16 +59,13 @@ type snapshot struct {
 	plan     json.RawMessage // planJSON's
 	pullOnce sync.Once
 	pull     pullReport // pullReportOf's
-	allOnce  sync.Once
 }
 
 // all is every diagnostic of the plan file, also past the publish cap.
 func (sn *snapshot) all() []protocol.Diagnostic {
-	sn.allOnce.Do(func() {
-		if sn.diags == nil {
-			sn.diags = diagnosticsOf(sn)
-		}
-	})
+	if sn.diags == nil && sn.shown != nil {
+		return diagnosticsOf(sn)
+	}
 	return sn.diags
 }
 
@@ -154,9 +151,7 @@ func (s *server) build(f *folder) *snapshot {
 				sn.placed[3] += uint64(r.End.Character)
 			}
 		}
-		// A capped list is made in the array of all (a copy of a
-		// thousand diagnostics per keystroke), which code actions make
-		// again when they need it.
+		// Capped in place: no copy of a thousand diagnostics per keystroke.
 		all := diagnosticsOf(sn)
 		if sn.shown = capped(sn, all); len(all) <= maxPublished {
 			sn.diags = all
