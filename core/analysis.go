@@ -373,9 +373,13 @@ func (a *Analysis) count() {
 // the plan as a whole, then each item in order.
 func (a *Analysis) findings(in Input) {
 	title := a.TitleRange()
-	// About one finding an item: grown one by one, the list was a tenth
-	// of a keystroke's bytes at 1,000 items (BenchmarkInProcessKeystroke).
-	a.Findings = make([]Finding, 0, len(a.Items)+len(a.Plan.Problems)+2)
+	// About one finding an item, or as many as before an edit: grown, the list
+	// was a tenth of a keystroke's bytes at 1,000 items (BenchmarkInProcessKeystroke).
+	n := len(a.Items) + len(a.Plan.Problems) + 2
+	if in.Prev != nil {
+		n = max(n, len(in.Prev.Findings)+2)
+	}
+	a.Findings = make([]Finding, 0, n)
 	add := func(f Finding) *Finding {
 		a.Findings = append(a.Findings, f)
 		return &a.Findings[len(a.Findings)-1]

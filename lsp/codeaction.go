@@ -58,6 +58,7 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 	if sn == nil {
 		return shapeActions(v.caps, actions, p.Context.Only), nil
 	}
+	all := sn.all()
 	if wantsSourceOnly(p.Context.Only) {
 		// A source action applies to the whole file whatever the range.
 		p.Range.Start.Line, p.Range.End.Line = 0, uint32(sn.m.lineOf(len(sn.text)))
@@ -86,7 +87,7 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 	// the publish cap), not recomputed.
 	onLine := func(line int) []protocol.Diagnostic {
 		var out []protocol.Diagnostic
-		for _, d := range sn.diags {
+		for _, d := range all {
 			if int(d.Range.Start.Line) == line {
 				out = append(out, d)
 			}
@@ -137,7 +138,7 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 			title = "Re-approve plan"
 		}
 		var ds []protocol.Diagnostic
-		for _, d := range sn.diags {
+		for _, d := range all {
 			if c, _ := d.Code.(string); c == codeNotApp || c == codeDrift {
 				ds = append(ds, d)
 			}

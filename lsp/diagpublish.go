@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"go.lsp.dev/protocol"
 
@@ -30,17 +31,27 @@ func (s *server) publish(f *folder, diags map[string][]protocol.Diagnostic) {
 		}
 		sent[uri] = meaning
 		if prev, seen := f.published[uri]; !seen || prev != sent[uri] {
-			s.out.put("publish "+uri, func() { s.write(msg) })
+			s.out.put("publish "+uri, func() { s.write(msg); s.reuse(msg) })
+		} else {
+			s.reuse(msg)
 		}
 	}
 	for uri := range f.published {
 		if _, ok := sent[uri]; !ok {
 			if msg, _, err := s.publishMessage(uri, []protocol.Diagnostic{}); err == nil {
-				s.out.put("publish "+uri, func() { s.write(msg) })
+				s.out.put("publish "+uri, func() { s.write(msg); s.reuse(msg) })
 			}
 		}
 	}
 	f.published = sent
+}
+
+// reuse keeps buf for the next publish unless one is kept already.
+func (s *server) reuse(buf []byte) {
+	select {
+	case s.spare <- buf:
+	default:
+	}
 }
 
 // publishMessage encodes the textDocument/publishDiagnostics notification
@@ -61,7 +72,12 @@ func (s *server) publishMessage(uri string, list []protocol.Diagnostic) (msg []b
 	for i := range list {
 		n += 224 + len(list[i].Message)
 	}
-	msg, body, err := appendPublish(make([]byte, 0, n), uri, version, list)
+	var buf []byte
+	select {
+	case buf = <-s.spare:
+	default:
+	}
+	msg, body, err := appendPublish(slices.Grow(buf[:0], n), uri, version, list)
 	var h maphash.Hash
 	h.SetSeed(hashSeed)
 	h.WriteString(uri)
@@ -81,7 +97,8 @@ const codeCapped = "diagnostics-capped"
 // capped returns list when it fits maxPublished. Otherwise it keeps, in
 // document order, every error and warning first and then the first other
 // diagnostics, maxPublished-1 in all, followed by one Information
-// diagnostic on the plan's title line that says how many were left out.
+// diagnostic on the plan's title line that says how many were left out,
+// made in list's array.
 func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
 	if len(list) <= maxPublished {
 		return list
@@ -97,9 +114,8 @@ func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
 			}
 		}
 	}
-	out := make([]protocol.Diagnostic, 0, maxPublished)
-	open := 0
-	for i, d := range list {
+	out, open := list[:0], 0
+	for i, d := range list { // d is read before out reaches i
 		switch d.Code {
 		case codeOpen, codeInProgress, codeBlocked:
 			open++

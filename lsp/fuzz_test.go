@@ -54,7 +54,7 @@ func FuzzViews(f *testing.F) {
 				fo.state, fo.planPath, fo.planDisk = st, "/w/PLAN.md", []byte(text)
 				sn := s.build(fo)
 				lines := uint32(len(sn.m.lines))
-				for _, d := range sn.diags {
+				for _, d := range sn.all() {
 					if d.Range.Start.Line >= lines || d.Range.End.Line >= lines || !before(d.Range.Start, d.Range.End) {
 						t.Fatalf("range %+v outside %d lines", d.Range, lines)
 					}

@@ -40,8 +40,8 @@ type snapshot struct {
 	// tenth of a keystroke's CPU at 1,000 items, BenchmarkInProcessKeystroke/repo1000,
 	// and an edit moves the items below it).
 	placed [4]uint64
-	diags  []protocol.Diagnostic // of the plan file, all of them (past the publish cap too)
-	shown  []protocol.Diagnostic // diags as clients get them (capped)
+	diags  []protocol.Diagnostic // all's; nil when shown was capped in its array
+	shown  []protocol.Diagnostic // the plan file's diagnostics as clients get them (capped)
 	// head is the newest commit that changes more than the plan
 	// (gitHead), as the background refresh last found it (zero when
 	// unknown or none): the ready evidence of a code action.
@@ -59,6 +59,14 @@ type snapshot struct {
 	plan     json.RawMessage // planJSON's
 	pullOnce sync.Once
 	pull     pullReport // pullReportOf's
+}
+
+// all is every diagnostic of the plan file, also past the publish cap.
+func (sn *snapshot) all() []protocol.Diagnostic {
+	if sn.diags == nil && sn.shown != nil {
+		return diagnosticsOf(sn)
+	}
+	return sn.diags
 }
 
 // session is what requests read of the session besides the folders'
@@ -143,8 +151,11 @@ func (s *server) build(f *folder) *snapshot {
 				sn.placed[3] += uint64(r.End.Character)
 			}
 		}
-		sn.diags = diagnosticsOf(sn)
-		sn.shown = capped(sn, sn.diags)
+		// Capped in place: no copy of a thousand diagnostics per keystroke.
+		all := diagnosticsOf(sn)
+		if sn.shown = capped(sn, all); len(all) <= maxPublished {
+			sn.diags = all
+		}
 	}
 	return sn
 }

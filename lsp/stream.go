@@ -143,11 +143,14 @@ func (s *stream) writeRaw(parts ...[]byte) (int64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	const big = 64 << 10
-	size := 0
+	size, small := 0, 0
 	for _, p := range parts {
 		size += len(p)
+		if len(p) < big {
+			small += len(p)
+		}
 	}
-	buf := fmt.Appendf(make([]byte, 0, min(size, big)+32), "Content-Length: %d\r\n\r\n", size)
+	buf := fmt.Appendf(make([]byte, 0, small+32), "Content-Length: %d\r\n\r\n", size)
 	var total int64
 	write := func(b []byte) error {
 		n, err := s.rwc.Write(b)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -27,6 +28,9 @@ func newServeCmd() *cobra.Command {
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			lsp.Version = version()
+			if os.Getenv("GOGC") == "" {
+				debug.SetGCPercent(lsp.GCPercent)
+			}
 			log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 			// A client that stops its server with a signal instead of
 			// shutdown (ALE's job_stop: SIGTERM, then SIGKILL 100 ms later)
