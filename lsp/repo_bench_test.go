@@ -307,13 +307,17 @@ func median(v []float64) float64 {
 	return v[len(v)/2]
 }
 
-// BenchmarkNeovimSidebar types 20 keystrokes 150 ms apart into an item of
-// the 200-item repository plan in real Neovim (PLANLS_NVIM, else the
-// test cache's Debian sid build, else nvim) with the plugin's plan sidebar
-// open (editors/nvim/test/bench_sidebar.lua). Reports how many keystrokes
-// got a publish of their own version, the p50/p99 from each didChange
-// Neovim sent to that publish, how late the last keystroke's diagnostics
-// came, and how many planls/plan requests the sidebar sent while typing.
+// BenchmarkNeovimSidebar types 20 keystrokes into an item of the 200-item
+// repository plan in real Neovim (PLANLS_NVIM, else the test cache's Debian
+// sid build, else nvim) with the plugin's plan sidebar open
+// (editors/nvim/test/bench_sidebar.lua): 150 ms apart with a 600 ms pause
+// after every 5th, so the sidebar, which asks planls/plan once
+// planls/stateChanged pauses, redraws during the run on the loop that
+// handles the publishes. Reports how many keystrokes got a publish of their
+// own version, the p50/p99 from each didChange Neovim sent to that publish,
+// how late the last keystroke's diagnostics came, how many planls/plan
+// requests and sidebar redraws happened while typing, and how late the
+// sidebar showed the last keystroke.
 func BenchmarkNeovimSidebar(b *testing.B) {
 	nvim := neovimForBench(b)
 	script, err := filepath.Abs("../editors/nvim/test/bench_sidebar.lua")
@@ -326,10 +330,10 @@ func BenchmarkNeovimSidebar(b *testing.B) {
 			busyLoops(b)
 			_, plan, _ := repoPlan(b, 200)
 			var r struct {
-				Keys, Own, PlanRequests int
-				Latencies               []float64
-				Last                    float64
-				Error                   string
+				Keys, Own, PlanRequests, Draws int
+				Latencies                      []float64
+				Last, SidebarLast              float64
+				Error                          string
 			}
 			for i := 0; i < b.N; i++ {
 				scratch := b.TempDir()
@@ -355,6 +359,8 @@ func BenchmarkNeovimSidebar(b *testing.B) {
 			}
 			b.ReportMetric(r.Last, "last-late-ms")
 			b.ReportMetric(float64(r.PlanRequests), "plan-requests")
+			b.ReportMetric(float64(r.Draws), "sidebar-draws")
+			b.ReportMetric(r.SidebarLast, "sidebar-late-ms")
 		})
 	}
 }

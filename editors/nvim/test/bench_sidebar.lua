@@ -1,16 +1,20 @@
 -- A measurement, not a test (run.sh does not run it): lsp's
 -- BenchmarkNeovimSidebar runs it in Neovim 0.11+ with PLANLS_BIN and
 -- PLANLS_BENCH_PLAN (an approved plan in a git repository) set. It opens the
--- plan with the plugin, opens the plan sidebar, then types 20 characters
--- 150 ms apart at the end of the first pending item's line, and prints one
--- line, "BENCH " and a JSON object: keys typed, own (keystrokes whose
--- version got diagnostics of its own: a publishDiagnostics, or the answer
--- to the pull Neovim sent after it), latencies (ms from each didChange
--- Neovim sent to those diagnostics), last (ms from the last didChange to
--- the first diagnostics of it or a later version) and
--- planRequests (planls/plan requests sent while typing).
+-- plan with the plugin, opens the plan sidebar, then types 20 characters at
+-- the end of the first pending item's line, 150 ms apart with a 600 ms
+-- pause after every 5th (a person typing words), so the sidebar, which
+-- refreshes once planls/stateChanged pauses, is open and redraws during the
+-- run on the same loop that handles the publishes. It prints one line,
+-- "BENCH " and a JSON object: keys typed, own (keystrokes whose version got
+-- diagnostics of its own: a publishDiagnostics, or the answer to the pull
+-- Neovim sent after it), latencies (ms from each didChange Neovim sent to
+-- those diagnostics), last (ms from the last didChange to the first
+-- diagnostics of it or a later version), planRequests (planls/plan requests
+-- sent while typing), draws (sidebar redraws while typing) and sidebarLast
+-- (ms from the last didChange to the sidebar showing the last keystroke).
 local uv = vim.uv or vim.loop
-local keys, gap = 20, 150
+local keys, gap, every, pause = 20, 150, 5, 600
 
 local function finish(result)
   io.stdout:write('BENCH ' .. vim.json.encode(result) .. '\n')
@@ -82,13 +86,31 @@ local ok, err = pcall(function()
   end
   assert(line, 'no pending item')
 
+  local typed = string.rep('x', keys)
+  local function shows_typed()
+    for _, l in ipairs(sidebar.lines()) do
+      if l:find(typed, 1, true) then
+        return true
+      end
+    end
+    return false
+  end
+
   typing = true
+  local draws0 = sidebar.draws
+  local shown_at
   local t0 = uv.hrtime()
+  local at = 0
   for k = 1, keys do
     local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
     vim.api.nvim_buf_set_text(buf, line, #text, line, #text, { 'x' })
-    local due = t0 + k * gap * 1e6
+    at = at + (k % every == 0 and pause or gap)
+    local due = t0 + at * 1e6
     vim.wait(math.max(0, (due - uv.hrtime()) / 1e6), function()
+      -- Only after the last key: scanning the sidebar costs the loop time.
+      if k == keys and not shown_at and shows_typed() then
+        shown_at = uv.hrtime()
+      end
       return false
     end, 5)
   end
@@ -106,7 +128,17 @@ local ok, err = pcall(function()
     end
     return false
   end, 5), 'no publish for the last change')
+  local draws = sidebar.draws - draws0
   typing = false
+  -- The refresh after the last pause is never dropped: the sidebar shows
+  -- the last keystroke.
+  assert(vim.wait(30000, function()
+    if not shown_at and shows_typed() then
+      shown_at = uv.hrtime()
+    end
+    return shown_at ~= nil
+  end, 5), 'the sidebar never showed the last keystroke')
+  local sidebar_last = (shown_at - sent[last_version]) / 1e6
 
   local own, latencies = 0, {}
   for v, t in pairs(sent) do
@@ -121,6 +153,8 @@ local ok, err = pcall(function()
     latencies = #latencies > 0 and latencies or vim.NIL,
     last = (last_pub - sent[last_version]) / 1e6,
     planRequests = plan_requests,
+    draws = draws,
+    sidebarLast = sidebar_last,
   })
 end)
 if not ok then

@@ -647,6 +647,55 @@ H.test('unsaved edits to PLAN.md show in the sidebar (drift), undo takes them ba
   H.eq(false, vim.bo[plan_buf].modified)
 end)
 
+H.test('typing in PLAN.md: one planls/plan once the keystrokes pause, showing the last one', function()
+  local config = require('planls.config')
+  vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+  local at = plan_line('- Load test')
+  -- Every keystroke below changes #7's subject, so the server sends
+  -- planls/stateChanged for each; the next key goes once that arrived.
+  -- A debounce far longer than those gaps, even on a busy machine.
+  local debounce = config.options.sidebar.debounce
+  config.options.sidebar.debounce = 3000
+  local changed, listening = 0, true
+  require('planls.client').on_state_changed(function()
+    if listening then
+      changed = changed + 1
+    end
+  end)
+  local ok, err = pcall(function()
+    local asked = sidebar.asked
+    for k = 1, 5 do
+      local before = changed
+      local text = vim.api.nvim_buf_get_lines(plan_buf, at, at + 1, false)[1]
+      vim.api.nvim_buf_set_text(plan_buf, at, #text, at, #text, { tostring(k) })
+      H.wait(TIMEOUT, function()
+        return changed > before
+      end, 'planls/stateChanged for keystroke ' .. k)
+      H.eq(asked, sidebar.asked, 'the sidebar asked planls/plan while keys came')
+      H.ok(sidebar.refresh_due(), 'no refresh due after keystroke ' .. k)
+    end
+    -- The refresh after the pause is not dropped: it shows the last key.
+    H.wait(TIMEOUT, function()
+      for _, l in ipairs(sidebar.lines()) do
+        if l:find('stays under 20 ms12345', 1, true) then
+          return true
+        end
+      end
+    end, 'the sidebar with the last keystroke', describe_sidebar)
+    H.eq(asked + 1, sidebar.asked, 'planls/plan requests for five keystrokes')
+    H.ok(not sidebar.refresh_due(), 'a refresh still due')
+  end)
+  listening = false
+  config.options.sidebar.debounce = debounce
+  vim.cmd('silent edit!')
+  H.wait(TIMEOUT, function()
+    return not has_line('the plan changed since approval')
+  end, 'the sidebar after the edits were dropped', describe_sidebar)
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 H.test('R after the server stopped starts a new one for the sidebar', function()
   local old = client.id
   vim.lsp.stop_client(old)
@@ -835,6 +884,7 @@ H.test('two projects: one client each; the sidebar follows its own', function()
   H.eq(2, res[c2.id].result.open)
   H.eq(lines, sidebar.lines())
   H.eq(draws, sidebar.draws, 'the sidebar redrew for another project')
+  H.ok(not sidebar.refresh_due(), 'a refresh is due for another project')
   -- Reopened from the second project's buffer, it shows that project.
   vim.cmd('PlanlsSidebar')
   H.ok(not sidebar.is_open(), 'sidebar still open')

@@ -20,6 +20,9 @@ M.defaults = {
   sidebar = {
     position = 'left', -- 'left' or 'right'
     width = 44, -- columns
+    -- ms without planls/stateChanged before the sidebar asks planls/plan
+    -- again: typing in the plan redraws once you pause; 0 = every change.
+    debounce = 200,
     -- Status glyphs: one display cell each in common fonts.
     glyphs = {
       pending = '○',
@@ -78,6 +81,10 @@ function M.set(user)
   end
   if merged.sidebar.position ~= 'left' and merged.sidebar.position ~= 'right' then
     error("planls: sidebar.position must be 'left' or 'right'")
+  end
+  local debounce = merged.sidebar.debounce
+  if type(debounce) ~= 'number' or debounce < 0 then
+    error('planls: sidebar.debounce must be a number of milliseconds >= 0, got ' .. tostring(debounce))
   end
   M.options = merged
   return merged

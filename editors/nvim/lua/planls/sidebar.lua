@@ -1,7 +1,8 @@
 -- :PlanlsSidebar: a scratch buffer in a vertical split showing the project's
 -- plan (render.lua does the text). It follows one client (the project of
--- the buffer it was opened from), re-requests planls/plan on
--- planls/stateChanged, and keeps the cursor on the same item across redraws.
+-- the buffer it was opened from), re-requests planls/plan once
+-- planls/stateChanged notifications pause (sidebar.debounce), and keeps the
+-- cursor on the same item across redraws.
 local clientmod = require('planls.client')
 local compat = require('planls.compat')
 local config = require('planls.config')
@@ -12,7 +13,8 @@ local M = {}
 local ns = vim.api.nvim_create_namespace('planls_sidebar')
 
 -- One sidebar per Neovim: its buffer, the client it shows, the last plan
--- and rendering. seq drops answers that a newer request overtook.
+-- and rendering. seq drops answers that a newer request overtook; timer is
+-- the debounced refresh that planls/stateChanged (re)starts.
 local S = {
   buf = nil,
   client_id = nil,
@@ -22,10 +24,16 @@ local S = {
   rendered = nil,
   show_help = false,
   seq = 0,
+  timer = nil,
+  due = false,
+  gen = 0,
 }
 
 --- Number of completed redraws; tests wait on it changing.
 M.draws = 0
+
+--- Number of planls/plan requests sent; tests count them.
+M.asked = 0
 
 --- True when `bufnr` is the sidebar buffer.
 function M.is_sidebar(bufnr)
@@ -150,9 +158,19 @@ local function draw()
   M.draws = M.draws + 1
 end
 
---- Re-requests planls/plan and redraws when the answer arrives. Does
+-- Cancels the debounced refresh, if one is due.
+local function cancel_due()
+  S.due = false
+  if S.timer then
+    S.timer:stop()
+  end
+end
+
+--- Re-requests planls/plan now and redraws when the answer arrives; a
+--- debounced refresh still due is dropped, as this answer covers it. Does
 --- nothing while the sidebar buffer does not exist.
 function M.refresh()
+  cancel_due()
   if not M.buf() then
     return
   end
@@ -163,6 +181,7 @@ function M.refresh()
     return
   end
   S.seq = S.seq + 1
+  M.asked = M.asked + 1
   local seq = S.seq
   clientmod.request(client, 'planls/plan', { uri = clientmod.root_uri(client) }, function(err, result)
     if seq ~= S.seq or not M.buf() then
@@ -176,6 +195,38 @@ function M.refresh()
     end
     draw()
   end)
+end
+
+--- Refreshes once `sidebar.debounce` ms (config) have passed without
+--- another call: a burst of planls/stateChanged, one per keystroke while
+--- the plan buffer is typed in, costs one planls/plan and one redraw after
+--- the pause instead of one per keystroke, and the last call always gets its
+--- refresh. A debounce of 0 refreshes at once.
+function M.refresh_soon()
+  local ms = tonumber(config.options.sidebar.debounce) or 0
+  if ms <= 0 then
+    M.refresh()
+    return
+  end
+  if not S.timer then
+    S.timer = compat.uv.new_timer()
+  end
+  S.timer:stop()
+  S.due = true
+  S.gen = S.gen + 1
+  local gen = S.gen
+  S.timer:start(ms, 0, vim.schedule_wrap(function()
+    -- The timer fired, but a refresh() or a newer call may have come
+    -- before this scheduled callback ran.
+    if S.due and gen == S.gen then
+      M.refresh()
+    end
+  end))
+end
+
+--- True while a debounced refresh (refresh_soon) is waiting to run.
+function M.refresh_due()
+  return S.due
 end
 
 -- The loaded buffer of `file` (an absolute path), or nil.
@@ -333,6 +384,7 @@ local function create_buf()
   vim.api.nvim_create_autocmd('BufWipeout', {
     buffer = b,
     callback = function()
+      cancel_due()
       S.buf, S.rendered = nil, nil
     end,
   })
@@ -415,7 +467,7 @@ function M.setup()
     local root = c and c.config.root_dir
     local from_root = params.root and params.root ~= vim.NIL and vim.uri_to_fname(params.root)
     if client_id == S.client_id or (S.root and (root == S.root or from_root == S.root)) then
-      M.refresh()
+      M.refresh_soon()
     end
   end)
 end
