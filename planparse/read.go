@@ -998,7 +998,8 @@ func (r *reader) dedupe() {
 			}
 		}
 	}
-	if len(listed)+len(rows) == 0 {
+	steps := restatedSteps(r.plan.Items)
+	if len(listed)+len(rows)+len(steps) == 0 {
 		return
 	}
 	r.plan.Items = slices.DeleteFunc(r.plan.Items, func(it Item) bool {
@@ -1009,7 +1010,7 @@ func (r *reader) dedupe() {
 		if id != "" && rows[id] {
 			return true // a task table's rows name it: they are ticked off, it details them
 		}
-		return it.PlanText != "" && (listed[dedupeKey(it.Subject)] || id != "" && listed[id])
+		return it.PlanText != "" && (listed[dedupeKey(it.Subject)] || id != "" && listed[id] || steps[stepKey(it.Subject)])
 	})
 }
 
