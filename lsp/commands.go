@@ -335,7 +335,7 @@ func gitHead(ctx context.Context, dir, plan string) headCommit {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	out, err := cmd.Output()
-	if err != nil {
+	if err != nil || strings.TrimSpace(string(out)) == "" {
 		return headCommit{}
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
