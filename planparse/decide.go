@@ -43,6 +43,7 @@ const (
 	whyBoard    = "a board that repeats the checkboxes above it"
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
 	whyRestate  = "a table that repeats the plan's phases or steps"
+	whyProgress = "describes the work that the Progress checkboxes tick off"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -119,6 +120,7 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
+	row{"an ExecPlan's plan of work beside its Progress checkboxes", (*reader).workBesideProgress, aSkip, whyProgress, false},
 	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
 	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
 	row{"task list, or numbered or top-level work list, without checkboxes", func(r *reader, s *sec) bool {
@@ -183,7 +185,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true, whyProgress: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)
