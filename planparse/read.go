@@ -55,6 +55,9 @@ type reader struct {
 	// lifted: the section being read is context that a checkbox plan
 	// reads for its boxes only.
 	lifted bool
+	// memBank: whether the plan is a memory bank's progress file
+	// (memorybank.go): 0 not yet known, 1 it is, 2 it is not.
+	memBank int8
 	// lenient: sections under context and reference sections are read as
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
