@@ -330,7 +330,7 @@ func (r *reader) proseParagraphs(s *sec) int {
 func (r *reader) kidTask(s *sec) bool {
 	if slices.ContainsFunc(s.kids, func(k int) bool {
 		t := r.secs[k]
-		return r.isTask(t) || t.kind == kWork || t.kind == kTasks
+		return r.isTask(t) || t.kind == kWork || t.kind == kTasks || r.groupsWork(t)
 	}) {
 		return true
 	}
