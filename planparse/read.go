@@ -289,8 +289,12 @@ func (r *reader) emit(s *sec) {
 		// Rule 5: a prose-only work section is one item; in a checkbox plan
 		// only a checks section written as prose is. Over sub-sections,
 		// prose introduces them, but a work list's prose over plain
-		// sub-sections is an item of its own, as rpiv reads it.
-		r.headingItem(s, false)
+		// sub-sections is an item of its own, as rpiv reads it. Under a
+		// heading that names work by its form ("#### [NEW] lib/main.dart",
+		// "## Phase 2"), the prose is that work's description: its plan
+		// text, so that `todo get` shows it; a plain heading's prose-only
+		// item has none, as the seed's vectors say.
+		r.headingItem(s, len(s.kids) == 0 && r.named(s))
 	} else if n := len(r.plan.Items) - before; n > 0 && n == r.criteria && s.head >= 0 && r.dialect == "bullets" && len(s.kids) == 0 &&
 		s.plain+s.boxes == 0 && s.rows == 0 && r.proseParagraphs(s) > n {
 		// A work section of prose with a criterion of its own
