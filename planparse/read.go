@@ -1081,7 +1081,7 @@ func dedupeKey(s string) string {
 // work-list or task sub-heading), what it holds and how to track it.
 func (r *reader) hints() {
 	for _, s := range r.secs {
-		if s.head < 0 || s.act != aSkip || s.why == whyUnder || s.why == whySkip {
+		if s.head < 0 || !r.unread(s) || s.why == whyUnder || s.why == whySkip || r.boxesOnlyUnder(s) {
 			continue
 		}
 		var steps, boxes, rows int
@@ -1090,7 +1090,7 @@ func (r *reader) hints() {
 			if t != s && !r.within(t, s) {
 				break
 			}
-			if t.act != aSkip {
+			if !r.unread(t) {
 				continue // read as work already ("### Task 1" under "## Context")
 			}
 			steps += t.ordered
