@@ -132,6 +132,7 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 		return r.grouping(s) && len(s.kids) == 0 && s.subBoxes == 0 && r.fields(s)
 	}, aItem, whyHeading, false},
 	row{"over sub-sections", func(_ *reader, s *sec) bool { return len(s.kids) > 0 }, aBoxes, "", false},
+	row{"a list of plain work where no checkboxes are", (*reader).plainWorkInBoxPlan, aTrack, "", false},
 	row{"no checkboxes", func(*reader, *sec) bool { return true }, aBoxes, whyBoxes, false},
 )
 
