@@ -10,11 +10,11 @@ import (
 // the hint, and a section with nothing that looks like work gets none.
 func TestCheckboxPlanStepsHint(t *testing.T) {
 	src := []byte("# Plan\n\n## Stage 1\n\n### The migration\n\n1. Add the column.\n2. Backfill it.\n\n#### Batching\n\n" +
-		"1. Batch by id.\n2. Sleep between batches.\n\n### Done when\n\n- [ ] The column is filled for every row.\n- [ ] The app reads it.\n\n" +
+		"1. Batch by id, a thousand rows at a time.\n\n### Done when\n\n- [ ] The column is filled for every row.\n- [ ] The app reads it.\n\n" +
 		"### Background\n\nThe old column is free text.\n")
 	p := Parse(src)
 	want := map[string]string{
-		"The migration": "it has what looks like work (4 numbered steps); to track it, add <!-- planls: track --> under the heading",
+		"The migration": "it has what looks like work (3 numbered steps); to track it, add <!-- planls: track --> under the heading",
 		"Batching":      "",
 		"Background":    "",
 	}
