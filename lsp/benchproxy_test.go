@@ -125,20 +125,20 @@ func readFrame(r *bufio.Reader) (frame, body []byte, err error) {
 }
 
 // serverSplit reads a proxy log and returns, per didChange version, the
-// server's part of that keystroke's latency in ms: from the first
-// textDocument/diagnostic request after the didChange (a pull) to its
-// answer, else from the didChange to the publishDiagnostics of that
-// version (a push); and, for pulls, the editor's pull delay in ms, from
-// the didChange to the pull request.
+// server's part of that keystroke's latency in ms: from the didChange
+// arriving to the diagnostics of that version leaving the server (the
+// answer to the first textDocument/diagnostic request after it, a pull;
+// else the publishDiagnostics of that version, a push); and, for pulls,
+// the pull delay in ms, from the didChange to the pull request arriving
+// (Neovim's, while the server works on the change).
 func serverSplit(path string) (server, pull map[int]float64, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	changed := map[int]int64{}    // version → didChange time
-	asked := map[string]int{}     // pull request id → version it followed
-	askedAt := map[string]int64{} // pull request id → its time
-	last := -1                    // version of the last didChange without a pull yet
+	changed := map[int]int64{} // version → didChange time
+	asked := map[string]int{}  // pull request id → version it followed
+	last := -1                 // version of the last didChange without a pull yet
 	pushed := map[int]float64{}
 	server, pull = map[int]float64{}, map[int]float64{}
 	for _, line := range bytes.Split(data, []byte("\n")) {
@@ -155,12 +155,11 @@ func serverSplit(path string) (server, pull map[int]float64, err error) {
 			last = *ev.Version
 		case ev.ToSrv && ev.Method == "textDocument/diagnostic" && last >= 0:
 			asked[string(ev.ID)] = last
-			askedAt[string(ev.ID)] = ev.T
 			pull[last] = float64(ev.T-changed[last]) / 1e6
 			last = -1
 		case !ev.ToSrv && ev.Method == "" && ev.ID != nil:
 			if v, ok := asked[string(ev.ID)]; ok {
-				server[v] = float64(ev.T-askedAt[string(ev.ID)]) / 1e6
+				server[v] = float64(ev.T-changed[v]) / 1e6
 				delete(asked, string(ev.ID))
 			}
 		case !ev.ToSrv && ev.Method == "textDocument/publishDiagnostics" && ev.Version != nil:

@@ -327,10 +327,11 @@ func median(v []float64) float64 {
 //
 // PLANLS_BENCH_SPLIT=1 runs the server behind the benchmark proxy
 // (benchproxy_test.go) and splits each latency: server-ms is the server's
-// part (the pull request arriving to its answer leaving, or the didChange
-// to its publish), nvim-ms the rest (Neovim writing the didChange, its
-// pull delay, reading and decoding the answer, scheduling the handler, and
-// the proxy's two extra hops), pull-ms the pull delay alone.
+// part (the didChange arriving to its diagnostics leaving: the answer to
+// the pull after it, or its publish), nvim-ms the rest (Neovim writing the
+// didChange, reading and decoding the answer, scheduling the handler, and
+// the proxy's extra hops), pull-ms the pull delay (the didChange arriving
+// to the pull arriving, while the server works on the change).
 func BenchmarkNeovimSidebar(b *testing.B) {
 	nvim := neovimForBench(b)
 	script, err := filepath.Abs("../editors/nvim/test/bench_sidebar.lua")
