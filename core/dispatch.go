@@ -1,7 +1,9 @@
 package core
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -236,6 +238,15 @@ func (r *runner) fail(orig, view *State, action string, raw json.RawMessage, p *
 	}
 	res.Shown = r.shown
 	return res
+}
+
+// Rejection is a call refused in-band outside the engine (an approval the
+// store refuses, a call with no project): "Error: <msg>" as its text,
+// details.error set, over st's snapshot (nil reads as no tasks), with st
+// unchanged.
+func Rejection(st *State, action string, params json.RawMessage, msg string) Result {
+	st = cmp.Or(st, &State{})
+	return fail(st, st, action, params, errors.New(msg))
 }
 
 // fail is a rejected call before any op could be read.

@@ -335,3 +335,24 @@ func TestUnknownAndMistypedFields(t *testing.T) {
 		t.Fatalf("%q", res.Envelope.Text())
 	}
 }
+
+// Params sent as a JSON string holding the object (as some agent clients
+// send a tool's arguments) are that object, details.params included; a
+// string holding anything else is still not an object.
+func TestParamsInString(t *testing.T) {
+	st, res := mustCall(t, Empty(), ` "{\"action\":\"create\",\"subject\":\"x\"}"`)
+	if res.Envelope.Text() != "Created #1: x (pending)" || string(res.Envelope.Details.Params) != `{"action":"create","subject":"x"}` {
+		t.Fatalf("text %q, params %s", res.Envelope.Text(), res.Envelope.Details.Params)
+	}
+	mustFail(t, st, `"[1]"`, "params must be a JSON object")
+}
+
+// Rejection is the engine's own rejection envelope, over no tasks when
+// there is no state.
+func TestRejection(t *testing.T) {
+	res := Rejection(nil, "approve", json.RawMessage(`{"path":"x"}`), "nope")
+	d := res.Envelope.Details
+	if res.Envelope.Text() != "Error: nope" || d.Error != "nope" || d.Action != "approve" || string(d.Params) != `{"path":"x"}` || d.Tasks == nil || res.Changed {
+		t.Fatalf("%+v", res)
+	}
+}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -41,9 +42,12 @@ func (c *opCall) has(key string) bool { _, ok := c.obj[key]; return ok }
 
 // Decode reads a `todo` tool call's params (an `action` with its fields,
 // or `ops`) into typed operations, checking every field's type (the seed's
-// schema errors). It never fails out-of-band: a call that does not decode
-// is refused by Run, in an error envelope.
+// schema errors). Params sent as a JSON string holding the object, as some
+// agent clients send a tool's arguments, are read as that object. It never
+// fails out-of-band: a call that does not decode is refused by Run, in an
+// error envelope.
 func Decode(raw json.RawMessage) Request {
+	raw = jsonInString(bytes.TrimSpace(raw), '{')
 	req := Request{raw: raw, action: "batch"}
 	obj, err := decodeObject(raw, "params")
 	if err != nil {

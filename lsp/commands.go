@@ -426,20 +426,17 @@ func (s *server) cmdApprove(ctx context.Context, f *folder, a cmdArgs) (any, err
 }
 
 // setUpMerging does after a first approval what the CLI's does: git merges
-// .planls/ by task id from then on (gitclone.SetUpIfNeeded), and the user
-// is told once, in one message, what changed in the clone.
+// .planls/ by task id from then on, and the user is told once, in one
+// message, what changed in the clone (gitclone.FirstApprovalNote).
 func (s *server) setUpMerging(root string) {
-	lines, ran, err := gitclone.SetUpIfNeeded(root)
-	switch {
-	case !ran:
-		return
-	case err != nil:
-		s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeWarning,
-			Message: "planls: " + gitclone.FirstApprovalNotice + ", which failed: " + err.Error() + "; run planls init in a shell"})
-		return
+	note, failed := gitclone.FirstApprovalNote(root)
+	typ := protocol.MessageTypeInfo
+	if failed {
+		typ = protocol.MessageTypeWarning
 	}
-	s.notify("window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
-		Message: "planls: " + gitclone.FirstApprovalNotice + ": " + strings.Join(lines, "; ")})
+	if note != "" {
+		s.notify("window/showMessage", protocol.ShowMessageParams{Type: typ, Message: note})
+	}
 }
 
 // update runs core.Do(op) on folder f's state; see commit.

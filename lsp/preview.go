@@ -16,12 +16,7 @@ import (
 // that it will be tracked. Labels have no command (an empty command id
 // renders as text that does nothing).
 func previewLenses(sn *snapshot) []protocol.CodeLens {
-	items := 0
-	for i := range sn.an.Plan.Items {
-		if sn.an.Plan.Items[i].Subject != "" {
-			items++
-		}
-	}
+	items := len(core.UsableItems(sn.an.Plan))
 	out := []protocol.CodeLens{{Range: sn.titleRange(),
 		Command: approveCommand(fmt.Sprintf("Approve plan (%s)", core.CountNoun(items, "plan item")), sn.uri)}}
 	label := func(start, end int, text string) {

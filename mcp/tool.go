@@ -39,7 +39,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	call := core.Decode(objectInString(args))
+	call := core.Decode(args)
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
@@ -110,30 +110,11 @@ func (h *handler) project(root string) *project {
 	return p
 }
 
-// objectInString unwraps arguments sent as a string holding a JSON object
-// (`"arguments":"{\"action\":\"list\"}"`); any other
-// value is returned as is, for core to judge.
-func objectInString(args json.RawMessage) json.RawMessage {
-	var s string
-	if args[0] != '"' || json.Unmarshal(args, &s) != nil {
-		return args
-	}
-	inner := bytes.TrimSpace([]byte(s))
-	if len(inner) > 0 && inner[0] == '{' && json.Valid(inner) {
-		return inner
-	}
-	return args
-}
-
 // failure shapes an out-of-band error (no project, lock timeout, a state
 // file that does not parse) like core's in-band rejections: "Error: <msg>"
 // and details.error, with no tasks since the state is unknown.
 func failure(req core.Request, err error) core.Result {
-	msg := err.Error()
-	return core.Result{Envelope: core.Envelope{
-		Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
-		Details: core.Details{Action: req.Action(), Params: req.Params(), Tasks: []core.Task{}, Error: msg},
-	}}
+	return core.Rejection(nil, req.Action(), req.Params(), err.Error())
 }
 
 // toolResult maps the core result onto MCP: content stays text content (the

@@ -465,7 +465,14 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			}
 			continue
 		}
-		if ledIn || (boxesOnly && !e.box) || e.notWork || r.pointer(s, e) {
+		if ledIn || e.notWork || r.pointer(s, e) {
+			continue
+		}
+		if boxGroup(e) {
+			r.addKids(s, e)
+			continue
+		}
+		if boxesOnly && !e.box {
 			continue
 		}
 		if ev.areas && e.hasKids() && !e.box {
@@ -499,7 +506,7 @@ func (ev *event) classify() {
 		// A numbered "**Scroll:** …" is a step, not a field.
 		e.field = !ev.ordered && hasColon(s) && isFieldText(s)
 	}
-	ev.files, ev.areas = fileList(ev) || datedLog(ev), areaLabels(ev)
+	ev.files, ev.areas = fileList(ev) || datedLog(ev), areaLabels(ev) || areaOutline(ev)
 }
 
 // datedLog reports whether a list is a log: two entries or more, none a

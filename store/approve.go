@@ -73,12 +73,12 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 	items := len(core.UsableItems(plan))
 	return s.update(ctx, "approve", params, func(st *core.State) core.Result {
 		if _, live := core.PlanCounts(st); items == 0 && !aopts.Force && live > 0 && !opts.ReadOnly {
-			return refusal(st, params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, core.CountNoun(live, "plan item")))
+			return core.Rejection(st, "approve", params, fmt.Sprintf("plan file %s has no plan items; approving it would remove all %s of the approved plan: fix the file, or force the approval (planls approve --force)", rel, core.CountNoun(live, "plan item")))
 		}
 		if items == 0 && !aopts.Force && !opts.ReadOnly && !core.PlanMatches(src, planIDOf(st)) {
 			// Approved, such a plan leaves `check` and the stop hook with
 			// nothing to hold the work to.
-			return refusal(st, params, nothingToApprove(rel))
+			return core.Rejection(st, "approve", params, nothingToApprove(rel))
 		}
 		why := "removed, reworded or moved to another heading"
 		if old := approvedPath(st); old != "" && old != rel {
@@ -86,7 +86,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			// every item the two do not share: a second plan file approved
 			// by mistake would tombstone the approved plan's items.
 			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
-				return refusal(st, params, ReplacingPlan(st, rel, gone))
+				return core.Rejection(st, "approve", params, ReplacingPlan(st, rel, gone))
 			}
 			why = fmt.Sprintf("%s was replaced by %s", old, rel)
 		}
@@ -135,24 +135,7 @@ func (s *Store) refuse(params json.RawMessage, msg string) (core.Result, error) 
 	if err != nil {
 		return core.Result{}, err
 	}
-	return refusal(st, params, msg), nil
-}
-
-// refusal is an in-band rejection shaped like core's (`Error: <msg>`,
-// details.error set, state unchanged), so every front end shows it the way
-// it shows the tool's own rejections.
-func refusal(st *core.State, params json.RawMessage, msg string) core.Result {
-	tasks := st.Tasks
-	if tasks == nil {
-		tasks = []core.Task{}
-	}
-	return core.Result{
-		State: st,
-		Envelope: core.Envelope{
-			Content: []core.Content{{Type: "text", Text: "Error: " + msg}},
-			Details: core.Details{Action: "approve", Params: params, Tasks: tasks, NextID: st.NextID, Error: msg, Plan: st.Plan.ForDetails()},
-		},
-	}
+	return core.Rejection(st, "approve", params, msg), nil
 }
 
 // nothingToApprove is the refusal of a plan in which planls finds no work.

@@ -46,12 +46,8 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 			marks[c.Item] = fmt.Sprintf("#%d restored, %s", c.TaskID, c.Status)
 		}
 	}
-	n := 0
-	for _, it := range plan.Items {
-		if strings.TrimSpace(it.Subject) != "" {
-			n++
-		}
-	}
+	usable := core.UsableItems(plan)
+	n := len(usable)
 	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), core.CountNoun(n, "plan item"))
 	refused := n == 0 && !force
 	gone := core.Dropped(state, plan)
@@ -63,10 +59,8 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 	}
 	lines := planparse.NewLines(src)
 	group := "\x00"
-	for i, it := range plan.Items {
-		if strings.TrimSpace(it.Subject) == "" {
-			continue
-		}
+	for _, i := range usable {
+		it := &plan.Items[i]
 		if g := strings.Join(it.Scope, " › "); g != group {
 			group = g
 			if g == "" {

@@ -224,28 +224,12 @@ func runPlanApproved(cmd *cobra.Command) error {
 		user += fmt.Sprintf(" (%s has unapproved edits and was left alone)", a.kept)
 	}
 	if first && a.result.Changed {
-		if note := mergeSetupNote(root); note != "" {
+		if note, _ := gitclone.FirstApprovalNote(root); note != "" {
 			b.WriteString("\n" + note)
 			user += "\n" + note
 		}
 	}
 	return hookContext(cmd, "PostToolUse", b.String(), user)
-}
-
-// mergeSetupNote runs planls init after the first approval in a git clone
-// that does not merge .planls/ by task id yet, as the CLI's and the
-// editor's first approvals do (gitclone.SetUpIfNeeded), and returns the
-// line that tells the user and the model what changed in the clone (the
-// .gitattributes to commit), or "" when nothing needed doing.
-func mergeSetupNote(root string) string {
-	lines, ran, err := gitclone.SetUpIfNeeded(root)
-	switch {
-	case !ran:
-		return ""
-	case err != nil:
-		return "planls: " + gitclone.FirstApprovalNotice + ", which failed: " + err.Error() + "; run planls init in a shell"
-	}
-	return "planls: " + gitclone.FirstApprovalNotice + ": " + strings.Join(lines, "; ")
 }
 
 // approval is what approvePlanText did: the plan file (relative to the

@@ -171,3 +171,18 @@ func SetUpIfNeeded(root string) (lines []string, ran bool, err error) {
 // approval set up merging (SetUpIfNeeded ran): from then on the plan's
 // state is shared through git, and merges must not lose its changes.
 const FirstApprovalNotice = "first approval in this clone: ran planls init so git merges .planls/ by task id (docs/TEAMS.md)"
+
+// FirstApprovalNote runs SetUpIfNeeded after a first approval and returns
+// the one line the user and an agent are told: "planls: " and
+// FirstApprovalNotice with what changed in the clone (the .gitattributes to
+// commit), or with why it failed (failed true); "" when nothing needed doing.
+func FirstApprovalNote(root string) (note string, failed bool) {
+	lines, ran, err := SetUpIfNeeded(root)
+	switch {
+	case !ran:
+		return "", false
+	case err != nil:
+		return "planls: " + FirstApprovalNotice + ", which failed: " + err.Error() + "; run planls init in a shell", true
+	}
+	return "planls: " + FirstApprovalNotice + ": " + strings.Join(lines, "; "), false
+}

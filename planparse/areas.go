@@ -1,0 +1,97 @@
+package planparse
+
+import "strings"
+
+// areaOutline reports whether a list is an outline of areas written without
+// colons ("- Backend" over its tasks, "- **Frontend**" over its tasks): it
+// is not numbered and holds no box, it has two entries or more and every
+// one of them has nested bullets, each entry is a short name (three words
+// at most, no sentence punctuation, no code) and the bullets under it say
+// more than it does (on average two words more, and three words at least).
+// Then each entry only names where its bullets belong, and the bullets are
+// the work (rule 10). A list in which some entries have no bullets of their
+// own is a list of tasks, some with details ("- Add animation" over the
+// weapons it covers, beside "- Working stats"), and so is a list whose
+// nested bullets are as short as their parents (fields, names).
+func areaOutline(ev *event) bool {
+	if ev.ordered {
+		return false
+	}
+	parents := 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty {
+			continue
+		}
+		if e.box || !e.hasKids() {
+			return false
+		}
+		words, ok := areaName(e.item.Subject)
+		if !ok || !longerKids(e, words) {
+			return false
+		}
+		parents++
+	}
+	return parents >= 2
+}
+
+// areaName returns the number of words of a subject that can be the name
+// of an area: at most three words once emphasis and a closing colon are
+// removed, with no code, link, path or sentence punctuation.
+func areaName(subject string) (int, bool) {
+	t := strings.TrimRight(removeEmphasis(subject), ":： \t")
+	if t == "" || strings.ContainsAny(subject, "`[]()/.,;!?") {
+		return 0, false
+	}
+	n := len(strings.Fields(t))
+	return n, n <= 3
+}
+
+// longerKids reports whether the bullets nested in e average at least two
+// words more than e's own subject, and three words or more: they state
+// the work that e names the place of.
+func longerKids(e *entry, words int) bool {
+	n, sum := 0, 0
+	for i := range e.kids {
+		k := &e.kids[i]
+		if k.empty || k.box {
+			continue
+		}
+		n++
+		sum += len(strings.Fields(removeEmphasis(k.item.Subject)))
+	}
+	return n > 0 && sum >= n*3 && sum >= n*(words+2)
+}
+
+// boxGroup reports whether e is a plain entry whose nested entries are all
+// checkboxes ("- Backend" over "- [ ] Add the rate limiter"): the boxes are
+// what the plan ticks off, so they are the items and e only groups them,
+// as a heading over checkboxes does. A box is an item unless it is nested
+// under another item, and a plain entry over boxes is not one.
+func boxGroup(e *entry) bool {
+	if e.box || !e.hasKids() {
+		return false
+	}
+	n := 0
+	for i := range e.kids {
+		k := &e.kids[i]
+		if k.empty {
+			continue
+		}
+		if !k.box {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// addKids adds the entries nested in e, but not the ones that forbid ("Do
+// not …" is a rule, not work).
+func (r *reader) addKids(s *sec, e *entry) {
+	for _, k := range e.kids {
+		if !k.empty && !isDoNot(k.item.Subject) {
+			r.add(s, k.item)
+		}
+	}
+}
