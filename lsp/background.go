@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/verify"
@@ -115,8 +114,10 @@ func (s *server) runRefresh(ctx context.Context, f *folder) {
 		}
 		f.refreshAgain = false
 		s.mu.Unlock()
-		head := s.gitHeadOf(ctx, root, plan)
-		watch := gitWatch(ctx, root)
+		gctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+		head := s.gitHeadOf(gctx, root, plan)
+		watch := gitWatch(gctx, root)
+		cancel()
 		var results []verify.Result
 		if len(tasks) > 0 {
 			vctx, cancel := context.WithTimeout(ctx, lookupTimeout)
@@ -160,10 +161,9 @@ func newVerification(root string, head headCommit, tasks []core.Task, results []
 
 // gitWatch names the files whose change moves HEAD in the repository at
 // root: HEAD itself, packed-refs and the current branch's ref (in the
-// common directory of a linked worktree). Nil outside a repository.
+// common directory of a linked worktree). Nil outside a repository or
+// when ctx ends first.
 func gitWatch(ctx context.Context, root string) []string {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", root, "rev-parse", "--absolute-git-dir", "--git-common-dir", "--symbolic-full-name", "HEAD")
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	out, err := cmd.Output()

@@ -156,10 +156,17 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 	}
 	var head headCommit
 	if sc.field == "evidence" {
+		// The background refresh's HEAD is what the code actions offered;
+		// git is asked here only before that refresh has landed.
 		s.mu.Lock()
-		plan := f.relPath(f.planPath)
+		plan, known := f.relPath(f.planPath), f.headKnown
+		head = f.head
 		s.mu.Unlock()
-		head = s.gitHeadOf(ctx, f.root, plan)
+		if !known {
+			hctx, cancel := context.WithTimeout(ctx, promptHeadTimeout)
+			head = s.gitHeadOf(hctx, f.root, plan)
+			cancel()
+		}
 	}
 	if v, ok, err := s.prompt(ctx, t, name, sc.field, suggestionsFrom(head, st, t, sc.field)); ok {
 		*slot = &v
@@ -302,6 +309,10 @@ func provesAnother(head headCommit, st *core.State, t *core.Task) bool {
 	return false
 }
 
+// promptHeadTimeout bounds the git lookup of HEAD while a user waits for
+// the evidence prompt (only before the first background refresh).
+const promptHeadTimeout = 2 * time.Second
+
 // gitHeadOf is opts.gitHead for dir and its plan file ("" when there is
 // none yet). It waits on git: never call it holding mu.
 func (s *server) gitHeadOf(ctx context.Context, dir, plan string) headCommit {
@@ -327,10 +338,10 @@ type headCommit struct {
 // the approval's .gitattributes set-up, proves no plan item, and verify
 // would refuse it), among the newest few that change a file other than
 // plan and .planls/; or the zero headCommit: no git, no repository, no
-// such commit, slower than two seconds, or ctx ended.
+// such commit, or ctx ended first. The caller bounds the wait: a fixed
+// bound here would drop the commit on a busy machine, where git can take
+// seconds, though nobody waits on the background refresh.
 func gitHead(ctx context.Context, dir, plan string) headCommit {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
 	args := append([]string{"-C", dir, "log", "-8", "--format=%H %h %ct %s", "--", "."}, verify.NotWork(plan)...)
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")

@@ -40,7 +40,7 @@ func appendPublish(b []byte, uri string, version uint32, list []protocol.Diagnos
 
 func appendDiagnostic(b []byte, d *protocol.Diagnostic) ([]byte, error) {
 	code, codeOK := d.Code.(string)
-	data, dataOK := d.Data.(diagData)
+	data, dataOK := d.Data.(*diagData)
 	if (d.Code != nil && !codeOK) || (d.Data != nil && !dataOK) || d.CodeDescription != nil {
 		raw, err := json.Marshal(d)
 		return append(b, raw...), err

@@ -26,6 +26,7 @@ const (
 )
 
 // diagData is Diagnostic.data: code actions key on it (PROTOCOL.md).
+// Diagnostics hold a *diagData (appendDiagnostic encodes it by hand).
 // Gone marks the diagnostic of an approved item no longer in the file,
 // placed where it used to be, on a line that is another item's: an editor
 // looking for the item on a line skips it.
@@ -42,6 +43,16 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 	sev := severityOf(sn.cfg.Severity)
 	fs := sn.an.Findings
 	list := make([]protocol.Diagnostic, 0, len(fs)+1)
+	// Each Data points into a block of diagData, not an allocation of
+	// its own (a thousand per keystroke at 1,000 items).
+	var block []diagData
+	data := func(d diagData) *diagData {
+		if len(block) == cap(block) {
+			block = make([]diagData, 0, 256)
+		}
+		block = append(block, d)
+		return &block[len(block)-1]
+	}
 	emit := func(fd core.Finding) {
 		var rng protocol.Range
 		if it := sn.an.Items; fd.Item >= 0 && it[fd.Item].Plan != nil && fd.Range == it[fd.Item].Plan.Line {
@@ -51,7 +62,7 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 		}
 		d := protocol.Diagnostic{
 			Range: rng, Severity: protocol.DiagnosticSeverity(fd.Severity),
-			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: diagData{ID: fd.TaskID, Code: fd.Rule, Gone: fd.Gone},
+			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: data(diagData{ID: fd.TaskID, Code: fd.Rule, Gone: fd.Gone}),
 		}
 		switch fd.Rule {
 		case codeOpen, codeInProgress:
@@ -73,7 +84,7 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 		if t := it.Task; sn.cfg.FadeClosed && it.Plan != nil && t != nil && (t.Status == core.Completed || t.Status == core.Deferred) && core.ProofMissing(t) == "" {
 			list = append(list, protocol.Diagnostic{
 				Range: sn.lines[i], Severity: protocol.DiagnosticSeverityHint,
-				Code: codeClosed, Source: "planls", Message: closedMsg(t), Data: diagData{ID: t.ID, Code: codeClosed},
+				Code: codeClosed, Source: "planls", Message: closedMsg(t), Data: data(diagData{ID: t.ID, Code: codeClosed}),
 				Tags: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary},
 			})
 		}
@@ -131,6 +142,6 @@ func stateDiagnostic(raw []byte, enc encoding, err error) protocol.Diagnostic {
 	return protocol.Diagnostic{
 		Range: m.rng(off, end), Severity: protocol.DiagnosticSeverityError, Code: codeStateBad,
 		Source: "planls", Message: "state file cannot be used: " + stateMsg(err),
-		Data: diagData{Code: codeStateBad},
+		Data: &diagData{Code: codeStateBad},
 	}
 }

@@ -126,7 +126,7 @@ func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
 	}
 	return append(out, protocol.Diagnostic{
 		Range: sn.titleRange(), Severity: protocol.DiagnosticSeverityInformation, Code: codeCapped,
-		Source: "planls", Data: diagData{Code: codeCapped},
+		Source: "planls", Data: &diagData{Code: codeCapped},
 		Message: fmt.Sprintf("showing %d of %d planls diagnostics (%s): the plan sidebar and `planls status` list every item",
 			len(out), len(list), core.CountNoun(open, "open item")),
 	})

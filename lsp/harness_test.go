@@ -72,8 +72,11 @@ func testOptions() options {
 	o.retryDelay = 20 * time.Millisecond
 	o.callTimeout = 5 * time.Second
 	o.askTimeout = 5 * time.Second
+	// The commit is newer than every plan item a test makes: its time is
+	// not the moment of the lookup, which can fall in an earlier second
+	// than the approval on a busy machine and then is never offered.
 	o.gitHead = func(context.Context, string, string) headCommit {
-		return headCommit{Line: "abc1234 Add the limiter", Hash: "abc1234", At: time.Now()}
+		return headCommit{Line: "abc1234 Add the limiter", Hash: "abc1234", At: time.Now().Add(time.Hour)}
 	}
 	return o
 }

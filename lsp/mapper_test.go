@@ -62,8 +62,12 @@ func TestMapperOffsets(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMapper([]byte(tt.text), tt.enc)
-			if got := m.offset(protocol.Position{Line: tt.line, Character: tt.char}); got != tt.want {
+			p := protocol.Position{Line: tt.line, Character: tt.char}
+			if got := m.offset(p); got != tt.want {
 				t.Errorf("offset(%d:%d) = %d, want %d", tt.line, tt.char, got, tt.want)
+			}
+			if got := offsetIn([]byte(tt.text), p, tt.enc); got != tt.want {
+				t.Errorf("offsetIn(%d:%d) = %d, want %d", tt.line, tt.char, got, tt.want)
 			}
 		})
 	}
@@ -85,6 +89,11 @@ func TestMapperRoundTrip(t *testing.T) {
 				if back := m.offset(m.position(off)); back != off {
 					t.Errorf("%q %v: %d → %+v → %d", text, enc, off, m.position(off), back)
 				}
+				for _, p := range []protocol.Position{m.position(off), {Line: m.position(off).Line, Character: 99}, {Line: m.position(off).Line + 1}} {
+					if in, want := offsetIn([]byte(text), p, enc), m.offset(p); in != want {
+						t.Errorf("%q %v: offsetIn(%+v) = %d, offset %d", text, enc, p, in, want)
+					}
+				}
 			}
 		}
 	}
@@ -98,6 +107,9 @@ func FuzzMapper(f *testing.F) {
 			off := m.offset(protocol.Position{Line: line, Character: char})
 			if off < 0 || off > len(text) {
 				t.Fatalf("offset %d out of [0,%d]", off, len(text))
+			}
+			if in := offsetIn(text, protocol.Position{Line: line, Character: char}, enc); in != off {
+				t.Fatalf("offsetIn %d, offset %d", in, off)
 			}
 			p := m.position(off)
 			if int(p.Line) >= len(m.lines) {

@@ -64,8 +64,7 @@ func applyChanges(text []byte, changes []contentChange, enc encoding) []byte {
 			text = []byte(c.Text)
 			continue
 		}
-		m := newMapper(text, enc)
-		start, end := m.offset(c.Range.Start), m.offset(c.Range.End)
+		start, end := offsetIn(text, c.Range.Start, enc), offsetIn(text, c.Range.End, enc)
 		if end < start {
 			start, end = end, start
 		}

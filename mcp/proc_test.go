@@ -49,7 +49,9 @@ func planlsBin(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "planls")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/planls/planls/cmd/planls").CombinedOutput()
+		build := exec.Command("go", "build", "-o", binPath, "github.com/planls/planls/cmd/planls")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0") // as the README builds it
+		out, err := build.CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -88,10 +88,10 @@ func boxGroup(e *entry) bool {
 
 // addKids adds the entries nested in e, but not the ones that forbid ("Do
 // not …" is a rule, not work).
-func (r *reader) addKids(s *sec, e *entry) {
-	for _, k := range e.kids {
-		if !k.empty && !isDoNot(k.item.Subject) {
-			r.add(s, k.item)
+func (r *reader) addKids(s *sec, ev *event, e *entry) {
+	for i := range e.kids {
+		if k := &e.kids[i]; !k.empty && !isDoNot(k.item.Subject) {
+			r.add(s, ev.item(k))
 		}
 	}
 }

@@ -101,11 +101,13 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"task card with field sections", (*reader).card, aItem, whyHeading, false},
 	row{"over sub-sections", func(_ *reader, s *sec) bool { return len(s.kids) > 0 }, aTrack, "", false},
 	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
+	row{"a card of fields among task cards", (*reader).fieldCard, aItem, whyHeading, false},
 	row{"group heading", (*reader).grouping, aTrack, "", false},
 	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
 	row{"an endpoint of an API reference", (*reader).endpoint, aSkip, whyAPI, true},
 	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
+	row{"a topic whose prose leads in its list", (*reader).ledTopic, aItem, whyHeading, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
 )
 
@@ -131,6 +133,7 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 		return r.grouping(s) && len(s.kids) == 0 && s.subBoxes == 0 && r.fields(s)
 	}, aItem, whyHeading, false},
 	row{"over sub-sections", func(_ *reader, s *sec) bool { return len(s.kids) > 0 }, aBoxes, "", false},
+	row{"a list of plain work where no checkboxes are", (*reader).plainWorkInBoxPlan, aTrack, "", false},
 	row{"no checkboxes", func(*reader, *sec) bool { return true }, aBoxes, whyBoxes, false},
 )
 
@@ -342,6 +345,9 @@ func (r *reader) card(s *sec) bool {
 // before the first of them; or a spec that ends with its work, where this
 // section comes before the first work list ("Milestones", "Deliverables").
 func (r *reader) spec(s *sec) bool {
+	if r.outlineSpec(s) {
+		return true
+	}
 	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 || !r.hasKind(s, isReference) {
 		return false // checkboxes are there to be ticked off, never reference
 	}

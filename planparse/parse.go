@@ -33,6 +33,9 @@ func Reparse(prev *Plan, src []byte) *Plan {
 	heads := atxLines(buf)
 	parts := make(map[string]*tree, len(heads))
 	x := &extract{}
+	if prev != nil {
+		x.items = len(prev.Items) + len(prev.Items)/8 + 8
+	}
 	var trees []*tree
 	for i := 0; i < len(heads); {
 		j := i + 1

@@ -73,6 +73,11 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 	for i := range x.events {
 		n += len(x.events[i].entries) + len(x.events[i].rows)
 	}
+	// The last version's count, with room for a few more, is closer: the
+	// Plan keeps this array (at 1,000 items the bound was 90 KB too many).
+	if x.items > 0 {
+		n = min(n, x.items)
+	}
 	r := &reader{src: src, ln: ln, todos: todos, plan: &Plan{Items: make([]Item, 0, n)}}
 	r.sections(x)
 	r.facts()
@@ -93,7 +98,7 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 		r.plan.Items, r.plan.Problems = r.plan.Items[:0], r.plan.Problems[:0]
 		r.decide(d)
 		if len(todos) > 0 {
-			r.plan.Items = append(r.plan.Items, entriesToItems(todos, nil, "")...)
+			r.plan.Items = append(r.plan.Items, entriesToItems(&event{}, todos, nil, "")...)
 		}
 		for _, s := range r.secs {
 			r.emit(s)
@@ -120,6 +125,7 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 // layout works out what the plan's sections say as a whole: whether it is
 // a plan-mode agent's layout, and where it names its work.
 func (r *reader) layout() {
+	r.topicLabels()
 	var ctx, check, assumed bool
 	for _, s := range r.secs {
 		ctx = ctx || s.kind == kContext && s.level > 1
@@ -160,7 +166,7 @@ func (r *reader) isPlainText() bool {
 			switch ev.kind {
 			case evList:
 				for i := range ev.entries {
-					if l := ev.entries[i].item.Line.Start; l == r.ln.start[r.ln.lineOf(l)] {
+					if l := ev.at(ev.entries[i].item.Line).Start; l == r.ln.start[r.ln.lineOf(l)] {
 						return false
 					}
 				}
@@ -415,9 +421,9 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			}
 			// "1) Backend" alone, then on the next line the bullets of that
 			// step: a label.
-			if ev.ordered && len(ev.entries) == 1 && r.isLabelEntry(&ev.entries[0].item) && next != nil &&
+			if ev.ordered && len(ev.entries) == 1 && r.isLabelEntry(ev.item(&ev.entries[0])) && next != nil &&
 				next.kind == evList && !next.ordered && len(next.entries) > 0 && !next.entries[0].empty &&
-				nextLine(r.src, ev.entries[0].item.Block.End, next.entries[0].item.Line.Start) {
+				nextLine(r.src, ev.at(ev.entries[0].item.Block).End, next.at(next.entries[0].item.Line).Start) {
 				continue
 			}
 			// A plain list right after a box list (only blank lines
@@ -430,7 +436,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 		case evTable:
 			listSkipped, checkRun, prose = false, false, true
 			if !r.lifted {
-				r.plan.Items = append(r.plan.Items, entriesToItems(ev.rows, s.scope, s.group)...)
+				r.plan.Items = append(r.plan.Items, entriesToItems(ev, ev.rows, s.scope, s.group)...)
 			}
 		case evProse:
 			listSkipped, checkRun, prose = false, false, true
@@ -461,7 +467,7 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 		}
 		if e.empty {
 			if !ledIn {
-				r.plan.Problems = append(r.plan.Problems, Problem{Code: CodeEmptyItem, Message: emptyItemMessage, Range: e.item.Line})
+				r.plan.Problems = append(r.plan.Problems, Problem{Code: CodeEmptyItem, Message: emptyItemMessage, Range: ev.at(e.item.Line)})
 			}
 			continue
 		}
@@ -469,21 +475,17 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			continue
 		}
 		if boxGroup(e) {
-			r.addKids(s, e)
+			r.addKids(s, ev, e)
 			continue
 		}
 		if boxesOnly && !e.box {
 			continue
 		}
 		if ev.areas && e.hasKids() && !e.box {
-			for _, k := range e.kids {
-				if !k.empty && !isDoNot(k.item.Subject) {
-					r.add(s, k.item)
-				}
-			}
+			r.addKids(s, ev, e)
 			continue
 		}
-		r.add(s, e.item)
+		r.add(s, ev.item(e))
 	}
 	return ledIn
 }
@@ -655,7 +657,7 @@ func (r *reader) inlineChecks(s *sec, criteriaOnly bool) {
 		case evList:
 			for i := range ev.entries {
 				if e := &ev.entries[i]; !e.empty && inlineCheck(e.item.Subject, criteriaOnly) {
-					r.add(s, e.item)
+					r.add(s, ev.item(e))
 				}
 			}
 		}
@@ -787,7 +789,12 @@ func (r *reader) taskLine(ev *event, i int, events []*event) bool {
 	if i+1 < len(events) && events[i+1].kind == evList {
 		// A list right under the line is its details; after a blank
 		// line, the line is the list's label ("TODO", "Done").
-		return len(events[i+1].entries) > 0 && nextLine(r.src, ev.first.End, events[i+1].entries[0].item.Line.Start-indentBefore(r.src, events[i+1].entries[0].item.Line.Start))
+		next := events[i+1]
+		if len(next.entries) == 0 {
+			return false
+		}
+		at := next.at(next.entries[0].item.Line).Start
+		return nextLine(r.src, ev.first.End, at-indentBefore(r.src, at))
 	}
 	return !r.firstPara(ev)
 }
@@ -846,7 +853,7 @@ func (r *reader) lineItem(s *sec, ev, details *event) {
 	}
 	it := Item{Subject: string(r.src[ev.first.Start:ev.first.End]), Block: ev.first, Line: ev.first, SubjectRange: ev.first}
 	if details != nil && len(details.entries) > 0 {
-		last := details.entries[len(details.entries)-1].item
+		last := details.item(&details.entries[len(details.entries)-1])
 		end := r.ln.lineOf(max(last.Block.End-1, last.Line.Start))
 		it.PlanText = planText(r.ln, ev.l1+1, end)
 		it.Block.End = r.ln.end[end]
@@ -890,7 +897,7 @@ func nextLine(src []byte, a, b int) bool {
 
 // isLabelEntry reports whether a numbered entry reads as a label for the
 // bullets after it: no details, and written "1) Backend" or "1. Backend:".
-func (r *reader) isLabelEntry(it *Item) bool {
+func (r *reader) isLabelEntry(it Item) bool {
 	if it.PlanText != "" {
 		return false
 	}
@@ -935,10 +942,10 @@ func labelAtStart(s string) kind {
 	return kPlain
 }
 
-func entriesToItems(es []entry, scope []string, group string) []Item {
+func entriesToItems(ev *event, es []entry, scope []string, group string) []Item {
 	out := make([]Item, 0, len(es))
-	for _, e := range es {
-		it := e.item
+	for i := range es {
+		it := ev.item(&es[i])
 		it.Scope, it.Group = scope, group
 		out = append(out, it)
 	}

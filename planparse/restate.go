@@ -116,8 +116,7 @@ func (r *reader) holdsWork(s, t *sec) (lists, item bool) {
 func (r *reader) rowsName(s *sec, ev *event, c int, word string, ids map[string]int, status bool) bool {
 	seen := map[int]bool{}
 	for i := range ev.rows {
-		row := &ev.rows[i].item
-		l := r.ln.lineOf(row.Line.Start)
+		l := r.ln.lineOf(ev.at(ev.rows[i].item.Line).Start)
 		cells := tableCells(r.ln.text(l), r.ln.start[l])
 		if c >= len(cells) {
 			return false
@@ -231,7 +230,7 @@ func (r *reader) tableIDs(listed map[string]bool) {
 				}
 			}
 			for i := range ev.rows {
-				l := r.ln.lineOf(ev.rows[i].item.Line.Start)
+				l := r.ln.lineOf(ev.at(ev.rows[i].item.Line).Start)
 				cells := tableCells(r.ln.text(l), r.ln.start[l])
 				for j, c := range cols {
 					if c >= len(cells) {
@@ -322,7 +321,7 @@ func (r *reader) tableHeader(ev *event) []Range {
 	if len(ev.rows) == 0 {
 		return nil
 	}
-	first := r.ln.lineOf(ev.rows[0].item.Line.Start)
+	first := r.ln.lineOf(ev.at(ev.rows[0].item.Line).Start)
 	if first < 2 {
 		return nil
 	}

@@ -173,6 +173,8 @@ func (r *reader) facts() {
 	for _, t := range r.secs {
 		r.sequences(t.kids)
 	}
+	r.outlineKids()
+	r.cousinSteps(roots)
 	for i := len(r.secs) - 1; i >= 0; i-- {
 		s := r.secs[i]
 		s.subBoxes += s.boxes
@@ -217,6 +219,13 @@ type headFacts struct {
 	restK kind   // the label of the text after a form prefix ("Phase 4: Later")
 	aside string // the parenthetical, lower case
 	field bool   // a card's field heading: a label, or Why / What / How / Files
+	// weak: only the seed's prefix rule makes the text a label, and a word
+	// that is no qualifier follows the label ("Context management",
+	// "Default template updates"): the label may be an adjective (topics.go).
+	weak bool
+	// later: only its first word makes the text a non-goal ("Future
+	// expansion"): dated entries under it make it a planned horizon.
+	later bool
 }
 
 // headFactsOf reads what a heading's text says. It depends on the text
@@ -228,9 +237,10 @@ func headFactsOf(text string) headFacts {
 	var h headFacts
 	plain := plainTitle(text)
 	h.label, h.aside = normPlain(plain)
-	h.kind = labelKind(h.label)
+	h.kind, h.later = labelKindBy(h.label)
 	if h.kind == kPlain {
 		h.kind = seedKind(text)
+		h.weak = h.kind != kPlain && seedWeak(text)
 	}
 	var rest string
 	h.form, rest = formOfPlain(plain, text)
@@ -316,7 +326,7 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 			s.content = true
 			// After a blank line: a bullet's wrapped line at column 0 is
 			// no sentence of its own.
-			if prev != nil && prev.kind == evList && ev.l0 > 0 && len(bytes.TrimSpace(r.ln.text(ev.l0-1))) == 0 && goesOn(r.ln.text(ev.l0)) {
+			if prev != nil && prev.kind == evList && ev.l0 > 0 && len(bytes.TrimSpace(r.ln.text(ev.l0-1))) == 0 && goesOn(r.ln.text(ev.l0)) && !pathLabel(ev) {
 				s.statements++
 			}
 			if first := r.ln.text(ev.l0); (bytes.IndexByte(first, ':') >= 0 || bytes.Contains(first, fullColon)) && isFieldText(string(first)) ||
@@ -365,14 +375,15 @@ func isFieldText(subject string) bool {
 }
 
 // isFieldLeadIn reports whether a paragraph line is a field label alone:
-// "**Files:**", "Steps:", "**Key implementation:**".
+// "**Files:**", "Steps:", "**Key implementation:**"; a file's name
+// ("**src/app.ts:**") labels the work on that file, no field.
 func isFieldLeadIn(line string) bool {
 	t := trimSpace(removeEmphasis(line))
 	if !strings.HasSuffix(t, ":") && !strings.HasSuffix(t, "：") {
 		return false
 	}
 	t = strings.TrimRight(t, ":：")
-	return t != "" && len(strings.Fields(t)) <= 4 && len(t) <= 40
+	return t != "" && len(strings.Fields(t)) <= 4 && len(t) <= 40 && !isPathOnly(t)
 }
 
 // headLine is the 0-based line of a section's heading.
