@@ -137,7 +137,7 @@ func (f *listFilter) match(t *Task) bool {
 // it: a client may change limit between pages.
 func (f *listFilter) key() string {
 	var b strings.Builder
-	for _, s := range []Status{Pending, InProgress, Completed, Deferred, Deleted} {
+	for _, s := range statuses {
 		if f.statuses == nil || f.statuses[s] {
 			b.WriteString(string(s))
 		}

@@ -76,12 +76,8 @@ func (r *runner) create(w *State, p CreateOp) (string, bool, error) {
 	if p.Metadata != nil {
 		t.Metadata = mergeMetadata(nil, p.Metadata)
 	}
-	if p.Priority != nil {
-		t.Priority = *p.Priority
-	}
-	if p.Note != nil {
-		t.Note = *p.Note
-	}
+	set(&t.Priority, p.Priority)
+	set(&t.Note, p.Note)
 	w.Tasks = append(w.Tasks, t)
 	w.NextID = t.ID + 1
 	r.touch(t.ID)

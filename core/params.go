@@ -366,7 +366,7 @@ func checkStatus(s *Status) error {
 }
 
 func checkPriority(s *string) error {
-	if s != nil && !validPriority(*s) {
+	if s != nil && !slices.Contains(priorities, *s) {
 		return fmt.Errorf("priority must be one of low, medium, high, urgent (got %q)", *s)
 	}
 	return nil
@@ -379,21 +379,14 @@ func checkVersionParam(v *int) error {
 	return nil
 }
 
-func validStatus(s Status) bool {
-	switch s {
-	case Pending, InProgress, Completed, Deferred, Deleted:
-		return true
-	}
-	return false
-}
+// statuses and priorities are the values status and priority take, in
+// the order their errors list them.
+var (
+	statuses   = []Status{Pending, InProgress, Completed, Deferred, Deleted}
+	priorities = []string{"low", "medium", "high", "urgent"}
+)
 
-func validPriority(s string) bool {
-	switch s {
-	case "low", "medium", "high", "urgent":
-		return true
-	}
-	return false
-}
+func validStatus(s Status) bool { return slices.Contains(statuses, s) }
 
 func deref(s *string) string {
 	if s == nil {

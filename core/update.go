@@ -157,18 +157,10 @@ func (r *runner) update(w *State, p UpdateOp, c *opCall) (string, bool, error) {
 	}
 
 	t := *old
-	if p.Subject != nil {
-		t.Subject = *p.Subject
-	}
-	if p.Description != nil {
-		t.Description = new(*p.Description)
-	}
-	if p.ActiveForm != nil {
-		t.ActiveForm = new(*p.ActiveForm)
-	}
-	if p.Owner != nil {
-		t.Owner = new(*p.Owner)
-	}
+	set(&t.Subject, p.Subject)
+	setPtr(&t.Description, p.Description)
+	setPtr(&t.ActiveForm, p.ActiveForm)
+	setPtr(&t.Owner, p.Owner)
 	t.Status = to
 	if completing {
 		t.Evidence = strings.TrimSpace(*p.Evidence)
@@ -183,15 +175,11 @@ func (r *runner) update(w *State, p UpdateOp, c *opCall) (string, bool, error) {
 		t.Metadata = mergeMetadata(old.Metadata, p.Metadata)
 	}
 	t.BlockedBy = deps
-	if p.Priority != nil {
-		t.Priority = *p.Priority
-	}
+	set(&t.Priority, p.Priority)
 	if p.DueAt != nil {
 		t.DueAt = due
 	}
-	if p.Note != nil {
-		t.Note = *p.Note
-	}
+	set(&t.Note, p.Note)
 	if to == Deleted && old.Status != Deleted {
 		t.DeletedFrom = old.Status
 	}
@@ -286,4 +274,18 @@ func metadataEqual(a, b map[string]any) bool {
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
+// set and setPtr apply an op's optional field v to dst: nil leaves dst as
+// it is; setPtr stores a copy, never the op's pointer.
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setPtr[T any](dst **T, v *T) {
+	if v != nil {
+		*dst = new(*v)
+	}
 }

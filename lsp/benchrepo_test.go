@@ -45,6 +45,9 @@ var benchRepos struct {
 }
 
 func TestMain(m *testing.M) {
+	if server := os.Getenv("PLANLS_BENCH_PROXY"); server != "" {
+		os.Exit(runBenchProxy(server))
+	}
 	code := m.Run()
 	removeBenchRepos()
 	os.Exit(code)

@@ -309,15 +309,29 @@ func median(v []float64) float64 {
 
 // BenchmarkNeovimSidebar types 20 keystrokes into an item of the 200-item
 // repository plan in real Neovim (PLANLS_NVIM, else the test cache's Debian
-// sid build, else nvim) with the plugin's plan sidebar open
-// (editors/nvim/test/bench_sidebar.lua): 150 ms apart with a 600 ms pause
-// after every 5th, so the sidebar, which asks planls/plan once
+// sid build, else nvim) with the plugin's plan sidebar open, and again with
+// it closed (editors/nvim/test/bench_sidebar.lua): 150 ms apart with a 600
+// ms pause after every 5th, so the sidebar, which asks planls/plan once
 // planls/stateChanged pauses, redraws during the run on the loop that
-// handles the publishes. Reports how many keystrokes got a publish of their
-// own version, the p50/p99 from each didChange Neovim sent to that publish,
-// how late the last keystroke's diagnostics came, how many planls/plan
-// requests and sidebar redraws happened while typing, and how late the
-// sidebar showed the last keystroke.
+// handles the diagnostics. Reports how many keystrokes got diagnostics of
+// their own version, the p50/p99 from each didChange Neovim sent to its
+// diagnostics reaching their handler, how late the last keystroke's
+// diagnostics came, how many planls/plan requests and sidebar redraws
+// happened while typing, and how late the sidebar showed the last
+// keystroke. Where the time goes, on Neovim's clock: pre (didChange → the
+// pull Neovim sends after it), wait (the pull → Neovim starting to decode
+// the answer: the server and the pipes), decode, post (decoded → handler),
+// and handler (Neovim's own handler storing and showing the diagnostics,
+// after the clock stopped); and the CPU per keystroke of Neovim and of the
+// server while typing.
+//
+// PLANLS_BENCH_SPLIT=1 runs the server behind the benchmark proxy
+// (benchproxy_test.go) and splits each latency: server-ms is the server's
+// part (the didChange arriving to its diagnostics leaving: the answer to
+// the pull after it, or its publish), nvim-ms the rest (Neovim writing the
+// didChange, reading and decoding the answer, scheduling the handler, and
+// the proxy's extra hops), pull-ms the pull delay (the didChange arriving
+// to the pull arriving, while the server works on the change).
 func BenchmarkNeovimSidebar(b *testing.B) {
 	nvim := neovimForBench(b)
 	script, err := filepath.Abs("../editors/nvim/test/bench_sidebar.lua")
@@ -325,43 +339,90 @@ func BenchmarkNeovimSidebar(b *testing.B) {
 		b.Fatal(err)
 	}
 	plugin, _ := filepath.Abs("../editors/nvim")
+	if d := os.Getenv("PLANLS_BENCH_NVIM_DIR"); d != "" {
+		// Another checkout's plugin, for a before/after of a plugin change.
+		plugin = d
+	}
+	split := os.Getenv("PLANLS_BENCH_SPLIT") == "1"
+	self, _ := os.Executable()
 	for _, bin := range benchBins(b) {
-		b.Run(bin.name, func(b *testing.B) {
-			busyLoops(b)
-			_, plan, _ := repoPlan(b, 200)
-			var r struct {
-				Keys, Own, PlanRequests, Draws int
-				Latencies                      []float64
-				Last, SidebarLast              float64
-				Error                          string
-			}
-			for i := 0; i < b.N; i++ {
-				scratch := b.TempDir()
-				cmd := exec.Command(nvim, "--headless", "--noplugin", "-i", "NONE", "-n",
-					"-u", filepath.Join(plugin, "test", "minimal_init.lua"), "-c", "luafile "+script)
-				cmd.Env = append(os.Environ(), "PLANLS_NVIM_DIR="+plugin, "PLANLS_BIN="+bin.path,
-					"PLANLS_BENCH_PLAN="+plan, "XDG_CONFIG_HOME="+scratch, "XDG_DATA_HOME="+scratch,
-					"XDG_STATE_HOME="+scratch, "XDG_CACHE_HOME="+scratch)
-				out, err := cmd.CombinedOutput()
-				line := out
-				if i := bytes.LastIndex(out, []byte("BENCH ")); i >= 0 {
-					line, _, _ = bytes.Cut(out[i+len("BENCH "):], []byte("\n"))
+		for _, sidebar := range []string{"open", "closed"} {
+			b.Run(bin.name+"/"+sidebar, func(b *testing.B) {
+				busyLoops(b)
+				_, plan, _ := repoPlan(b, 200)
+				var r struct {
+					Keys, Own, PlanRequests, Draws int
+					Latencies                      []float64
+					Versions                       []int
+					Split                          struct{ Pre, Wait, Decode, Post, Handler []float64 }
+					Last, SidebarLast              float64
+					NvimCPU, ServerCPU             float64
+					Error                          string
 				}
-				if jerr := json.Unmarshal(bytes.TrimSpace(line), &r); jerr != nil || r.Error != "" {
-					b.Fatalf("nvim: %v %v %s\n%s", err, jerr, r.Error, out)
+				var server, pull, rest []float64
+				for i := 0; i < b.N; i++ {
+					scratch := b.TempDir()
+					cmd := exec.Command(nvim, "--headless", "--noplugin", "-i", "NONE", "-n",
+						"-u", filepath.Join(plugin, "test", "minimal_init.lua"), "-c", "luafile "+script)
+					cmd.Env = append(os.Environ(), "PLANLS_NVIM_DIR="+plugin, "PLANLS_BIN="+bin.path,
+						"PLANLS_BENCH_PLAN="+plan, "PLANLS_BENCH_SIDEBAR="+sidebar, "XDG_CONFIG_HOME="+scratch,
+						"XDG_DATA_HOME="+scratch, "XDG_STATE_HOME="+scratch, "XDG_CACHE_HOME="+scratch)
+					log := filepath.Join(scratch, "proxy.jsonl")
+					if split {
+						cmd.Env = append(cmd.Env, "PLANLS_BIN="+self, "PLANLS_BENCH_PROXY="+bin.path,
+							"PLANLS_BENCH_PROXY_LOG="+log)
+					}
+					out, err := cmd.CombinedOutput()
+					line := out
+					if i := bytes.LastIndex(out, []byte("BENCH ")); i >= 0 {
+						line, _, _ = bytes.Cut(out[i+len("BENCH "):], []byte("\n"))
+					}
+					if jerr := json.Unmarshal(bytes.TrimSpace(line), &r); jerr != nil || r.Error != "" {
+						b.Fatalf("nvim: %v %v %s\n%s", err, jerr, r.Error, out)
+					}
+					if split {
+						srv, pl, err := serverSplit(log)
+						if err != nil {
+							b.Fatal(err)
+						}
+						for k, v := range r.Versions {
+							if ms, ok := srv[v]; ok {
+								server = append(server, ms)
+								rest = append(rest, r.Latencies[k]-ms)
+							}
+							if ms, ok := pl[v]; ok {
+								pull = append(pull, ms)
+							}
+						}
+					}
 				}
-			}
-			slices.Sort(r.Latencies)
-			b.ReportMetric(float64(r.Own), "own-of-20")
-			if len(r.Latencies) > 0 {
-				b.ReportMetric(r.Latencies[len(r.Latencies)/2], "p50-ms")
-				b.ReportMetric(r.Latencies[(len(r.Latencies)*99)/100], "p99-ms")
-			}
-			b.ReportMetric(r.Last, "last-late-ms")
-			b.ReportMetric(float64(r.PlanRequests), "plan-requests")
-			b.ReportMetric(float64(r.Draws), "sidebar-draws")
-			b.ReportMetric(r.SidebarLast, "sidebar-late-ms")
-		})
+				slices.Sort(r.Latencies)
+				b.ReportMetric(float64(r.Own), "own-of-20")
+				if len(r.Latencies) > 0 {
+					b.ReportMetric(r.Latencies[len(r.Latencies)/2], "p50-ms")
+					b.ReportMetric(r.Latencies[(len(r.Latencies)*99)/100], "p99-ms")
+				}
+				b.ReportMetric(r.Last, "last-late-ms")
+				b.ReportMetric(float64(r.PlanRequests), "plan-requests")
+				b.ReportMetric(r.NvimCPU, "nvim-cpu-ms/key")
+				b.ReportMetric(r.ServerCPU, "server-cpu-ms/key")
+				if sidebar == "open" {
+					b.ReportMetric(float64(r.Draws), "sidebar-draws")
+					b.ReportMetric(r.SidebarLast, "sidebar-late-ms")
+				}
+				for _, m := range []struct {
+					name string
+					v    []float64
+				}{{"server", server}, {"nvim", rest}, {"pull", pull},
+					{"pre", r.Split.Pre}, {"wait", r.Split.Wait}, {"decode", r.Split.Decode}, {"post", r.Split.Post}, {"handler", r.Split.Handler}} {
+					if len(m.v) > 0 {
+						slices.Sort(m.v)
+						b.ReportMetric(m.v[len(m.v)/2], m.name+"-p50-ms")
+						b.ReportMetric(m.v[(len(m.v)*99)/100], m.name+"-p99-ms")
+					}
+				}
+			})
+		}
 	}
 }
 

@@ -107,6 +107,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"an endpoint of an API reference", (*reader).endpoint, aSkip, whyAPI, true},
 	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
+	row{"a topic whose prose leads in its list", (*reader).ledTopic, aItem, whyHeading, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
 )
 

@@ -125,6 +125,7 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 // layout works out what the plan's sections say as a whole: whether it is
 // a plan-mode agent's layout, and where it names its work.
 func (r *reader) layout() {
+	r.topicLabels()
 	var ctx, check, assumed bool
 	for _, s := range r.secs {
 		ctx = ctx || s.kind == kContext && s.level > 1

@@ -219,6 +219,13 @@ type headFacts struct {
 	restK kind   // the label of the text after a form prefix ("Phase 4: Later")
 	aside string // the parenthetical, lower case
 	field bool   // a card's field heading: a label, or Why / What / How / Files
+	// weak: only the seed's prefix rule makes the text a label, and a word
+	// that is no qualifier follows the label ("Context management",
+	// "Default template updates"): the label may be an adjective (topics.go).
+	weak bool
+	// later: only its first word makes the text a non-goal ("Future
+	// expansion"): dated entries under it make it a planned horizon.
+	later bool
 }
 
 // headFactsOf reads what a heading's text says. It depends on the text
@@ -230,9 +237,10 @@ func headFactsOf(text string) headFacts {
 	var h headFacts
 	plain := plainTitle(text)
 	h.label, h.aside = normPlain(plain)
-	h.kind = labelKind(h.label)
+	h.kind, h.later = labelKindBy(h.label)
 	if h.kind == kPlain {
 		h.kind = seedKind(text)
+		h.weak = h.kind != kPlain && seedWeak(text)
 	}
 	var rest string
 	h.form, rest = formOfPlain(plain, text)

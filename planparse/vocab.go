@@ -283,15 +283,24 @@ var modifierSet = sync.OnceValue(func() map[string]bool {
 // a section that is not work, and so does a non-goal label of two words
 // or more ("Explicitly out of scope").
 func labelKind(s string) kind {
+	k, _ := labelKindBy(s)
+	return k
+}
+
+// labelKindBy is labelKind, and also reports whether only the first word
+// of a phrase made it a non-goal ("Later capabilities", "Future
+// expansion"): then what the section holds may still say it is a planned
+// horizon (topics.go).
+func labelKindBy(s string) (_ kind, later bool) {
 	if s == "" {
-		return kPlain
+		return kPlain, false
 	}
 	idx := labelIndex()
 	if k, ok := lookupLabel(idx, s); ok {
-		return k
+		return k, false
 	}
 	if k := prefixLabel(s, idx); k != kPlain {
-		return k
+		return k, false
 	}
 	// Modifiers before a label: "key findings", "critical files".
 	rest, mods := s, 0
@@ -304,41 +313,41 @@ func labelKind(s string) kind {
 	}
 	if mods > 0 {
 		if k, ok := lookupLabel(idx, rest); ok {
-			return k
+			return k, false
 		}
 		if k := prefixLabel(rest, idx); k != kPlain {
-			return k
+			return k, false
 		}
 	}
 	if hasCJK(s) {
-		return cjkLabel(s, idx)
+		return cjkLabel(s, idx), false
 	}
 	// A head-first language's label at the start, at a word boundary.
 	if k := headFirstLabel(s, idx); k != kPlain {
-		return k
+		return k, false
 	}
 	// "Later capabilities", "Future improvements": what is later is not
 	// work, whatever it is.
 	if w, _, ok := strings.Cut(s, " "); ok && (w == "later" || w == "future" || w == "someday") {
-		return kExclude
+		return kExclude, true
 	}
 	// The head of a short phrase: "deployment checks", "admin tasks".
 	words := strings.Count(s, " ") + 1
 	if words < 2 || words > 4 || strings.Contains(s, "  ") {
-		return kPlain
+		return kPlain, false
 	}
 	for w := range strings.SplitSeq(s, " ") {
 		if determiners[w] {
-			return kPlain
+			return kPlain, false
 		}
 	}
 	for i, n := 0, words; n > 1; n-- {
 		i += strings.IndexByte(s[i:], ' ') + 1
 		if k, ok := singularLabel(idx, s[i:]); ok && (k.lists() || k == kExclude && n > 2) {
-			return k
+			return k, false
 		}
 	}
-	return kPlain
+	return kPlain, false
 }
 
 // lookupLabel returns the kind of label w, or of w in the other number

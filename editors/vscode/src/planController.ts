@@ -11,8 +11,13 @@ import type { PlanTreeProvider } from './treeView';
 /** Context key the viewsWelcome `when` clauses read. */
 export const viewContextKey = 'planls.view';
 
-/** Delay that folds a burst of stateChanged notifications into one refresh (ms). */
-const debounceMs = 75;
+/**
+ * Delay that folds a burst of stateChanged notifications into one refresh
+ * (ms). Longer than the gap between two keystrokes of someone typing (about
+ * 150 ms), so typing in the plan asks `planls/plan` once, when it pauses,
+ * not once per keystroke; as long as the Neovim sidebar's default.
+ */
+const debounceMs = 200;
 
 /** PlanController fetches plans and renders them into the tree and status bar. */
 export class PlanController implements vscode.Disposable {
