@@ -83,6 +83,7 @@ var commonRows = []row{
 	{"part of the item above", (*reader).underItem, aDetail, whyDetail, false},
 	{"under a context section, not a task", (*reader).underSoftSkip, aSkip, whyUnder, true},
 	{"non-goal, out of scope, later", (*reader).excluded, aSkip, whyExclude, false},
+	{"a memory bank's record of what works and was decided", (*reader).memoryDone, aSkip, whyLog, false},
 	{"a board that repeats the checkboxes above it", (*reader).board, aSkip, whyBoard, false},
 }
 

@@ -55,6 +55,9 @@ type reader struct {
 	// lifted: the section being read is context that a checkbox plan
 	// reads for its boxes only.
 	lifted bool
+	// memBank: whether the plan is a memory bank's progress file
+	// (memorybank.go): 0 not yet known, 1 it is, 2 it is not.
+	memBank int8
 	// lenient: sections under context and reference sections are read as
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
@@ -292,8 +295,12 @@ func (r *reader) emit(s *sec) {
 		// Rule 5: a prose-only work section is one item; in a checkbox plan
 		// only a checks section written as prose is. Over sub-sections,
 		// prose introduces them, but a work list's prose over plain
-		// sub-sections is an item of its own, as rpiv reads it.
-		r.headingItem(s, false)
+		// sub-sections is an item of its own, as rpiv reads it. Under a
+		// heading that names work by its form ("#### [NEW] lib/main.dart",
+		// "## Phase 2"), the prose is that work's description: its plan
+		// text, so that `todo get` shows it; a plain heading's prose-only
+		// item has none, as the seed's vectors say.
+		r.headingItem(s, len(s.kids) == 0 && r.named(s))
 	} else if n := len(r.plan.Items) - before; n > 0 && n == r.criteria && s.head >= 0 && r.dialect == "bullets" && len(s.kids) == 0 &&
 		s.plain+s.boxes == 0 && s.rows == 0 && r.proseParagraphs(s) > n {
 		// A work section of prose with a criterion of its own
@@ -333,7 +340,7 @@ func (r *reader) proseParagraphs(s *sec) int {
 func (r *reader) kidTask(s *sec) bool {
 	if slices.ContainsFunc(s.kids, func(k int) bool {
 		t := r.secs[k]
-		return r.isTask(t) || t.kind == kWork || t.kind == kTasks
+		return r.isTask(t) || t.kind == kWork || t.kind == kTasks || r.groupsWork(t)
 	}) {
 		return true
 	}
@@ -1081,7 +1088,7 @@ func dedupeKey(s string) string {
 // work-list or task sub-heading), what it holds and how to track it.
 func (r *reader) hints() {
 	for _, s := range r.secs {
-		if s.head < 0 || s.act != aSkip || s.why == whyUnder || s.why == whySkip {
+		if s.head < 0 || !r.unread(s) || s.why == whyUnder || s.why == whySkip || r.boxesOnlyUnder(s) {
 			continue
 		}
 		var steps, boxes, rows int
@@ -1090,7 +1097,7 @@ func (r *reader) hints() {
 			if t != s && !r.within(t, s) {
 				break
 			}
-			if t.act != aSkip {
+			if !r.unread(t) {
 				continue // read as work already ("### Task 1" under "## Context")
 			}
 			steps += t.ordered

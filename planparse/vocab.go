@@ -253,7 +253,10 @@ var qualifiers = []string{
 // determiners in a heading make it a phrase that names work ("Update the
 // changelog"), never a label with modifiers.
 var determiners = map[string]bool{"the": true, "a": true, "an": true, "this": true, "that": true,
-	"our": true, "my": true, "your": true, "all": true, "each": true, "every": true, "its": true}
+	"our": true, "my": true, "your": true, "all": true, "each": true, "every": true, "its": true,
+	// A phrase with a question word is a clause ("What works", "How it
+	// fits"), not a noun phrase whose last word is its head.
+	"what": true, "what's": true, "how": true, "why": true, "which": true, "where": true, "who": true}
 
 // labelIndex maps each label to its kind.
 var labelIndex = sync.OnceValue(func() map[string]kind {
