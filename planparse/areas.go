@@ -4,15 +4,15 @@ import "strings"
 
 // areaOutline reports whether a list is an outline of areas written without
 // colons ("- Backend" over its tasks, "- **Frontend**" over its tasks): it
-// is not numbered and holds no box, it has two entries or more and every
-// one of them has nested bullets, each entry is a short name (three words
-// at most, no sentence punctuation, no code) and the bullets under it say
-// more than it does (on average two words more, and three words at least).
-// Then each entry only names where its bullets belong, and the bullets are
-// the work (rule 10). A list in which some entries have no bullets of their
-// own is a list of tasks, some with details ("- Add animation" over the
-// weapons it covers, beside "- Working stats"), and so is a list whose
-// nested bullets are as short as their parents (fields, names).
+// is not numbered and holds no box, two entries or more have nested
+// bullets, and each of those is a short name (three words at most, no
+// sentence punctuation, no code) whose bullets say more than it does (on
+// average two words more, and three words at least). Then each such entry
+// only names where its bullets belong, and the bullets are the work (rule
+// 10); an entry without bullets of its own beside them is a task of its
+// own ("- Make the help window resizable"). A parent whose bullets are as
+// short as it is ("- Add animation" over the weapons it covers) names a
+// feature they specify, and then the list is a task list.
 func areaOutline(ev *event) bool {
 	if ev.ordered {
 		return false
@@ -23,8 +23,11 @@ func areaOutline(ev *event) bool {
 		if e.empty {
 			continue
 		}
-		if e.box || !e.hasKids() {
+		if e.box {
 			return false
+		}
+		if !e.hasKids() {
+			continue
 		}
 		words, ok := areaName(e.item.Subject)
 		if !ok || !longerKids(e, words) {
