@@ -26,6 +26,39 @@ func TestDedupeKeyOnePass(t *testing.T) {
 	}
 }
 
+// TestKeyHash: the hash made without the key is the hash of the key, for
+// dedupeKey and for stepKey (the step number left out), so a set's
+// hashes never rule out a key it holds; and different keys of these
+// subjects hash apart.
+func TestKeyHash(t *testing.T) {
+	subjects := []string{"", "Step 1.2: **Add** the `cache`_now_", "İstanbul ÀÉ ΣΑΣ Ⅻ ２３ 中文_x", "a\xffb\xe4\xb8c",
+		"  ~~Done~~ (v2) ", "Ǆ ǅ ǆ ẞ ß", "1. Add the cache", "12) 3 ways", "Add the cache", "１. full-width one"}
+	seen := map[uint64]string{}
+	for _, s := range subjects {
+		if got, want := keyHash(s, false), keyHash(dedupeKey(s), false); got != want {
+			t.Errorf("keyHash(%q) = %x, the key %q hashes to %x", s, got, dedupeKey(s), want)
+		}
+		if got, want := keyHash(s, true), keyHash(stepKey(s), false); got != want {
+			t.Errorf("keyHash(%q, step) = %x, the step key %q hashes to %x", s, got, stepKey(s), want)
+		}
+		for _, k := range []string{dedupeKey(s), stepKey(s)} {
+			if other, ok := seen[keyHash(k, false)]; ok && other != k {
+				t.Errorf("keys %q and %q hash alike", k, other)
+			}
+			seen[keyHash(k, false)] = k
+		}
+	}
+	var set keySet
+	set.add(stepKey("1. Add the cache"))
+	if !set.mayHold("Add the cache", true) || !set.mayHold("**2.** add THE cache", true) || set.mayHold("Add the caches", true) {
+		t.Error("keySet.mayHold: a step key in the set was ruled out, or another let in")
+	}
+	set.add("")
+	if len(set.keys) != 1 {
+		t.Errorf("keySet.add(\"\") added the empty key: %v", set.keys)
+	}
+}
+
 // TestTrimSpace: trimSpace is strings.TrimFunc(s, jsSpace), its shortcut
 // for ends that are plain ASCII included.
 func TestTrimSpace(t *testing.T) {

@@ -1009,11 +1009,28 @@ func (r *reader) dedupe() {
 	if !body && len(rows) == 0 {
 		return
 	}
+	// Only heading items with a body can go, and they are few: their keys
+	// are made first, and an item of the list is keyed only when its hash
+	// meets one of theirs. Keying all of a 1,000-item list was a quarter
+	// of a keystroke's parse.
+	var heads keySet
+	ids := false
+	for i := 0; body && i < len(r.plan.Items); i++ {
+		if it := &r.plan.Items[i]; it.Section && it.PlanText != "" {
+			heads.add(dedupeKey(it.Subject))
+			ids = ids || taskID(it.Subject) != ""
+		}
+	}
 	listed := map[string]bool{}
 	for i := 0; body && i < len(r.plan.Items); i++ {
 		// The list that restates the headings is a checklist: its boxes.
 		if it := &r.plan.Items[i]; !it.Section && it.Checkbox != NoCheckbox {
-			listed[dedupeKey(it.Subject)] = true
+			if heads.mayHold(it.Subject, false) {
+				listed[dedupeKey(it.Subject)] = true
+			}
+			if !ids {
+				continue
+			}
 			if id := taskID(it.Subject); id != "" {
 				listed[id] = true
 			}
@@ -1067,20 +1084,73 @@ func dedupeKey(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		if r < utf8.RuneSelf {
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
-				b.WriteByte(byte(r))
-			}
-			continue
-		}
-		if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		if r = keyRune(r); r >= 0 {
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
+}
+
+// keyRune is what dedupeKey keeps of r: its lower case when it is a letter
+// or a digit, else -1.
+func keyRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		if 'a' <= r && r <= 'z' || '0' <= r && r <= '9' {
+			return r
+		}
+		return -1
+	}
+	if r = unicode.ToLower(r); unicode.IsLetter(r) || unicode.IsDigit(r) {
+		return r
+	}
+	return -1
+}
+
+// keyHash is the FNV-1a hash of dedupeKey(s), or of stepKey(s) when step
+// is set, made without building the key: equal keys have equal hashes, so
+// a hash that meets none of a set's rules its key out.
+func keyHash(s string, step bool) uint64 {
+	h := uint64(14695981039346656037)
+	lead := step
+	var buf [utf8.UTFMax]byte
+	for _, r := range s {
+		if r = keyRune(r); r < 0 || lead && '0' <= r && r <= '9' {
+			continue
+		}
+		lead = false
+		for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
+			h = (h ^ uint64(c)) * 1099511628211
+		}
+	}
+	return h
+}
+
+// keySet is a set of keys (dedupeKey or stepKey) and their hashes.
+type keySet struct {
+	keys   map[string]bool
+	hashes map[uint64]bool
+}
+
+// add puts key, a key of the set's kind, in the set; "" is never added.
+func (k *keySet) add(key string) {
+	if key == "" {
+		return
+	}
+	if k.keys == nil {
+		k.keys, k.hashes = map[string]bool{}, map[uint64]bool{}
+	}
+	k.keys[key] = true
+	k.hashes[keyHash(key, false)] = true
+}
+
+// mayHold reports whether the key of subject (its stepKey when step is
+// set) may be in the set: false means it is not; true means it may be, and
+// the caller compares the key.
+func (k *keySet) mayHold(subject string, step bool) bool {
+	return len(k.hashes) > 0 && k.hashes[keyHash(subject, step)]
 }
 
 // hints tells, on each outermost skipped heading whose subtree holds what

@@ -11,21 +11,21 @@ import "strings"
 // what one bullet says is no restatement, so it stays. It returns nil when
 // fewer than two headings match.
 func restatedSteps(items []Item) map[string]bool {
-	plain := map[string]bool{}
+	// The headings are few and the list may hold a thousand entries: a
+	// list entry is keyed only when its hash meets a heading's.
+	var heads keySet
 	for i := range items {
-		if it := &items[i]; !it.Section && it.Checkbox == NoCheckbox {
-			if k := stepKey(it.Subject); k != "" {
-				plain[k] = true
-			}
+		if it := &items[i]; it.Section {
+			heads.add(stepKey(it.Subject))
 		}
 	}
-	if len(plain) < 2 {
+	if len(heads.keys) < 2 {
 		return nil
 	}
 	out := map[string]bool{}
 	for i := range items {
-		if it := &items[i]; it.Section {
-			if k := stepKey(it.Subject); plain[k] {
+		if it := &items[i]; !it.Section && it.Checkbox == NoCheckbox && heads.mayHold(it.Subject, true) {
+			if k := stepKey(it.Subject); heads.keys[k] {
 				out[k] = true
 			}
 		}
