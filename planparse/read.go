@@ -569,10 +569,30 @@ func placeholder(subject string) bool {
 }
 
 // notNowBullet reports whether a bullet says in a parenthetical that it is
-// not planned now ("(might-do-someday)", "(later)").
+// not planned now ("(might-do-someday)", "(later)", "(nice to have)"). Such
+// a remark is short: a longer parenthetical describes the work, and may
+// name an idea or the future as what the work is about ("(create the
+// ideas table, its indexes and enums)").
 func notNowBullet(subject string) bool {
-	return strings.IndexByte(subject, '(') >= 0 && notNowAside(bulletAside(subject))
+	for s := subject; ; {
+		i := strings.IndexByte(s, '(')
+		if i < 0 {
+			return false
+		}
+		j := strings.IndexByte(s[i:], ')')
+		if j < 0 {
+			return false
+		}
+		if a := strings.ToLower(s[i+1 : i+j]); len(strings.Fields(a)) <= notNowMaxWords && notNowAside(a) {
+			return true
+		}
+		s = s[i+j+1:]
+	}
 }
+
+// notNowMaxWords is the most words a parenthetical has that only remarks
+// that its bullet is not planned now.
+const notNowMaxWords = 5
 
 func (r *reader) add(s *sec, it Item) {
 	it.Group, it.Scope = s.group, s.scope

@@ -762,7 +762,7 @@ func notNowAside(aside string) bool {
 	for _, w := range notNowWords {
 		for i := strings.Index(aside, w); i >= 0; {
 			end := i + len(w)
-			if (i == 0 || !isLetterByteOrCont(aside, i-1)) && (end == len(aside) || !isLetterByteOrCont(aside, end)) {
+			if (i == 0 || !inToken(aside, i-1)) && (end == len(aside) || !inToken(aside, end)) {
 				return true
 			}
 			j := strings.Index(aside[i+1:], w)
@@ -775,26 +775,14 @@ func notNowAside(aside string) bool {
 	return false
 }
 
+// inToken reports whether the byte at i joins the word beside it into a
+// longer token: a letter, a digit, or a path or identifier joint
+// ("/api/ideas/{id}", "future_flags.go"). A hyphen does not: "might-do-someday"
+// holds "someday".
+func inToken(s string, i int) bool {
+	return isLetterByteOrCont(s, i) || strings.IndexByte("/._{}", s[i]) >= 0
+}
+
 // isLetterByteOrCont reports whether the byte at i is an ASCII letter or
 // digit, or part of a multi-byte character.
 func isLetterByteOrCont(s string, i int) bool { return isWordByte(s[i]) || s[i] >= 0x80 }
-
-// bulletAside returns the text of the parentheticals of a bullet's subject,
-// lower case, or "".
-func bulletAside(subject string) string {
-	var b strings.Builder
-	for s := subject; ; {
-		i := strings.IndexByte(s, '(')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(s[i:], ')')
-		if j < 0 {
-			break
-		}
-		b.WriteString(strings.ToLower(s[i+1 : i+j]))
-		b.WriteByte(' ')
-		s = s[i+j+1:]
-	}
-	return b.String()
-}
