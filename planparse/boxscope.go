@@ -143,17 +143,4 @@ var commonWords = map[string]bool{
 // labelledList reports whether most entries of a list (two thirds) start
 // with a bold label ending in a colon ("**Faders:** always send both"), or
 // are code or a path: rules or reference written as fields, not steps.
-func labelledList(ev *event) bool {
-	n, ref := 0, 0
-	for i := range ev.entries {
-		e := &ev.entries[i]
-		if e.empty {
-			continue
-		}
-		n++
-		if t := strings.TrimLeft(e.item.Subject, "*_ "); strings.HasPrefix(t, "`") || boldLabel(e.item.Subject) || isPathOnly(e.item.Subject) {
-			ref++
-		}
-	}
-	return n > 0 && ref*3 >= n*2
-}
+func labelledList(ev *event) bool { return mostlyReference(ev, false) }

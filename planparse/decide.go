@@ -396,7 +396,12 @@ func boldLabel(subject string) bool {
 
 // referenceList reports whether most entries of a list (two thirds) are
 // fields, bold labels, code or paths rather than phrases.
-func referenceList(ev *event) bool {
+func referenceList(ev *event) bool { return mostlyReference(ev, true) }
+
+// mostlyReference reports whether two thirds of a list's entries or more
+// start with code or a bold label, or are only paths; with fields set, a
+// field ("Owner: ana") counts too. Empty entries are not counted.
+func mostlyReference(ev *event, fields bool) bool {
 	n, ref := 0, 0
 	for i := range ev.entries {
 		e := &ev.entries[i]
@@ -405,7 +410,7 @@ func referenceList(ev *event) bool {
 		}
 		n++
 		t := strings.TrimLeft(e.item.Subject, "*_ ")
-		if strings.HasPrefix(t, "`") || isFieldText(e.item.Subject) || boldLabel(e.item.Subject) || isPathOnly(e.item.Subject) {
+		if strings.HasPrefix(t, "`") || fields && isFieldText(e.item.Subject) || boldLabel(e.item.Subject) || isPathOnly(e.item.Subject) {
 			ref++
 		}
 	}

@@ -6,7 +6,7 @@ import "strings"
 // works", "What's left to build", "Current status", "Known issues" (and
 // "Evolution of project decisions"). Read as an ordinary plan, its first
 // section is a list of things that already work: a log of landed work, not
-// work to do (rule 8), while the second is the plan's open work. A plan is
+// work to do, while the second is the plan's open work. A plan is
 // in that layout when it has both of the template's first two headings;
 // then "What works" and "Evolution of project decisions" are records of
 // what was done and decided, and "What's left to build" is read as the
