@@ -624,4 +624,4 @@ func VerdictMessage(id int, v Verdict) (rule, msg string) {
 	return RuleVerified, "plan item #" + strconv.Itoa(id) + " verified: " + strings.Join(v.Held, "; ")
 }
 
-func isOpenTask(t *Task) bool { return t != nil && (t.Status == Pending || t.Status == InProgress) }
+func isOpenTask(t *Task) bool { return t != nil && t.Status.Open() }

@@ -318,7 +318,9 @@ func mergeMutations(ours, theirs []MutationKey) []MutationKey {
 }
 
 // NoControls returns s with each control character (C0, DEL, C1) replaced
-// by a space, so a subject quoted in a note cannot break its line.
+// by a space, so a subject quoted in a note cannot break its line, and text
+// from a state or plan file printed on a terminal cannot move the cursor,
+// recolour or retitle it. For display only: the state keeps the bytes.
 func NoControls(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || (r >= 0x7F && r <= 0x9F) {

@@ -68,7 +68,7 @@ func (m *merger) undoApproval(base, win, lose *State, winSide, loseSide string, 
 			m.note(r.ID, "#%d %q stays a plan item: the plan approved on %s removed it, the one kept (%s's) has it", r.ID, NoControls(r.Subject), loseSide, winSide)
 		case wt == nil && bt == nil && lt != nil && r.Status != Deleted:
 			if id, ok := liveKey[taskKey(r)]; ok {
-				if j, ok := at[id]; ok && isOpen(out.Tasks[j].Status) && !isOpen(r.Status) {
+				if j, ok := at[id]; ok && out.Tasks[j].Status.Open() && !r.Status.Open() {
 					k := &out.Tasks[j]
 					k.Status, k.Evidence, k.Reason = r.Status, r.Evidence, r.Reason
 					k.Version++
@@ -105,8 +105,6 @@ func (m *merger) undoApproval(base, win, lose *State, winSide, loseSide string, 
 		}
 	}
 }
-
-func isOpen(s Status) bool { return s == Pending || s == InProgress }
 
 func samePlan(a, b *PlanRef) bool {
 	if a == nil || b == nil {

@@ -81,7 +81,7 @@ func PlanCounts(st *State) (open, total int) {
 			continue
 		}
 		total++
-		if t.Status == Pending || t.Status == InProgress {
+		if t.Status.Open() {
 			open++
 		}
 	}
@@ -127,8 +127,7 @@ func (sh rowShape) names() []string {
 
 func (sh rowShape) shows(field string, t *Task) bool {
 	if sh.seed {
-		open := t.Status == Pending || t.Status == InProgress
-		return field == "evidence" || field == "reason" || (field == "planText" && open)
+		return field == "evidence" || field == "reason" || (field == "planText" && t.Status.Open())
 	}
 	return sh.fields[field]
 }
@@ -145,7 +144,7 @@ func listRow(b *strings.Builder, st *State, t *Task, sh rowShape) {
 	}
 	var waits []int
 	for _, d := range t.BlockedBy {
-		if u := st.task(d); u == nil || u.Status == Pending || u.Status == InProgress {
+		if u := st.task(d); u == nil || u.Status.Open() {
 			waits = append(waits, d)
 		}
 	}

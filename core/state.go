@@ -22,6 +22,9 @@ const (
 	Deleted    Status = "deleted"
 )
 
+// Open reports whether s is pending or in progress: the work is still owed.
+func (s Status) Open() bool { return s == Pending || s == InProgress }
+
 // SchemaVersion is the version of the on-disk state shape written in State.Version.
 const SchemaVersion = 1
 

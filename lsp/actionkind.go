@@ -11,14 +11,10 @@ import (
 // a diagnostic of that item is a quick fix; one on an item with no
 // diagnostic (a deferred item without fadeClosed) rewrites the item's
 // status, and approving acts on the whole file, so it is a source action.
-const (
-	kindQuickFix = protocol.QuickFix
-	kindRewrite  = protocol.RefactorRewrite
-	kindApprove  = protocol.CodeActionKind("source.approve")
-)
+const kindApprove = protocol.CodeActionKind("source.approve")
 
 // advertisedKinds are the codeActionProvider.codeActionKinds.
-var advertisedKinds = []protocol.CodeActionKind{kindQuickFix, kindRewrite, kindApprove}
+var advertisedKinds = []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, kindApprove}
 
 // kindCovers reports whether kind is asked for by filter: a kind covers
 // its sub-kinds ("source" covers "source.approve"; LSP 3.17

@@ -45,25 +45,25 @@ var agreeCases = []agreeCase{{
 	},
 	now: "# Ship it\n\n## Work\n- one\n- two\n- three\n- four\n- five\n- six\n- seven\n- eight\n" +
 		"- [x] nine\n- ten, reworded\n- eleven\n-\n- eleven\n",
-	rules: []string{codeOpen, codeInProgress, codeBlocked, codeNoProof, codeWeak, core.RuleFailed, codeChecked, codeDrift,
-		codeEmpty, codeDuplicate},
+	rules: []string{core.RuleOpen, core.RuleInProgress, core.RuleBlocked, core.RuleNoProof, core.RuleWeak, core.RuleFailed, core.RuleTicked, core.RuleDrift,
+		core.RuleEmpty, core.RuleDuplicate},
 }, {
 	name:     "new bullet",
 	approved: "# P\n\n- one\n- two\n",
 	cli:      [][]string{{"todo", "complete", "1", "--evidence", "go test: ok"}},
 	now:      "# P\n\n- one\n- two\n- three\n",
-	rules:    []string{codeOpen, codeDrift},
+	rules:    []string{core.RuleOpen, core.RuleDrift},
 }, {
 	name:     "missing item",
 	approved: "# P\n\n- one\n- two\n- three\n",
 	cli:      [][]string{{"todo", "complete", "3", "--evidence", "go test: ok"}},
 	now:      "# P\n\n- one\n- three\n",
-	rules:    []string{codeOpen, codeDrift},
+	rules:    []string{core.RuleOpen, core.RuleDrift},
 }, {
 	name:     "text outside the items",
 	approved: "# P\n\nWhy we do it.\n\n- one\n",
 	now:      "# P\n\nWhy we do it, and when.\n\n- one\n",
-	rules:    []string{codeOpen, codeDrift},
+	rules:    []string{core.RuleOpen, core.RuleDrift},
 }}
 
 // TestCheckAndServerAgree runs every rule through `planls check --format

@@ -35,7 +35,7 @@ func TestRequestsNeverWaitOnGit(t *testing.T) {
 	}
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u := e.open(plan, "# P\n\n- one\n- two\n")
-	e.waitDiags(u, "open item", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+	e.waitDiags(u, "open item", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 1 })
 
 	var res planResult
 	e.call("planls/plan", map[string]any{"uri": u}, &res)

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/planls/planls/core"
 	"github.com/planls/planls/internal/plangen"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkExternalWrite(b *testing.B) {
 	opts.gitHead = func(context.Context, string, string) headCommit { return headCommit{} }
 	e := newEnv(b, envConfig{folders: []string{root}, opts: opts})
 	u := uriOf(plan)
-	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 100 })
+	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 100 })
 	var lat []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -66,7 +67,7 @@ func BenchmarkExternalWrite(b *testing.B) {
 		}
 		cli(b, root, fmt.Sprintf(`{"action":"update","id":1,"status":%q}`, status))
 		start := time.Now()
-		e.waitDiags(u, "republish", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == want })
+		e.waitDiags(u, "republish", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == want })
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()

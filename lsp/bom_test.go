@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // PLAN.md saved with a UTF-8 BOM, opened in an editor that
@@ -16,13 +18,13 @@ func TestBOMPlanBufferWithoutBOM(t *testing.T) {
 	cliApprove(t, root)
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, text)
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	var res planResult
 	e.call("planls/plan", map[string]any{"uri": u}, &res)
 	if !res.Approved || res.NeedsReapproval {
 		t.Errorf("BOM file, buffer without it: approved %v, needsReapproval %v", res.Approved, res.NeedsReapproval)
 	}
-	if d, _ := e.lastDiags(u); countCode(d, codeDrift) != 0 {
+	if d, _ := e.lastDiags(u); countCode(d, core.RuleDrift) != 0 {
 		t.Errorf("drift for the BOM alone: %s", codes(d))
 	}
 	if _, err := e.exec("planls.approve", map[string]any{"uri": u}); err != nil {

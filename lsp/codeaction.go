@@ -75,9 +75,9 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 			code, _ = d.Code.(string)
 		}
 		switch {
-		case id > 0 && code != codeDrift:
+		case id > 0 && code != core.RuleDrift:
 			ids[id] = true
-		case code == codeNotApp || code == codeDrift:
+		case code == core.RuleNotApproved || code == core.RuleDrift:
 			planWide = true
 		default:
 			first, last = min(first, int(d.Range.Start.Line)), max(last, int(d.Range.End.Line))
@@ -109,9 +109,9 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 			continue
 		}
 		ds := onLine(line)
-		kind := kindRewrite
+		kind := protocol.RefactorRewrite
 		if len(ds) > 0 {
-			kind = kindQuickFix
+			kind = protocol.QuickFix
 		}
 		for _, c := range itemCommands(it.Task, sn.uri) {
 			actions = append(actions, protocol.CodeAction{Title: c.Title, Kind: kind, Diagnostics: ds, Command: &c})
@@ -139,7 +139,7 @@ func codeAction(v *session, params json.RawMessage) (any, error) {
 		}
 		var ds []protocol.Diagnostic
 		for _, d := range all {
-			if c, _ := d.Code.(string); c == codeNotApp || c == codeDrift {
+			if c, _ := d.Code.(string); c == core.RuleNotApproved || c == core.RuleDrift {
 				ds = append(ds, d)
 			}
 		}

@@ -51,7 +51,7 @@ func askEnv(t *testing.T, pick func(protocol.ShowMessageRequestParams) any) (*en
 	}
 	e.initialize(envConfig{folders: []string{root}, caps: caps})
 	u := uriOf(plan)
-	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	return e, root, &asked
 }
 
@@ -158,7 +158,7 @@ func TestDeferNoticeAndReopen(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("deferral messages:\n got %q\nwant %q", got, want)
 	}
-	e.waitDiags(u, "#3 and #4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	e.waitDiags(u, "#3 and #4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 5 })
 	acts := e.actions(u, 20, nil)
 	if titles(acts) != "Reopen #4 | Start #4" {
 		t.Errorf("actions on a deferred item: %q", titles(acts))
@@ -166,7 +166,7 @@ func TestDeferNoticeAndReopen(t *testing.T) {
 	if _, err := e.runAction(acts[0]); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 6 })
 }
 
 // A completed item is reopened only with a reason (a person's correction,
@@ -176,7 +176,7 @@ func TestReopenCompletedNeedsReason(t *testing.T) {
 	e, root, asked := askEnv(t, func(protocol.ShowMessageRequestParams) any { return nil })
 	cli(t, root, `{"action":"update","id":4,"status":"completed","evidence":"go test ./metrics: ok"}`)
 	u := uriOf(filepath.Join(root, "PLAN.md"))
-	e.waitDiags(u, "#4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	e.waitDiags(u, "#4 closed", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 6 })
 	acts := e.actions(u, 20, nil)
 	if titles(acts) != "Reopen #4…" {
 		t.Fatalf("actions on a completed item: %q", titles(acts))
@@ -195,7 +195,7 @@ func TestReopenCompletedNeedsReason(t *testing.T) {
 	if err != nil || envelopeText(res) != "Reopened #4 (completed → pending): the counter is never exported" {
 		t.Fatalf("reopen: %v %v", res, err)
 	}
-	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "#4 open again", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	entries, _, err := store.ReadJournal(filepath.Join(root, ".planls", "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +260,7 @@ func TestAskTimeout(t *testing.T) {
 		return nil, nil
 	}
 	e.initialize(envConfig{folders: []string{root}, caps: map[string]any{"window": map[string]any{"showMessage": map[string]any{}}}})
-	e.waitDiags(uriOf(plan), "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(uriOf(plan), "open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	res, err := e.exec("planls.complete", map[string]any{"id": 1})
 	if err != nil || details(res)["error"] != seedEvidenceErr {
 		t.Errorf("after an unanswered prompt: %v %v", res, err)

@@ -13,6 +13,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // pullCaps is a client that answers workspace/configuration (LSP 3.6).
@@ -166,7 +168,7 @@ func TestPullAtStart(t *testing.T) {
 	root, u := approvedRoot(t)
 	e, _ := pullEnv(t, envConfig{folders: []string{root}}, same(map[string]any{"severity": "warning"}))
 	e.waitDiags(u, "warning open items", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityWarning)
+		return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityWarning)
 	})
 	reqs := e.configReqs()
 	if len(reqs) != 1 || len(reqs[0].Items) != 1 || reqs[0].Items[0] != (protocol.ConfigurationItem{ScopeURI: protocol.URI(uriOf(root)), Section: "planls"}) {
@@ -184,7 +186,7 @@ func TestDidChangeConfigurationRepulls(t *testing.T) {
 	})
 	want := []protocol.DiagnosticSeverity{protocol.DiagnosticSeverityWarning, protocol.DiagnosticSeverityError,
 		protocol.DiagnosticSeverityHint, protocol.DiagnosticSeverityWarning}
-	e.waitDiags(u, "first pull", func(d []protocol.Diagnostic) bool { return allSeverity(d, codeOpen, 7, want[0]) })
+	e.waitDiags(u, "first pull", func(d []protocol.Diagnostic) bool { return allSeverity(d, core.RuleOpen, 7, want[0]) })
 	payloads := []any{
 		map[string]any{"settings": nil},
 		map[string]any{"settings": map[string]any{}},
@@ -193,7 +195,7 @@ func TestDidChangeConfigurationRepulls(t *testing.T) {
 	for i, p := range payloads {
 		e.notify("workspace/didChangeConfiguration", p)
 		e.waitDiags(u, fmt.Sprintf("pull after %v", p), func(d []protocol.Diagnostic) bool {
-			return allSeverity(d, codeOpen, 7, want[i+1])
+			return allSeverity(d, core.RuleOpen, 7, want[i+1])
 		})
 	}
 	if n := len(e.configReqs()); n != 4 {
@@ -222,10 +224,10 @@ func TestPullPerFolder(t *testing.T) {
 		return out, nil
 	})
 	e.waitDiags(ua, "errors in A", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError)
+		return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityError)
 	})
 	e.waitDiags(uriOf(rollout), "B's plan found by its planFiles", func(d []protocol.Diagnostic) bool {
-		return countCode(d, codeNotApp) == 1
+		return countCode(d, core.RuleNotApproved) == 1
 	})
 	if reqs := e.configReqs(); len(reqs) == 0 || len(reqs[0].Items) != 2 ||
 		reqs[0].Items[0].ScopeURI != protocol.URI(uriOf(a)) || reqs[0].Items[1].ScopeURI != protocol.URI(uriOf(b)) {
@@ -237,7 +239,7 @@ func TestPullPerFolder(t *testing.T) {
 		t.Errorf("B's plan %+v", pb)
 	}
 	// B's severity must not leak into A, nor A's planFiles into B.
-	if d, _ := e.lastDiags(ua); !allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError) {
+	if d, _ := e.lastDiags(ua); !allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityError) {
 		t.Errorf("A: %+v", d)
 	}
 	e.waitFor("registration with B's globs", func() bool {
@@ -264,7 +266,7 @@ func TestPulledPlanFilesAreWatched(t *testing.T) {
 	plan := filepath.Join(root, "plans", "later.md")
 	writeFile(t, plan, "# Later\n\n## G\n- one\n")
 	e.waitDiags(uriOf(plan), "plan created under the pulled glob", func(d []protocol.Diagnostic) bool {
-		return countCode(d, codeNotApp) == 1
+		return countCode(d, core.RuleNotApproved) == 1
 	})
 }
 
@@ -282,19 +284,19 @@ func TestPullAddedFolder(t *testing.T) {
 		return out, nil
 	})
 	e.waitDiags(ua, "A", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityInformation)
+		return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityInformation)
 	})
 	e.waitFor("the pull at start", func() bool { return e.reqCount("workspace/configuration") == 1 })
 	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 		"added": []any{map[string]any{"uri": uriOf(b), "name": "b"}}, "removed": []any{}}})
 	e.waitDiags(ub, "B pulled", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError)
+		return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityError)
 	})
 	reqs := e.configReqs()
 	if len(reqs) != 2 || len(reqs[1].Items) != 1 || reqs[1].Items[0].ScopeURI != protocol.URI(uriOf(b)) {
 		t.Errorf("requests %+v, want the second for B only", reqs)
 	}
-	if d, _ := e.lastDiags(ua); !allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityInformation) {
+	if d, _ := e.lastDiags(ua); !allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityInformation) {
 		t.Errorf("A changed by B's settings: %+v", d)
 	}
 }
@@ -307,11 +309,11 @@ func TestPulledOverPushed(t *testing.T) {
 	push := map[string]any{"settings": map[string]any{"planls": map[string]any{"severity": "warning", "fadeClosed": true}}}
 	e, _ := pullEnv(t, envConfig{folders: []string{root}, initOpt: push}, same(map[string]any{"severity": "error"}))
 	e.waitDiags(u, "pulled severity, pushed fadeClosed", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 6, protocol.DiagnosticSeverityError) && countCode(d, codeClosed) == 1
+		return allSeverity(d, core.RuleOpen, 6, protocol.DiagnosticSeverityError) && countCode(d, codeClosed) == 1
 	})
 	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"planls": map[string]any{"severity": "hint", "fadeClosed": false}}})
 	e.waitDiags(u, "fadeClosed pushed off", func(d []protocol.Diagnostic) bool { return countCode(d, codeClosed) == 0 })
-	if d, _ := e.lastDiags(u); !allSeverity(d, codeOpen, 6, protocol.DiagnosticSeverityError) {
+	if d, _ := e.lastDiags(u); !allSeverity(d, core.RuleOpen, 6, protocol.DiagnosticSeverityError) {
 		t.Errorf("a push overrode the pulled severity: %s", codes(d))
 	}
 }
@@ -360,14 +362,14 @@ func TestPullBadAnswers(t *testing.T) {
 			e, lt := pullEnv(t, envConfig{opts: opts, folders: []string{a, b}, initOpt: push}, tt.answer)
 			for _, u := range []string{ua, ub} {
 				e.waitDiags(u, "pushed severity", func(d []protocol.Diagnostic) bool {
-					return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityWarning)
+					return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityWarning)
 				})
 			}
 			e.barrier() // the server answers while the pull is unanswered
 			lt.waitLog(tt.log, 1)
 			e.barrier()
 			for _, u := range []string{ua, ub} {
-				if d, _ := e.lastDiags(u); !allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityWarning) {
+				if d, _ := e.lastDiags(u); !allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityWarning) {
 					t.Errorf("%s: settings changed: %s", u, codes(d))
 				}
 			}
@@ -402,12 +404,12 @@ func TestPullStaleAnswerDropped(t *testing.T) {
 	}
 	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": nil})
 	e.waitDiags(u, "second answer applied", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError)
+		return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityError)
 	})
 	once.Do(func() { close(release) })
 	lt.waitLog("stale workspace/configuration answer dropped", 1)
 	e.barrier()
-	if d, _ := e.lastDiags(u); !allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError) {
+	if d, _ := e.lastDiags(u); !allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityError) {
 		t.Errorf("the stale answer won: %s", codes(d))
 	}
 }
@@ -431,7 +433,7 @@ func TestNoPullWithoutCapability(t *testing.T) {
 		e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 			"added": []any{map[string]any{"uri": uriOf(b), "name": "b"}}, "removed": []any{}}})
 		e.waitDiags(u, "pushed severity", func(d []protocol.Diagnostic) bool {
-			return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityError)
+			return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityError)
 		})
 		e.barrier()
 		if n := len(e.configReqs()); n != 0 {
@@ -459,7 +461,7 @@ func TestPullImplicitFolder(t *testing.T) {
 	})
 	u := e.open(filepath.Join(other, "PLAN.md"), basicPlan(t))
 	e.waitDiags(u, "the implicit folder's pulled severity", func(d []protocol.Diagnostic) bool {
-		return allSeverity(d, codeOpen, 7, protocol.DiagnosticSeverityHint)
+		return allSeverity(d, core.RuleOpen, 7, protocol.DiagnosticSeverityHint)
 	})
 }
 
@@ -476,7 +478,7 @@ func TestPullRemovedFolderDropped(t *testing.T) {
 		<-release
 		return []any{nil, map[string]any{"severity": "error"}}, nil
 	})
-	e.waitDiags(ub, "B", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(ub, "B", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	select {
 	case <-asked:
 	case <-time.After(waitTimeout):

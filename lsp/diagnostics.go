@@ -10,20 +10,10 @@ import (
 	"github.com/planls/planls/store"
 )
 
-// Diagnostic codes (docs/PROTOCOL.md "Diagnostics").
-const (
-	codeOpen       = core.RuleOpen
-	codeInProgress = core.RuleInProgress
-	codeBlocked    = core.RuleBlocked
-	codeNotApp     = core.RuleNotApproved
-	codeDrift      = core.RuleDrift
-	codeChecked    = core.RuleTicked
-	codeEmpty      = core.RuleEmpty
-	codeDuplicate  = core.RuleDuplicate
-	codeStateBad   = core.RuleStateInvalid
-	codeNoProof    = core.RuleNoProof
-	codeClosed     = "closed-item" // fadeClosed's hint on a closed item: a rendering, not a finding
-)
+// codeClosed is fadeClosed's hint on a closed item: a rendering, not a
+// finding. The other diagnostic codes are core's rule ids
+// (docs/PROTOCOL.md "Diagnostics").
+const codeClosed = "closed-item"
 
 // diagData is Diagnostic.data: code actions key on it (PROTOCOL.md).
 // Diagnostics hold a *diagData (appendDiagnostic encodes it by hand).
@@ -65,9 +55,9 @@ func diagnosticsOf(sn *snapshot) []protocol.Diagnostic {
 			Code: fd.Rule, Source: "planls", Message: fd.Message, Data: data(diagData{ID: fd.TaskID, Code: fd.Rule, Gone: fd.Gone}),
 		}
 		switch fd.Rule {
-		case codeOpen, codeInProgress:
+		case core.RuleOpen, core.RuleInProgress:
 			d.Severity = sev
-		case codeBlocked:
+		case core.RuleBlocked:
 			d.Severity, d.RelatedInformation = sev, sn.related(fd.Blockers)
 		}
 		list = append(list, d)
@@ -140,8 +130,8 @@ func stateDiagnostic(raw []byte, enc encoding, err error) protocol.Diagnostic {
 	}
 	end := m.lineEnd(m.lineOf(off))
 	return protocol.Diagnostic{
-		Range: m.rng(off, end), Severity: protocol.DiagnosticSeverityError, Code: codeStateBad,
+		Range: m.rng(off, end), Severity: protocol.DiagnosticSeverityError, Code: core.RuleStateInvalid,
 		Source: "planls", Message: "state file cannot be used: " + stateMsg(err),
-		Data: &diagData{Code: codeStateBad},
+		Data: &diagData{Code: core.RuleStateInvalid},
 	}
 }

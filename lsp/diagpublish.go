@@ -117,7 +117,7 @@ func capped(sn *snapshot, list []protocol.Diagnostic) []protocol.Diagnostic {
 	out, open := list[:0], 0
 	for i, d := range list { // d is read before out reaches i
 		switch d.Code {
-		case codeOpen, codeInProgress, codeBlocked:
+		case core.RuleOpen, core.RuleInProgress, core.RuleBlocked:
 			open++
 		}
 		if keep[i] {

@@ -26,7 +26,7 @@ func capsEnv(t *testing.T, caps map[string]any, answer func(string, json.RawMess
 	e.answer = answer
 	e.initialize(envConfig{folders: []string{root}, caps: caps})
 	u := uriOf(plan)
-	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	e.settle(u)
 	return e, root, u
 }
@@ -103,7 +103,7 @@ func draftEnv(t *testing.T) (*env, string) {
 	root, plan := workspace(t, basicPlan(t))
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, basicPlan(t))
-	e.waitDiags(u, "plan-not-approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e.waitDiags(u, "plan-not-approved", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 	return e, u
 }
 
@@ -246,11 +246,11 @@ func TestCodeActionKinds(t *testing.T) {
 	if _, err := e.runAction(acts[0]); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	if _, err := e.exec("planls.defer", map[string]any{"id": 1, "reason": "later", "uri": u}); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "6 open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	e.waitDiags(u, "6 open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 6 })
 	for _, a := range e.actions(u, 7, nil) {
 		if a.Kind != protocol.RefactorRewrite || len(a.Diagnostics) != 0 {
 			t.Errorf("%s on a deferred item: kind %q, %d diagnostics", a.Title, a.Kind, len(a.Diagnostics))
@@ -269,7 +269,7 @@ func TestCodeActionKinds(t *testing.T) {
 func TestReadyEvidenceAction(t *testing.T) {
 	e, root, u := capsEnv(t, map[string]any{"textDocument": modernTextDocumentCaps()}, nil)
 	cli(t, root, `{"action":"update","id":7,"status":"completed","evidence":"k6 run: p99 12 ms"}`)
-	e.waitDiags(u, "6 open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	e.waitDiags(u, "6 open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 6 })
 	acts := e.actions(u, 10, nil)
 	// #7's evidence is not offered to #2: it proves #7.
 	if got := titles(acts); got != "Complete #2… | Complete #2 with abc1234 Add the limiter | Defer #2… | Start #2" {
@@ -283,7 +283,7 @@ func TestReadyEvidenceAction(t *testing.T) {
 		t.Errorf("task 2 %+v", t2)
 	}
 	// The commit now proves #2, so it is no one-click proof of #3 either.
-	e.waitDiags(u, "5 open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	e.waitDiags(u, "5 open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 5 })
 	if got := titles(e.actions(u, 12, nil)); got != "Complete #3… | Defer #3… | Start #3" {
 		t.Errorf("actions on #3 after #2 was completed with the HEAD commit: %q", got)
 	}

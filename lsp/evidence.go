@@ -10,8 +10,6 @@ import (
 	"github.com/planls/planls/verify"
 )
 
-const codeWeak = core.RuleWeak
-
 // lookupTimeout bounds the git lookups of one background refresh.
 const lookupTimeout = 10 * time.Second
 

@@ -53,9 +53,9 @@ func TestEvidenceRoundTrip(t *testing.T) {
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, text)
 	e.settle(u)
-	ds := e.waitDiags(u, "weak-evidence", func(d []protocol.Diagnostic) bool { return countCode(d, codeWeak) == 1 })
+	ds := e.waitDiags(u, "weak-evidence", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleWeak) == 1 })
 	for _, d := range ds {
-		if d.Code != codeWeak {
+		if d.Code != core.RuleWeak {
 			continue
 		}
 		want := `plan item #1 is completed with weak evidence "done": it names no commit, file, test, command with its result or URL that can be checked`
@@ -64,7 +64,7 @@ func TestEvidenceRoundTrip(t *testing.T) {
 		}
 		var data diagData
 		raw, _ := json.Marshal(d.Data)
-		if json.Unmarshal(raw, &data) != nil || data != (diagData{ID: 1, Code: codeWeak}) {
+		if json.Unmarshal(raw, &data) != nil || data != (diagData{ID: 1, Code: core.RuleWeak}) {
 			t.Errorf("data %s", raw)
 		}
 	}
@@ -135,7 +135,7 @@ func TestEvidenceRoundTrip(t *testing.T) {
 		}
 		return false
 	})
-	e.waitDiags(u, "two weak", func(d []protocol.Diagnostic) bool { return countCode(d, codeWeak) == 2 })
+	e.waitDiags(u, "two weak", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleWeak) == 2 })
 }
 
 // evidenceHover for a plain-text client: the same lines without markdown.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // basicPlan is examples/basic/PLAN.md.
@@ -85,7 +87,7 @@ func approved(t *testing.T) (*env, string, string) {
 	root, plan := workspace(t, basicPlan(t))
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, basicPlan(t))
-	ds := e.waitDiags(u, "plan-not-approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	ds := e.waitDiags(u, "plan-not-approved", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 	acts := e.actions(u, int(ds[0].Range.Start.Line), ds)
 	a := find(acts, "Approve plan")
 	if a.Command == nil {
@@ -94,7 +96,7 @@ func approved(t *testing.T) (*env, string, string) {
 	if _, err := e.runAction(a); err != nil {
 		t.Fatalf("approve: %v", err)
 	}
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) > 0 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) > 0 })
 	// HEAD, which a "Complete #N with <commit>" action offers, comes with
 	// the background refresh: the diagnostics can come before it.
 	e.settle(u)
@@ -104,7 +106,7 @@ func approved(t *testing.T) (*env, string, string) {
 func TestApproveThenDiagnosticsPerItem(t *testing.T) {
 	e, _, u := approved(t)
 	ds, _ := e.lastDiags(u)
-	if n := countCode(ds, codeOpen); n != 7 {
+	if n := countCode(ds, core.RuleOpen); n != 7 {
 		t.Fatalf("open items: %d (%s), want 7", n, codes(ds))
 	}
 	lines := strings.Split(basicPlan(t), "\n")
@@ -150,7 +152,7 @@ func TestCodeActionsAndComplete(t *testing.T) {
 	if !strings.Contains(envelopeText(res), "#1") {
 		t.Errorf("envelope %v", res)
 	}
-	ds = e.waitDiags(u, "#1 cleared", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	ds = e.waitDiags(u, "#1 cleared", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 6 })
 	for _, d := range ds {
 		if strings.Contains(d.Message, "#1 ") {
 			t.Errorf("closed item still reported: %s", d.Message)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // An approved item deleted from the buffer is a plan-drift diagnostic
@@ -18,12 +20,12 @@ func TestGoneItemWhereItUsedToBe(t *testing.T) {
 	cliApprove(t, root)
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, text)
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 3 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 3 })
 	e.change(u, 2, strings.Replace(text, "- two\n", "", 1))
-	ds := e.waitDiags(u, "the drift of #2", func(d []protocol.Diagnostic) bool { return countCode(d, codeDrift) == 1 })
+	ds := e.waitDiags(u, "the drift of #2", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleDrift) == 1 })
 	var gone protocol.Diagnostic
 	for _, d := range ds {
-		if d.Code == codeDrift {
+		if d.Code == core.RuleDrift {
 			gone = d
 		}
 	}
@@ -40,7 +42,7 @@ func TestGoneItemWhereItUsedToBe(t *testing.T) {
 	}
 	// The item the line belongs to keeps data without gone.
 	for _, d := range ds {
-		if d.Code == codeOpen && asMap(d.Data).(map[string]any)["gone"] != nil {
+		if d.Code == core.RuleOpen && asMap(d.Data).(map[string]any)["gone"] != nil {
 			t.Errorf("open item marked gone: %v", d.Data)
 		}
 	}

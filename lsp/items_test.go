@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 func TestCheckedNotCompletedAndGroups(t *testing.T) {
@@ -17,13 +19,13 @@ func TestCheckedNotCompletedAndGroups(t *testing.T) {
 	cliApprove(t, root)
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, string(b))
-	ds := e.waitDiags(u, "items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) > 0 })
-	if n := countCode(ds, codeChecked); n != 1 {
+	ds := e.waitDiags(u, "items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) > 0 })
+	if n := countCode(ds, core.RuleTicked); n != 1 {
 		t.Fatalf("checked-not-completed: %d (%s)", n, codes(ds))
 	}
 	var checked protocol.Diagnostic
 	for _, d := range ds {
-		if d.Code == codeChecked {
+		if d.Code == core.RuleTicked {
 			checked = d
 		}
 	}
@@ -39,10 +41,10 @@ func TestBlockedHoverLensSymbols(t *testing.T) {
 	e, root, u := approved(t)
 	cli(t, root, `{"action":"update","id":2,"addBlockedBy":[1],"owner":"ana"}`)
 	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{}}) // harmless
-	ds := e.waitDiags(u, "blocked", func(d []protocol.Diagnostic) bool { return countCode(d, codeBlocked) == 1 })
+	ds := e.waitDiags(u, "blocked", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleBlocked) == 1 })
 	var blocked protocol.Diagnostic
 	for _, d := range ds {
-		if d.Code == codeBlocked {
+		if d.Code == core.RuleBlocked {
 			blocked = d
 		}
 	}
@@ -161,7 +163,7 @@ func TestPlanRequestShape(t *testing.T) {
 	e, root, u := approved(t)
 	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"tests green"}`)
 	cli(t, root, `{"action":"update","id":3,"addBlockedBy":[2]}`)
-	e.waitDiags(u, "#1 closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	e.waitDiags(u, "#1 closed", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 5 })
 	var res planResult
 	e.call("planls/plan", map[string]any{"uri": u}, &res)
 	if res.Root != uriOf(root) || res.PlanURI != u || !res.Exists || !res.Approved || res.NeedsReapproval ||
@@ -199,10 +201,10 @@ func TestDriftAndReapprove(t *testing.T) {
 	edited := strings.Replace(basicPlan(t), "- Export `ingest", "- Export and document `ingest", 1)
 	edited = strings.Replace(edited, "## Not adopted", "- Canary in one region\n\n## Not adopted", 1)
 	e.change(u, 2, edited)
-	ds := e.waitDiags(u, "drift", func(d []protocol.Diagnostic) bool { return countCode(d, codeDrift) >= 1 })
+	ds := e.waitDiags(u, "drift", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleDrift) >= 1 })
 	var drift []protocol.Diagnostic
 	for _, d := range ds {
-		if d.Code == codeDrift {
+		if d.Code == core.RuleDrift {
 			drift = append(drift, d)
 		}
 	}
@@ -222,8 +224,8 @@ func TestDriftAndReapprove(t *testing.T) {
 	if _, err := e.runAction(re); err != nil {
 		t.Fatalf("re-approve: %v", err)
 	}
-	ds = e.waitDiags(u, "no drift", func(d []protocol.Diagnostic) bool { return countCode(d, codeDrift) == 0 })
-	if n := countCode(ds, codeOpen); n != 8 {
+	ds = e.waitDiags(u, "no drift", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleDrift) == 0 })
+	if n := countCode(ds, core.RuleOpen); n != 8 {
 		t.Errorf("open after re-approval: %d (%s)", n, codes(ds))
 	}
 }
@@ -234,7 +236,7 @@ func TestSettingsSeverityAndFadeClosed(t *testing.T) {
 	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"done"}`)
 	e := newEnv(t, envConfig{folders: []string{root}, initOpt: map[string]any{"settings": map[string]any{"planls": map[string]any{"severity": "warning"}}}})
 	u := e.open(plan, basicPlan(t))
-	ds := e.waitDiags(u, "items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 6 })
+	ds := e.waitDiags(u, "items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 6 })
 	if ds[0].Severity != protocol.DiagnosticSeverityWarning {
 		t.Errorf("severity %v, want warning", ds[0].Severity)
 	}
@@ -244,7 +246,7 @@ func TestSettingsSeverityAndFadeClosed(t *testing.T) {
 		if d.Code == codeClosed && (d.Severity != protocol.DiagnosticSeverityHint || len(d.Tags) != 1 || d.Tags[0] != protocol.DiagnosticTagUnnecessary || d.Message != "plan item #1 completed: done") {
 			t.Errorf("closed-item %+v", d)
 		}
-		if d.Code == codeOpen && d.Severity != protocol.DiagnosticSeverityWarning {
+		if d.Code == core.RuleOpen && d.Severity != protocol.DiagnosticSeverityWarning {
 			t.Errorf("a bogus severity changed it: %v", d.Severity)
 		}
 	}
@@ -256,13 +258,13 @@ func TestEmptyItemWarning(t *testing.T) {
 	cliApprove(t, root)
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, text)
-	ds := e.waitDiags(u, "empty-item", func(d []protocol.Diagnostic) bool { return countCode(d, codeEmpty) == 1 })
+	ds := e.waitDiags(u, "empty-item", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleEmpty) == 1 })
 	for _, d := range ds {
-		if d.Code == codeEmpty && (d.Range.Start.Line != 3 || d.Severity != protocol.DiagnosticSeverityWarning) {
+		if d.Code == core.RuleEmpty && (d.Range.Start.Line != 3 || d.Severity != protocol.DiagnosticSeverityWarning) {
 			t.Errorf("empty-item %+v", d)
 		}
 	}
-	if countCode(ds, codeOpen) != 1 {
+	if countCode(ds, core.RuleOpen) != 1 {
 		t.Errorf("open: %s", codes(ds))
 	}
 }
@@ -271,7 +273,7 @@ func TestHoverEvidenceReasonDue(t *testing.T) {
 	e, root, u := approved(t)
 	cli(t, root, `{"action":"update","id":1,"status":"completed","evidence":"go test ./internal/ratelimit: ok"}`)
 	cli(t, root, `{"action":"update","id":2,"status":"deferred","reason":"batch endpoint later"}`)
-	e.waitDiags(u, "two closed", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 5 })
+	e.waitDiags(u, "two closed", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 5 })
 	if h := e.hoverAt(u, 7, 2); !strings.Contains(h, "status: `completed`") || !strings.Contains(h, "evidence: go test ./internal/ratelimit: ok") {
 		t.Errorf("hover #1:\n%s", h)
 	}
@@ -372,7 +374,7 @@ func TestNotApprovedMessageCountsItems(t *testing.T) {
 	} {
 		root, plan := workspace(t, tc.text)
 		e := newEnv(t, envConfig{folders: []string{root}})
-		ds := e.waitDiags(uriOf(plan), "not approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+		ds := e.waitDiags(uriOf(plan), "not approved", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 		if ds[0].Message != tc.want {
 			t.Errorf("%q", ds[0].Message)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
 )
 
@@ -74,7 +75,7 @@ func TestCommandWaitingOnTheLockDoesNotBlock(t *testing.T) {
 	cliApprove(t, root)
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := uriOf(plan)
-	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	unlock, err := store.Open(root, "test").Lock(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestCommandWaitingOnTheLockDoesNotBlock(t *testing.T) {
 	case <-time.After(waitTimeout):
 		t.Fatal("the command did not finish once the lock was free")
 	}
-	e.waitDiags(u, "in progress", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "in progress", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 }
 
 // $/cancelRequest of a command waiting on the lock answers RequestCancelled
@@ -145,15 +146,15 @@ func TestNonPlanChangeReadsNothing(t *testing.T) {
 	opts.noFSWatch = true
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u := e.open(plan, basicPlan(t))
-	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	nu := e.open(notes, "# notes\n")
 	e.barrier() // opening re-reads the folder: before the state changes, not after
 	cli(t, root, `{"action":"update","id":1,"status":"in_progress"}`)
 	e.change(nu, 2, "# notes\n\nmore\n")
 	e.barrier()
-	if d, _ := e.lastDiags(u); countCode(d, codeInProgress) != 0 {
+	if d, _ := e.lastDiags(u); countCode(d, core.RuleInProgress) != 0 {
 		t.Error("a didChange of NOTES.md re-read the state")
 	}
 	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": nu}})
-	e.waitDiags(u, "in progress after a save", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "in progress after a save", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 }

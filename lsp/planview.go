@@ -229,7 +229,7 @@ func planOf(sn *snapshot) planResult {
 				pi.ActiveForm = *t.ActiveForm
 			}
 			pi.BlockedBy = slices.Clone(t.BlockedBy)
-			pi.Blocked = isOpen(t) && len(an.OpenBlockers(t)) > 0
+			pi.Blocked = t.Status.Open() && len(an.OpenBlockers(t)) > 0
 			if r := sn.ver.result(t.ID, t.Evidence); r != nil && t.Status == core.Completed {
 				pi.Verify = &itemVerify{State: string(r.State), Reason: r.Reason, Weak: r.Weak}
 				pi.EvidenceRefs = sn.ver.refs[t.ID]

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 func (e *env) hoverAt(u string, line, char int) string {
@@ -45,7 +47,7 @@ func TestPositionEncodings(t *testing.T) {
 				t.Errorf("positionEncoding %v, want %s", got, tc.want)
 			}
 			u := e.open(plan, text)
-			ds := e.waitDiags(u, "open item", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+			ds := e.waitDiags(u, "open item", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 1 })
 			if r := ds[0].Range; r.Start.Line != 3 || r.Start.Character != 0 || r.End.Character != tc.endCol {
 				t.Errorf("range %+v, want 3:0-3:%d", r, tc.endCol)
 			}
@@ -78,7 +80,7 @@ func TestLineEndings(t *testing.T) {
 			cliApprove(t, root)
 			e := newEnv(t, envConfig{folders: []string{root}})
 			u := e.open(plan, text)
-			ds := e.waitDiags(u, "3 items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 3 })
+			ds := e.waitDiags(u, "3 items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 3 })
 			want := []struct{ line, end uint32 }{{3, 12}, {5, 13}, {8, 12}}
 			for i, d := range ds {
 				if d.Range.Start.Line != want[i].line || d.Range.End.Line != want[i].line || d.Range.End.Character != want[i].end {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // An unapproved plan shows, as code lenses, what approving it
@@ -46,7 +48,7 @@ func TestPreviewLensesAndTextDrift(t *testing.T) {
 	e.waitDiags(u, "text drift", func(d []protocol.Diagnostic) bool {
 		for _, x := range d {
 			// On the line that changed (3: "- other context").
-			if x.Code == codeDrift && x.Range.Start.Line == 3 && strings.Contains(x.Message, "changed here since approval, outside its plan items") {
+			if x.Code == core.RuleDrift && x.Range.Start.Line == 3 && strings.Contains(x.Message, "changed here since approval, outside its plan items") {
 				return true
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // Each change of state or buffer alters exactly the diagnostics it should,
@@ -214,7 +216,7 @@ func TestPublishCapped(t *testing.T) {
 	if len(ds) != maxPublished {
 		t.Fatalf("%d diagnostics published, want %d", len(ds), maxPublished)
 	}
-	if got := countCode(ds, codeChecked); got != 2 {
+	if got := countCode(ds, core.RuleTicked); got != 2 {
 		t.Errorf("%d checked-not-completed warnings kept, want 2 (warnings go first)", got)
 	}
 	sum := ds[len(ds)-1]
@@ -223,7 +225,7 @@ func TestPublishCapped(t *testing.T) {
 	if sum.Code != codeCapped || sum.Message != want || sum.Range.Start.Line != 0 || sum.Severity != protocol.DiagnosticSeverityInformation {
 		t.Errorf("summary %+v\nwant message %q on line 0", sum, want)
 	}
-	if first := ds[0]; first.Code != codeOpen || first.Range.Start.Line != 3 {
+	if first := ds[0]; first.Code != core.RuleOpen || first.Range.Start.Line != 3 {
 		t.Errorf("first diagnostic %v %v, want the first item's", first.Code, first.Range)
 	}
 	// The last item has no published diagnostic, yet its actions are there.
@@ -264,7 +266,7 @@ func openApproved(t *testing.T, src string, open int) (e *env, root, u string, d
 	opts.noFSWatch = true
 	e = newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u = e.open(plan, src)
-	diags = e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == open })
+	diags = e.waitDiags(u, "open", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == open })
 	return e, root, u, diags
 }
 
@@ -272,7 +274,7 @@ func openApproved(t *testing.T, src string, open int) (e *env, root, u string, d
 // where the version's digits grow, and differs with the list; what is sent
 // decodes to the list at the buffer's version.
 func TestPublishMessageMeaning(t *testing.T) {
-	list := []protocol.Diagnostic{{Message: `quote " and <tag>`, Source: "planls", Code: codeOpen}}
+	list := []protocol.Diagnostic{{Message: `quote " and <tag>`, Source: "planls", Code: core.RuleOpen}}
 	var meanings []uint64
 	for _, v := range []int32{0, 9, 10, 12345} {
 		s := &server{docs: map[string]*document{"k": {uri: "file:///p/PLAN.md", version: v}}}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 type pullResult struct {
@@ -49,7 +51,7 @@ func TestPullDiagnostics(t *testing.T) {
 		t.Errorf("pushed to a pulling client: %s", codes(ds))
 	}
 	first := e.pull(u, "")
-	if first.Kind != "full" || first.ResultID == "" || countCode(first.Items, codeOpen) != 7 {
+	if first.Kind != "full" || first.ResultID == "" || countCode(first.Items, core.RuleOpen) != 7 {
 		t.Fatalf("first pull: %s %q %s", first.Kind, first.ResultID, codes(first.Items))
 	}
 	if again := e.pull(u, first.ResultID); again.Kind != "unchanged" || again.ResultID != first.ResultID || again.Items != nil {
@@ -63,7 +65,7 @@ func TestPullDiagnostics(t *testing.T) {
 	e.change(u, 2, strings.Replace(text, "\n## ", "\n- an extra bullet\n\n## ", 1))
 	e.barrier()
 	edited := e.pull(u, first.ResultID)
-	if edited.Kind != "full" || edited.ResultID == first.ResultID || countCode(edited.Items, codeDrift) != 1 {
+	if edited.Kind != "full" || edited.ResultID == first.ResultID || countCode(edited.Items, core.RuleDrift) != 1 {
 		t.Errorf("after the edit: %s %s", edited.Kind, codes(edited.Items))
 	}
 	e.mu.Lock()
@@ -76,7 +78,7 @@ func TestPullDiagnostics(t *testing.T) {
 	cli(t, root, `{"action":"update","id":1,"status":"in_progress"}`)
 	e.waitFor("workspace/diagnostic/refresh", func() bool { return e.reqCount("workspace/diagnostic/refresh") > base })
 	after := e.pull(u, edited.ResultID)
-	if after.Kind != "full" || countCode(after.Items, codeInProgress) != 1 {
+	if after.Kind != "full" || countCode(after.Items, core.RuleInProgress) != 1 {
 		t.Errorf("after the CLI: %s %s", after.Kind, codes(after.Items))
 	}
 	// A document that is not a plan has none.

@@ -47,7 +47,7 @@ func TestCodeLensRefresh(t *testing.T) {
 	e := newEnv(t, envConfig{folders: []string{root}, caps: caps})
 	text := basicPlan(t)
 	u := e.open(plan, text)
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	e.barrier()
 	e.mu.Lock()
 	base := e.reqCount("workspace/codeLens/refresh")
@@ -104,11 +104,11 @@ func TestCodeLensRefreshNeedsSupport(t *testing.T) {
 	cliApprove(t, root)
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := e.open(plan, basicPlan(t))
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	if _, err := e.exec("planls.start", map[string]any{"id": 1, "uri": u}); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "started", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "started", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 	e.barrier()
 	e.mu.Lock()
 	defer e.mu.Unlock()

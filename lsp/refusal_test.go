@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // An emptied plan file would close every item without evidence: the store
@@ -44,7 +46,7 @@ func TestMissingStateFileReportedOnThePlan(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, ".planls", "state.json")); err != nil {
 		t.Fatal(err)
 	}
-	ds := e.waitDiags(u, "state-invalid on the plan", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
+	ds := e.waitDiags(u, "state-invalid on the plan", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleStateInvalid) == 1 })
 	if ds[0].Range.Start.Line != 0 || !strings.Contains(ds[0].Message, "doctor --rebuild") {
 		t.Fatalf("diagnostic %+v", ds[0])
 	}
@@ -72,15 +74,15 @@ func TestHandClosedItemWithoutProofIsWarned(t *testing.T) {
 	delete(task, "evidence")
 	out, _ := json.MarshalIndent(st, "", "  ")
 	writeFile(t, path, string(out)+"\n")
-	ds := e.waitDiags(u, "closed-without-proof", func(d []protocol.Diagnostic) bool { return countCode(d, codeNoProof) == 1 })
+	ds := e.waitDiags(u, "closed-without-proof", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNoProof) == 1 })
 	for _, d := range ds {
-		if d.Code == codeNoProof {
+		if d.Code == core.RuleNoProof {
 			if d.Severity != protocol.DiagnosticSeverityWarning || !strings.HasPrefix(d.Message, "plan item #1 is completed without evidence") {
 				t.Fatalf("diagnostic %+v", d)
 			}
 		}
 	}
-	if n := countCode(ds, codeOpen); n != 6 {
+	if n := countCode(ds, core.RuleOpen); n != 6 {
 		t.Fatalf("open items %d, want 6", n)
 	}
 }

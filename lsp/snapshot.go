@@ -206,7 +206,3 @@ func (sn *snapshot) titleRange() protocol.Range {
 	tr := sn.an.TitleRange()
 	return sn.m.rng(tr.Start, tr.End)
 }
-
-func isOpen(t *core.Task) bool {
-	return t != nil && (t.Status == core.Pending || t.Status == core.InProgress)
-}

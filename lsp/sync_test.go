@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // Out-of-order versions are ignored: the newest text wins.
@@ -50,7 +52,7 @@ func TestCloseFallsBackToDisk(t *testing.T) {
 	e.waitDiags(u, "unsaved drift", func(d []protocol.Diagnostic) bool { return hasMessage(d, "Unsaved bullet") })
 	e.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}})
 	ds := e.waitDiags(u, "disk again", func(d []protocol.Diagnostic) bool { return !hasMessage(d, "Unsaved bullet") })
-	if countCode(ds, codeOpen) != 7 {
+	if countCode(ds, core.RuleOpen) != 7 {
 		t.Errorf("after close: %s", codes(ds))
 	}
 	e.mu.Lock()

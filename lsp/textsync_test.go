@@ -5,6 +5,8 @@ import (
 	unicode16 "unicode/utf16"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 func rangePtr(l1, c1, l2, c2 uint32) *protocol.Range {
@@ -80,7 +82,7 @@ func TestIncrementalSync(t *testing.T) {
 				t.Fatalf("textDocumentSync.change = %v, want 2 (incremental)", sync)
 			}
 			u := e.open(plan, text)
-			e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 2 })
+			e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 2 })
 			version := 1
 			edit := func(r *protocol.Range, s string) {
 				version++
@@ -106,7 +108,7 @@ func TestIncrementalSync(t *testing.T) {
 			fresh := newEnv(t, envConfig{noInit: true, opts: opts})
 			fresh.initialize(envConfig{folders: []string{root}, caps: caps})
 			fresh.open(plan, final)
-			fresh.waitDiags(u, "fresh", func(d []protocol.Diagnostic) bool { return countCode(d, codeDrift) == 1 })
+			fresh.waitDiags(u, "fresh", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleDrift) == 1 })
 			if got, want := diagsJSON(t, e, u), diagsJSON(t, fresh, u); got != want {
 				t.Errorf("after ranged edits\n got %s\nwant %s", got, want)
 			}

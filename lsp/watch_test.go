@@ -49,7 +49,7 @@ func diskEnv(t *testing.T, opts options) (*env, string, string) {
 	}
 	e := newEnv(t, envConfig{folders: []string{root}, opts: opts})
 	u := uriOf(plan)
-	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "7 open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	e.settle(u) // the planls/stateChanged of the background refresh has come
 	return e, root, u
 }
@@ -89,9 +89,9 @@ func TestWatchRenameOverSave(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[int]func([]protocol.Diagnostic) bool{
-			0: func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 },
+			0: func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 },
 			1: func(d []protocol.Diagnostic) bool {
-				return countCode(d, codeOpen) == 6 && countCode(d, codeInProgress) == 0
+				return countCode(d, core.RuleOpen) == 6 && countCode(d, core.RuleInProgress) == 0
 			},
 		}[i]
 		e.waitDiags(u, fmt.Sprintf("save %d (%s)", i+1, status), want)
@@ -103,11 +103,11 @@ func TestWatchStateAppearsLater(t *testing.T) {
 	root, plan := workspace(t, basicPlan(t))
 	e := newEnv(t, envConfig{folders: []string{root}})
 	u := uriOf(plan)
-	e.waitDiags(u, "not approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e.waitDiags(u, "not approved", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 	cliApprove(t, root)
-	e.waitDiags(u, "approved by the CLI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "approved by the CLI", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	cli(t, root, `{"action":"update","id":2,"status":"in_progress"}`)
-	e.waitDiags(u, "a later CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "a later CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 }
 
 // A truncate-then-write never flashes state-invalid; the last good
@@ -134,11 +134,11 @@ func TestWatchHalfWrittenState(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = f.Close()
-	e.waitDiags(u, "the whole write", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "the whole write", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for _, p := range e.pubs {
-		if countCode(p.Diagnostics, codeStateBad) > 0 {
+		if countCode(p.Diagnostics, core.RuleStateInvalid) > 0 {
 			t.Errorf("state-invalid flashed on %s during a write", p.URI)
 		}
 	}
@@ -152,13 +152,13 @@ func TestStateInvalidPositionAndRecovery(t *testing.T) {
 	good, _ := os.ReadFile(state)
 	writeFile(t, state, "{\n  \"version\": 1,\n  \"tasks\": [ oops ]\n}\n")
 	su := uriOf(state)
-	ds := e.waitDiags(su, "state-invalid", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
+	ds := e.waitDiags(su, "state-invalid", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleStateInvalid) == 1 })
 	d := ds[0]
 	if d.Severity != protocol.DiagnosticSeverityError || d.Source != "planls" || d.Range.Start.Line != 2 {
 		t.Errorf("state diagnostic %+v, want an error on line 3", d)
 	}
-	pd := e.waitDiags(u, "state-invalid on the plan", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
-	if countCode(pd, codeOpen) != 7 {
+	pd := e.waitDiags(u, "state-invalid on the plan", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleStateInvalid) == 1 })
+	if countCode(pd, core.RuleOpen) != 7 {
 		t.Errorf("plan diagnostics %s: want state-invalid plus the last good items", codes(pd))
 	}
 	writeFile(t, state, string(good))
@@ -191,7 +191,7 @@ func TestWatchOverflowRereads(t *testing.T) {
 	srv.mu.Unlock()
 	cli(t, root, `{"action":"update","id":4,"status":"in_progress"}`)
 	fw.w.Errors <- fsnotify.ErrEventOverflow
-	e.waitDiags(u, "re-read after overflow", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "re-read after overflow", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 }
 
 // A checkout-like storm (plan, state and hundreds of other files)
@@ -224,7 +224,7 @@ func TestWatchStormCoalesced(t *testing.T) {
 		}
 	}
 	e.waitDiags(u, "plan and state together", func(d []protocol.Diagnostic) bool {
-		return countCode(d, codeInProgress) == 1 && countCode(d, codeDrift) == 1
+		return countCode(d, core.RuleInProgress) == 1 && countCode(d, core.RuleDrift) == 1
 	})
 	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 1 {
@@ -240,7 +240,7 @@ func TestOwnWritesIgnored(t *testing.T) {
 	if _, err := e.exec("planls.start", map[string]any{"id": 1}); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "#1 started", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "#1 started", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 	state := filepath.Join(root, ".planls", "state.json")
 	raw, _ := os.ReadFile(state)
 	writeFile(t, state, string(raw)) // identical bytes
@@ -293,7 +293,7 @@ func TestClientWatching(t *testing.T) {
 	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
 	e := newEnv(t, envConfig{folders: []string{root}, opts: o, caps: caps})
 	u := uriOf(plan)
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	reg := waitRegistration(e)
 	for _, glob := range []string{`"**/.planls/state.json"`, `"**/PLAN.md"`, `"workspace/didChangeWatchedFiles"`} {
 		if !strings.Contains(reg, glob) {
@@ -305,7 +305,7 @@ func TestClientWatching(t *testing.T) {
 	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
 	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
 		map[string]any{"uri": uriOf(filepath.Join(root, ".planls", "state.json")), "type": 2}}})
-	e.waitDiags(u, "reload on the client's event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "reload on the client's event", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 }
 
 // .planls/ removed and created again: the new state file is still watched.
@@ -319,11 +319,11 @@ func TestWatchStateDirRecreated(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(u, "state gone: not approved", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e.waitDiags(u, "state gone: not approved", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 	writeFile(t, filepath.Join(dir, "state.json"), string(saved))
-	e.waitDiags(u, "state back", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "state back", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	cli(t, root, `{"action":"update","id":6,"status":"in_progress"}`)
-	e.waitDiags(u, "a change in the new directory", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "a change in the new directory", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 }
 
 // A planFiles glob in a subdirectory that does not exist yet: its nearest
@@ -337,7 +337,7 @@ func TestWatchPlanInNewSubdirectory(t *testing.T) {
 	if err := os.Rename(plan+".tmp", plan); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(uriOf(plan), "the plan in a new directory", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e.waitDiags(uriOf(plan), "the plan in a new directory", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 }
 
 // A state path that cannot be read at all (a directory) is reported, not fatal.
@@ -347,8 +347,8 @@ func TestStateUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newEnv(t, envConfig{folders: []string{root}})
-	ds := e.waitDiags(uriOf(plan), "state-invalid", func(d []protocol.Diagnostic) bool { return countCode(d, codeStateBad) == 1 })
-	if countCode(ds, codeNotApp) != 1 {
+	ds := e.waitDiags(uriOf(plan), "state-invalid", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleStateInvalid) == 1 })
+	if countCode(ds, core.RuleNotApproved) != 1 {
 		t.Errorf("plan diagnostics %s", codes(ds))
 	}
 	var res planResult
@@ -370,18 +370,18 @@ func TestClientWatchingSilentStillSeesState(t *testing.T) {
 	caps := map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
 	e := newEnv(t, envConfig{folders: []string{root}, opts: testOptions(), caps: caps})
 	u := uriOf(plan)
-	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 7 })
+	e.waitDiags(u, "open items", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 7 })
 	waitRegistration(e)
 	e.settle(u)
 	before := len(e.notesOf("planls/stateChanged"))
 	cli(t, root, `{"action":"update","id":3,"status":"in_progress"}`)
-	e.waitDiags(u, "the CLI change without a client event", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "the CLI change without a client event", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 	// The client's own (late) event for the same change must not refresh again.
 	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{
 		map[string]any{"uri": uriOf(filepath.Join(root, ".planls", "state.json")), "type": 2}}})
 	e.barrier()
 	cli(t, root, `{"action":"update","id":4,"status":"in_progress"}`)
-	e.waitDiags(u, "a second CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 2 })
+	e.waitDiags(u, "a second CLI change", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 2 })
 	e.waitFor("the second planls/stateChanged", func() bool { return e.countLocked("planls/stateChanged")-before >= 2 })
 	e.barrier()
 	if n := len(e.notesOf("planls/stateChanged")) - before; n != 2 {
@@ -448,7 +448,7 @@ func TestPlanReplacedBySaveSettles(t *testing.T) {
 	}
 	// A later real change shows the server has read past the save.
 	cli(t, root, `{"action":"update","id":2,"status":"in_progress"}`)
-	e.waitDiags(u, "the CLI change after the save", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
+	e.waitDiags(u, "the CLI change after the save", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
 	e.barrier()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -457,7 +457,7 @@ func TestPlanReplacedBySaveSettles(t *testing.T) {
 			t.Errorf("publish for %s during the save", p.URI)
 			continue
 		}
-		if n := countCode(p.Diagnostics, codeOpen) + countCode(p.Diagnostics, codeInProgress); n != 7 {
+		if n := countCode(p.Diagnostics, core.RuleOpen) + countCode(p.Diagnostics, core.RuleInProgress); n != 7 {
 			t.Errorf("a publish during the save shows %d open items, want 7: %s", n, codes(p.Diagnostics))
 		}
 	}

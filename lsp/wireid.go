@@ -43,32 +43,32 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 	if err := json.Unmarshal(body, &m); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, errorReply(nil, jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON object (LSP has no batches)")
+			return nil, rpcid.ErrorReply(nil, int(jsonrpc2.InvalidRequest), "invalid request: a message must be a JSON object (LSP has no batches)")
 		}
-		return nil, errorReply(nil, jsonrpc2.ParseError, "parse error: "+err.Error())
+		return nil, rpcid.ErrorReply(nil, int(jsonrpc2.ParseError), "parse error: "+err.Error())
 	}
 	if m == nil { // the body was null
-		return nil, errorReply(nil, jsonrpc2.InvalidRequest, "invalid request: a message must be a JSON object")
+		return nil, rpcid.ErrorReply(nil, int(jsonrpc2.InvalidRequest), "invalid request: a message must be a JSON object")
 	}
 	id, hasID := m["id"]
 	if hasID && !rpcid.Valid(id) {
-		return nil, errorReply(nil, jsonrpc2.InvalidRequest, fmt.Sprintf("invalid request: an id must be a string, a number or null, not %s", rpcid.Preview(id)))
+		return nil, rpcid.ErrorReply(nil, int(jsonrpc2.InvalidRequest), fmt.Sprintf("invalid request: an id must be a string, a number or null, not %s", rpcid.Preview(id)))
 	}
 	// A message without "jsonrpc" is read as 2.0, as the library read it:
 	// refusing a sloppy client helps nobody; a wrong version is refused.
 	var version string
 	if v, ok := m["jsonrpc"]; ok && (json.Unmarshal(v, &version) != nil || version != jsonrpc2.Version) {
-		return nil, errorReply(id, jsonrpc2.InvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
+		return nil, rpcid.ErrorReply(id, int(jsonrpc2.InvalidRequest), `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	if rawMethod, ok := m["method"]; ok {
 		var method string
 		if rawMethod[0] != '"' || json.Unmarshal(rawMethod, &method) != nil {
-			return nil, errorReply(id, jsonrpc2.InvalidRequest, "invalid request: method must be a string")
+			return nil, rpcid.ErrorReply(id, int(jsonrpc2.InvalidRequest), "invalid request: method must be a string")
 		}
 		if !hasID {
 			n, err := jsonrpc2.NewNotification(method, m["params"])
 			if err != nil {
-				return nil, errorReply(nil, jsonrpc2.ParseError, "parse error: "+err.Error())
+				return nil, rpcid.ErrorReply(nil, int(jsonrpc2.ParseError), "parse error: "+err.Error())
 			}
 			return n, nil
 		}
@@ -76,14 +76,14 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 		c, err := jsonrpc2.NewCall(standIn, method, m["params"])
 		if err != nil {
 			ids.Take(standIn)
-			return nil, errorReply(id, jsonrpc2.ParseError, "parse error: "+err.Error())
+			return nil, rpcid.ErrorReply(id, int(jsonrpc2.ParseError), "parse error: "+err.Error())
 		}
 		return c, nil
 	}
 	result, hasResult := m["result"]
 	rawErr, hasErr := m["error"]
 	if !hasID || !hasResult && !hasErr {
-		return nil, errorReply(id, jsonrpc2.InvalidRequest, "invalid request: neither a request (no method) nor a response (no id with a result or an error)")
+		return nil, rpcid.ErrorReply(id, int(jsonrpc2.InvalidRequest), "invalid request: neither a request (no method) nor a response (no id with a result or an error)")
 	}
 	// The server's own calls have the library's int32 ids; a reply with any
 	// other id answers nothing it sent.
@@ -132,17 +132,4 @@ func encodeResponse(id json.RawMessage, resp *jsonrpc2.Response) ([]byte, error)
 		return append(append(data, result...), '}'), nil
 	}
 	return json.Marshal(out)
-}
-
-// errorReply is a JSON-RPC error response with id (nil: null).
-func errorReply(id json.RawMessage, code jsonrpc2.Code, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	data, _ := json.Marshal(struct {
-		Version string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc2.Error  `json:"error"`
-	}{jsonrpc2.Version, id, jsonrpc2.Error{Code: code, Message: message}})
-	return data
 }

@@ -8,6 +8,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/planls/planls/core"
 )
 
 // Two folders, each its own state; commands are
@@ -24,16 +26,16 @@ func TestMultiRoot(t *testing.T) {
 		t.Errorf("commands %v: advertised once, never per folder", cmds)
 	}
 	ua, ub := uriOf(planA), uriOf(planB)
-	e.waitDiags(ua, "A", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 2 })
-	e.waitDiags(ub, "B", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+	e.waitDiags(ua, "A", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 2 })
+	e.waitDiags(ub, "B", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 1 })
 	if _, err := e.exec("planls.start", map[string]any{"id": 1}); rpcCode(err) != jsonrpc2.InvalidParams {
 		t.Errorf("ambiguous folder: %v", err)
 	}
 	if _, err := e.exec("planls.start", map[string]any{"id": 1, "uri": uriOf(b)}); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(ub, "B started", func(d []protocol.Diagnostic) bool { return countCode(d, codeInProgress) == 1 })
-	if d, _ := e.lastDiags(ua); countCode(d, codeInProgress) != 0 {
+	e.waitDiags(ub, "B started", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleInProgress) == 1 })
+	if d, _ := e.lastDiags(ua); countCode(d, core.RuleInProgress) != 0 {
 		t.Errorf("A changed by B's command: %s", codes(d))
 	}
 	var pa, pb planResult
@@ -58,7 +60,7 @@ func TestURIsKeepClientSpelling(t *testing.T) {
 	e := newEnv(t, envConfig{folders: []string{spaced}})
 	odd := "file://" + strings.ReplaceAll(filepath.ToSlash(spaced), " ", "%20") + "/./PLAN.md"
 	e.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": odd, "version": 1, "text": "# P\n\n## G\n- one\n"}})
-	e.waitDiags(odd, "published under the client's URI", func(d []protocol.Diagnostic) bool { return countCode(d, codeOpen) == 1 })
+	e.waitDiags(odd, "published under the client's URI", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleOpen) == 1 })
 }
 
 // A plan file created after the server started is picked up.
@@ -70,7 +72,7 @@ func TestPlanAppearsLater(t *testing.T) {
 	if err := os.Rename(filepath.Join(root, "PLAN.md.tmp"), filepath.Join(root, "PLAN.md")); err != nil {
 		t.Fatal(err)
 	}
-	e.waitDiags(uriOf(filepath.Join(root, "PLAN.md")), "the new plan", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e.waitDiags(uriOf(filepath.Join(root, "PLAN.md")), "the new plan", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 }
 
 // A single markdown file opened outside every folder: a PLAN.md gets a
@@ -82,7 +84,7 @@ func TestFileOutsideFolders(t *testing.T) {
 	plan := filepath.Join(other, "PLAN.md")
 	writeFile(t, plan, "# Solo\n- one\n")
 	u := e.open(plan, "# Solo\n- one\n")
-	e.waitDiags(u, "single-file mode", func(d []protocol.Diagnostic) bool { return countCode(d, codeNotApp) == 1 })
+	e.waitDiags(u, "single-file mode", func(d []protocol.Diagnostic) bool { return countCode(d, core.RuleNotApproved) == 1 })
 	notes := filepath.Join(t.TempDir(), "notes.md")
 	writeFile(t, notes, "# Notes\n- x\n")
 	nu := e.open(notes, "# Notes\n- x\n")

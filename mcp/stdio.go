@@ -294,22 +294,12 @@ func jsonKind(k string) string {
 
 // refuse writes a JSON-RPC error reply for a bad line and logs it.
 func (g *stdioGuard) refuse(id json.RawMessage, code int, message, what string) {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
 	const previewLen = 120
 	if len(what) > previewLen {
 		what = what[:previewLen] + "…"
 	}
 	g.log.Warn("mcp: answered a malformed message", "code", code, "error", message, "line", what)
-	reply, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: int64(code), Message: message}})
-	if err == nil {
-		_, _ = g.out.writeRaw(append(reply, '\n'))
-	}
+	_, _ = g.out.writeRaw(append(rpcid.ErrorReply(id, code, message), '\n'))
 }
 
 // Read hands the SDK the next line it may have: the oldest queued line,

@@ -84,7 +84,7 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 				e.Kind, e.Detail = "evidence", t.Evidence
 			case now == core.Deferred && (!had || was.status != core.Deferred):
 				e.Kind, e.Detail = "deferred", t.Reason
-			case had && (was.status == core.Completed || was.status == core.Deferred) && isOpen(now):
+			case had && (was.status == core.Completed || was.status == core.Deferred) && now.Open():
 				e.Kind = "reopened"
 				if reopen.ID == ch.ID {
 					e.Detail = reopen.Reason
@@ -196,8 +196,6 @@ func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
 // minor reports whether e only moves work on an item (started, stopped):
 // what the plan owes stays the same.
 func (e Event) minor() bool { return e.Kind == "started" || e.Kind == "stopped" }
-
-func isOpen(s core.Status) bool { return s == core.Pending || s == core.InProgress }
 
 // recount adds an item of status s to c; uncount takes it away.
 func recount(c *Counts, s core.Status) { step(c, s, 1) }

@@ -47,7 +47,7 @@ func approvalNotes(old, next *core.State, why string) []string {
 	var open []string
 	for _, r := range removed {
 		kept := LeftState(r.Status)
-		if r.Status == core.Pending || r.Status == core.InProgress {
+		if r.Status.Open() {
 			open = append(open, fmt.Sprintf("#%d", r.ID))
 		}
 		if r.Status != core.Pending {

@@ -10,10 +10,11 @@ import (
 	"github.com/google/renameio/v2"
 )
 
-// writeAtomic replaces path with data: temp file in the same directory,
-// fsync, rename, fsync of the directory. Readers see the old or the new file,
-// never a mix, and a crash at any point leaves one of them.
-func writeAtomic(path string, data []byte) error {
+// WriteFile replaces the file at path with data (mode 0644), as the store
+// writes its own files: temp file in the same directory, fsync, rename,
+// fsync of the directory. Readers see the old or the new file, never a mix,
+// and a crash at any point leaves one of them.
+func WriteFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(0o644))
 	if err != nil {

@@ -11,13 +11,14 @@ import (
 	"time"
 )
 
-// writeAtomic replaces path with data. renameio does not support Windows;
+// WriteFile replaces the file at path with data (mode 0644), as the store
+// writes its own files. renameio does not support Windows;
 // this does the same steps it can there: a temp file in the same directory
 // (named as renameio names them, so removeTemps finds leftovers), fsync,
 // and a rename over path (MoveFileEx with MOVEFILE_REPLACE_EXISTING),
 // retried while another process has path open. Windows has no directory
 // fsync.
-func writeAtomic(path string, data []byte) error {
+func WriteFile(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -22,7 +22,7 @@ import (
 // decoded on every call (3 ms for 1,000 tasks, BenchmarkRead); the caller
 // owns the returned state. Safe for concurrent use.
 func (s *Store) Read() (*core.State, error) {
-	st, _, err := s.read()
+	st, _, err := s.ReadBytes()
 	return st, err
 }
 
@@ -30,11 +30,7 @@ func (s *Store) Read() (*core.State, error) {
 // missing file read as the empty state; the file's bytes also with a
 // *StateError), so that a caller can tell a change from a re-read of the
 // same bytes by the very bytes it decoded.
-func (s *Store) ReadBytes() (*core.State, []byte, error) { return s.read() }
-
-// read is Read that also returns the bytes it decoded (nil for a missing
-// file read as the empty state).
-func (s *Store) read() (*core.State, []byte, error) {
+func (s *Store) ReadBytes() (*core.State, []byte, error) {
 	data, err := readShared(s.StatePath())
 	if errors.Is(err, os.ErrNotExist) {
 		if testHookStateMissing != nil {
@@ -112,7 +108,7 @@ func (s *Store) Apply(ctx context.Context, apply func(*core.State) core.Result) 
 // committed, so no concurrent change is ever lost.
 // params is what the journal records; nil means the result's details.params.
 func (s *Store) update(ctx context.Context, kind string, params json.RawMessage, apply func(*core.State) core.Result) (core.Result, error) {
-	st, data, err := s.read()
+	st, data, err := s.ReadBytes()
 	if err != nil {
 		return core.Result{}, err
 	}
@@ -139,7 +135,7 @@ type unlocked struct {
 // When the file still holds the bytes of the unlocked read, that read's
 // state and result stand (apply is pure), saving a decode and an apply.
 func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*core.State) core.Result, before unlocked) (core.Result, error) {
-	st, data, err := s.read()
+	st, data, err := s.ReadBytes()
 	if err != nil {
 		return core.Result{}, err
 	}
@@ -193,7 +189,7 @@ func (s *Store) persist(old, next *core.State, journal int64, kind string, param
 	entry.Params = params
 	entry.Result = text
 	s.sweepTempsOnce()
-	if err := writeAtomic(s.StatePath(), data); err != nil {
+	if err := WriteFile(s.StatePath(), data); err != nil {
 		return err
 	}
 	fi, err := appendJournal(s.JournalPath(), entry)

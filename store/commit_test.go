@@ -249,7 +249,7 @@ func TestJournalCatchesUpWithFullSnapshot(t *testing.T) {
 	next := fakeCreate("lost line")(st).State
 	next.Revision = st.Revision + 1
 	data, _ := encodeState(next)
-	if err := writeAtomic(s.StatePath(), data); err != nil {
+	if err := WriteFile(s.StatePath(), data); err != nil {
 		t.Fatal(err)
 	}
 	// And a torn half line at the end of the journal.

@@ -213,7 +213,7 @@ func (s *Store) rebuildLocked(r *DoctorReport, moveAside bool) error {
 		}
 	}
 	s.removeTemps()
-	if err := writeAtomic(s.StatePath(), data); err != nil {
+	if err := WriteFile(s.StatePath(), data); err != nil {
 		return err
 	}
 	r.Rebuilt = true

@@ -101,7 +101,7 @@ func (s *Store) journalMerges(r *DoctorReport, jt *journalTree, rebuilt *core.St
 		return err
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("moved %s aside to %s (it held git conflict markers)", relJournal(), dest))
-	if err := writeAtomic(s.JournalPath(), out.Bytes()); err != nil {
+	if err := WriteFile(s.JournalPath(), out.Bytes()); err != nil {
 		return err
 	}
 	r.Notes = append(r.Notes, fmt.Sprintf("wrote %s without the conflict markers: both sides' entries, then their merge", relJournal()))

@@ -76,8 +76,8 @@ func (s *Store) ExtendHistory(ctx context.Context, n int, start time.Time, call 
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(s.JournalPath(), buf.Bytes()); err != nil {
+	if err := WriteFile(s.JournalPath(), buf.Bytes()); err != nil {
 		return err
 	}
-	return writeAtomic(s.StatePath(), data)
+	return WriteFile(s.StatePath(), data)
 }

@@ -69,7 +69,7 @@ const noteAfter = 100 * time.Millisecond
 // out can name it, once it has held the lock for noteAfter (a note left by a
 // holder that was killed is cleared on taking the lock).
 func (s *Store) lock(ctx context.Context) (*heldLock, error) {
-	if err := s.ensureDir(); err != nil {
+	if err := s.EnsureDir(); err != nil {
 		return nil, err
 	}
 	path := s.LockPath()
@@ -136,11 +136,12 @@ func (h *heldLock) unlock() error {
 	return errors.Join(h.fl.Unlock(), h.fl.Close())
 }
 
-// ensureDir creates .planls/ and its .gitignore (only when missing or exactly
-// what an earlier version wrote, so a person's edits to it survive). The
-// .gitignore is checked once per Store, and again whenever .planls/ is
-// missing.
-func (s *Store) ensureDir() error {
+// EnsureDir creates .planls/ and its .gitignore (only when missing or
+// exactly what an earlier version wrote, so a person's edits to it survive),
+// as the first write does; planls report calls it to write a file of its
+// own there. The .gitignore is checked once per Store, and again whenever
+// .planls/ is missing.
+func (s *Store) EnsureDir() error {
 	s.seen.Lock()
 	defer s.seen.Unlock()
 	if s.seen.dir {
@@ -161,10 +162,6 @@ func (s *Store) ensureDir() error {
 	s.seen.dir = true
 	return nil
 }
-
-// EnsureDir creates .planls/ and its .gitignore as the first write does,
-// for a command that writes a file of its own there (planls report).
-func (s *Store) EnsureDir() error { return s.ensureDir() }
 
 func (s *Store) actor() string {
 	if s.Actor == "" {

@@ -18,7 +18,7 @@ import (
 func TestLockTimeoutUnknownHolder(t *testing.T) {
 	s := Open(t.TempDir(), "waiter")
 	s.LockTimeout = 50 * time.Millisecond
-	if err := s.ensureDir(); err != nil {
+	if err := s.EnsureDir(); err != nil {
 		t.Fatal(err)
 	}
 	fl := flock.New(s.LockPath())
@@ -67,7 +67,7 @@ func TestGitignoreKept(t *testing.T) {
 func TestLockWaitCancelled(t *testing.T) {
 	s := Open(t.TempDir(), "waiter")
 	s.LockTimeout = time.Hour
-	if err := s.ensureDir(); err != nil {
+	if err := s.EnsureDir(); err != nil {
 		t.Fatal(err)
 	}
 	fl := flock.New(s.LockPath())

@@ -32,7 +32,7 @@ const gitignoreV3 = gitignoreV2 + JournalName + ".corrupt-*\n"
 // gitignoreV2 is the body before doctor could move a conflicted journal aside.
 const gitignoreV2 = gitignoreV1 + StateName + ".corrupt-*\n"
 
-// gitignoreV1 is the body earlier versions wrote; ensureDir upgrades a file
+// gitignoreV1 is the body earlier versions wrote; EnsureDir upgrades a file
 // holding exactly it (anything else is a person's edit and is kept).
 const gitignoreV1 = "# written by planls: the lock and temporary files are not history\n" + LockName + "\n." + StateName + "*\n"
 
@@ -50,9 +50,3 @@ func (s *Store) LockPath() string { return filepath.Join(s.Root, DirName, LockNa
 
 // relState is the state path as users see it in messages.
 func relState() string { return DirName + "/" + StateName }
-
-// WriteFile replaces the file at path with data (mode 0644) the way the
-// store writes its own files: a temp file in the same directory, fsync,
-// rename over path; readers see the old file or the new one, on every
-// system planls builds for.
-func WriteFile(path string, data []byte) error { return writeAtomic(path, data) }

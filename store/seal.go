@@ -103,7 +103,7 @@ func (s *Store) seal(st *core.State) (os.FileInfo, error) {
 	if err != nil || line == nil {
 		return nil, err
 	}
-	if err := writeAtomic(s.JournalPath(), line); err != nil {
+	if err := WriteFile(s.JournalPath(), line); err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
 	fi, err := os.Stat(s.JournalPath())
@@ -138,7 +138,7 @@ func (s *Store) writeSegment(tail []byte, st *core.State) ([]byte, error) {
 	if err := os.MkdirAll(s.SealDir(), 0o755); err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(s.SealDir(), name), gz.Bytes()); err != nil {
+	if err := WriteFile(filepath.Join(s.SealDir(), name), gz.Bytes()); err != nil {
 		return nil, fmt.Errorf("seal: %w", err)
 	}
 	line, err := snapshotLine(st, SealDirName+"/"+name, s.actor(), nowUTC())

@@ -34,7 +34,7 @@ type Store struct {
 // between processes, this orders the Store's own goroutines.
 type seenState struct {
 	sync.Mutex
-	// dir is true once .planls/ and its .gitignore were checked (ensureDir).
+	// dir is true once .planls/ and its .gitignore were checked (EnsureDir).
 	dir bool
 	// swept is true once the temp files a killed writer left were removed
 	// (removeTemps, at this Store's first commit).

@@ -32,7 +32,7 @@ func (r *checkReport) findings() []finding {
 		if gone {
 			line, col = 1, 1
 		}
-		out = append(out, finding{rule, level, term(msg), line, col, gone, id})
+		out = append(out, finding{rule, level, core.NoControls(msg), line, col, gone, id})
 	}
 	if r.onlyVerify {
 		for _, d := range r.verdicts {

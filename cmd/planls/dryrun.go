@@ -48,13 +48,13 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 	}
 	usable := core.UsableItems(plan)
 	n := len(usable)
-	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, term(plan.Title), core.CountNoun(n, "plan item"))
+	fmt.Fprintf(out, "Dry run: approving %s (%q) would track %s; nothing is written.\n", name, core.NoControls(plan.Title), core.CountNoun(n, "plan item"))
 	refused := n == 0 && !force
 	gone := core.Dropped(state, plan)
 	if rel, err := filepath.Rel(st.Root, abs); err == nil && state.Plan != nil && state.Plan.Path != "" && state.Plan.Path != filepath.ToSlash(rel) {
 		if len(gone) > 0 {
 			refused = refused || !force && !replace
-			fmt.Fprintf(out, "Refused without --replace: %s\n", term(store.ReplacingPlan(state, filepath.ToSlash(rel), gone)))
+			fmt.Fprintf(out, "Refused without --replace: %s\n", core.NoControls(store.ReplacingPlan(state, filepath.ToSlash(rel), gone)))
 		}
 	}
 	lines := planparse.NewLines(src)
@@ -66,7 +66,7 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 			if g == "" {
 				g = "(no heading)"
 			}
-			fmt.Fprintf(out, "\n%s\n", term(plainScope(it.Scope, g)))
+			fmt.Fprintf(out, "\n%s\n", core.NoControls(plainScope(it.Scope, g)))
 		}
 		mark := "new"
 		if m, ok := marks[i]; ok {
@@ -74,7 +74,7 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 		}
 		line, _ := lines.LineCol(it.Line.Start)
 		// The mark before the subject: a subject may end in "(new)" itself.
-		fmt.Fprintf(out, "  line %d (%s): %s\n", line, mark, term(planparse.Display(it.Subject, it.PlanText)))
+		fmt.Fprintf(out, "  line %d (%s): %s\n", line, mark, core.NoControls(planparse.Display(it.Subject, it.PlanText)))
 	}
 	if skipped := plan.Unread(); len(skipped) > 0 {
 		fmt.Fprintf(out, "\nSkipped:\n")
@@ -83,7 +83,7 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 			// The reason follows a colon, so a heading's own closing colon
 			// ("## Goal:") would print as "Goal::".
 			heading := strings.TrimRight(planparse.Display(h.Text, ""), ":：")
-			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), term(heading), h.Reason())
+			fmt.Fprintf(out, "  line %d: %s %s: %s\n", line, strings.Repeat("#", h.Level), core.NoControls(heading), h.Reason())
 		}
 	}
 	if len(gone) > 0 {
@@ -91,7 +91,7 @@ func dryRun(out io.Writer, st *store.Store, abs string, force, replace bool) err
 		// their evidence or reason, leave before the user approves.
 		fmt.Fprintf(out, "\nLeaves the approved plan (removed, reworded or moved to another heading):\n")
 		for _, t := range gone {
-			fmt.Fprintf(out, "  #%d %s (%s)\n", t.ID, fmt.Sprintf("%q", term(planparse.Display(t.Subject, t.PlanText))), store.LeftState(t.Status))
+			fmt.Fprintf(out, "  #%d %s (%s)\n", t.ID, fmt.Sprintf("%q", core.NoControls(planparse.Display(t.Subject, t.PlanText))), store.LeftState(t.Status))
 		}
 	}
 	if n == 0 {

@@ -103,14 +103,11 @@ func nextPageCommand(cmd *cobra.Command, cursor string) string {
 				parts = append(parts, "--"+f.Name)
 			}
 		default:
-			parts = append(parts, "--"+f.Name, shellQuote(f.Value.String()))
+			parts = append(parts, "--"+f.Name, gitclone.ShellQuote(f.Value.String()))
 		}
 	})
-	return strings.Join(append(parts, "--cursor", shellQuote(cursor)), " ")
+	return strings.Join(append(parts, "--cursor", gitclone.ShellQuote(cursor)), " ")
 }
-
-// shellQuote writes s so a POSIX shell reads it back as one word.
-func shellQuote(s string) string { return gitclone.ShellQuote(s) }
 
 // printHints writes each hint on its own line.
 func printHints(w io.Writer, hints ...string) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/gitclone"
 	"github.com/planls/planls/store"
 )
 
@@ -50,9 +51,9 @@ func TestShellQuote(t *testing.T) {
 		{"it's", `'it'\''s'`},
 		{"$HOME;rm", "'$HOME;rm'"},
 	} {
-		got := shellQuote(tc.in)
+		got := gitclone.ShellQuote(tc.in)
 		if got != tc.want {
-			t.Errorf("shellQuote(%q) = %q, want %q", tc.in, got, tc.want)
+			t.Errorf("gitclone.ShellQuote(%q) = %q, want %q", tc.in, got, tc.want)
 			continue
 		}
 		out, err := exec.Command("sh", "-c", "printf %s "+got).Output()

@@ -145,7 +145,7 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 	var out []string
 	for _, f := range v.an.Findings {
 		if f.Rule == rule {
-			out = append(out, at(v.line(f), term(f.Message)))
+			out = append(out, at(v.line(f), core.NoControls(f.Message)))
 		}
 	}
 	return out

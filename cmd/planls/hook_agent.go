@@ -144,13 +144,13 @@ func owedText(v *planView) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "planls: the approved plan %q (%s) has %d of %d plan items open.\n", term(v.st.Plan.Title), name, len(open), v.an.Total)
+	fmt.Fprintf(&b, "planls: the approved plan %q (%s) has %d of %d plan items open.\n", core.NoControls(v.st.Plan.Title), name, len(open), v.an.Total)
 	for _, it := range open {
 		group := ""
 		if it.Task.PlanGroup != "" {
-			group = "[" + term(it.Task.PlanGroup) + "] "
+			group = "[" + core.NoControls(it.Task.PlanGroup) + "] "
 		}
-		fmt.Fprintf(&b, "- #%d %s%s (%s)\n", it.Task.ID, group, term(cmp.Or(it.TaskSubject, it.Subject)), it.Task.Status)
+		fmt.Fprintf(&b, "- #%d %s%s (%s)\n", it.Task.ID, group, core.NoControls(cmp.Or(it.TaskSubject, it.Subject)), it.Task.Status)
 	}
 	if len(open) > 0 {
 		b.WriteString("They are tracked todos: work on them by id with the todo tool (one in_progress at a time; complete with evidence, or defer with a reason). Do not create new todos for them.\n")

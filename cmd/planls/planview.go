@@ -76,7 +76,7 @@ func (v *planView) line(f core.Finding) int {
 func (v *planView) openItems() []core.Item {
 	var out []core.Item
 	for _, it := range v.an.Items {
-		if t := it.Task; t != nil && (t.Status == core.Pending || t.Status == core.InProgress) {
+		if t := it.Task; t != nil && t.Status.Open() {
 			out = append(out, it)
 		}
 	}

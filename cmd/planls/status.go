@@ -39,10 +39,10 @@ Reads only; creates nothing.`,
 				return fail(err)
 			}
 			open := v.openItems()
-			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", term(planTitle(st.Plan.Title)), len(open), v.an.Total)
+			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", core.NoControls(planTitle(st.Plan.Title)), len(open), v.an.Total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
 			for _, it := range open {
-				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, term(it.TaskSubject))
+				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, core.NoControls(it.TaskSubject))
 			}
 			printWeak(out, v)
 			printDrift(out, v)
@@ -66,9 +66,9 @@ func printDrift(out io.Writer, v *planView) {
 			continue
 		}
 		if line := v.line(f); line > 0 {
-			lines = append(lines, fmt.Sprintf("  line %d: %s", line, term(f.Message)))
+			lines = append(lines, fmt.Sprintf("  line %d: %s", line, core.NoControls(f.Message)))
 		} else {
-			lines = append(lines, "  "+term(f.Message))
+			lines = append(lines, "  "+core.NoControls(f.Message))
 		}
 	}
 	if len(lines) == 0 {

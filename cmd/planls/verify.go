@@ -275,6 +275,6 @@ func printWeak(out io.Writer, v *planView) {
 		it := v.an.Items[f.Item]
 		// As people read it: no markdown, and no second colon after one
 		// that ends a lead-in ("Read limits from config.yaml:").
-		fmt.Fprintf(out, "  #%d %s: evidence %s\n", it.Task.ID, term(strings.TrimRight(it.TaskSubject, ": ")), strconv.Quote(term(it.Task.Evidence)))
+		fmt.Fprintf(out, "  #%d %s: evidence %s\n", it.Task.ID, core.NoControls(strings.TrimRight(it.TaskSubject, ": ")), strconv.Quote(core.NoControls(it.Task.Evidence)))
 	}
 }

@@ -72,7 +72,7 @@ func listCommands(cmd *cobra.Command, w io.Writer, s *store.Store, tasks []core.
 	fmt.Fprintf(w, "planls verify --run would run %d %s with sh -c in %s (each bounded by %s), taken from the evidence in %s:\n",
 		len(cmds), plural(len(cmds), "command", "commands"), s.Root, timeout, verify.StatePath)
 	for _, c := range cmds {
-		fmt.Fprintf(w, "  #%d %s: `%s`\n", c.TaskID, term(c.Subject), term(c.Line))
+		fmt.Fprintf(w, "  #%d %s: `%s`\n", c.TaskID, core.NoControls(c.Subject), core.NoControls(c.Line))
 		rec := "recorded by: no journal entry"
 		if j, ok := byJournal[c.TaskID]; ok {
 			rec = fmt.Sprintf("recorded by %s at %s (journal, revision %d)", j.Actor, j.Time.UTC().Format("2006-01-02 15:04 UTC"), j.Revision)
@@ -82,7 +82,7 @@ func listCommands(cmd *cobra.Command, w io.Writer, s *store.Store, tasks []core.
 		case gitErr != nil:
 			where = "commit unknown: " + gitErr.Error()
 		case ok:
-			where = fmt.Sprintf("committed in %s %q by %s, %s", a.Commit, term(a.Subject), term(a.Author), a.Date.Format("2006-01-02"))
+			where = fmt.Sprintf("committed in %s %q by %s, %s", a.Commit, core.NoControls(a.Subject), core.NoControls(a.Author), a.Date.Format("2006-01-02"))
 		default:
 			where = "in no commit: written in this work tree only"
 		}

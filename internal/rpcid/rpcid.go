@@ -162,3 +162,21 @@ func (sp Span) Replace(msg, with []byte) []byte {
 	out = append(out, with...)
 	return append(out, msg[sp.End:]...)
 }
+
+// ErrorReply is a JSON-RPC 2.0 error response (§5.1) carrying id as
+// written (nil: null), code and message.
+func ErrorReply(id json.RawMessage, code int, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	type rpcError struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}
+	data, _ := json.Marshal(struct {
+		Version string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   rpcError        `json:"error"`
+	}{"2.0", id, rpcError{code, message}})
+	return data
+}
