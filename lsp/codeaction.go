@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/protocol"
@@ -48,11 +47,7 @@ func approveCommand(title, uri string) *protocol.Command {
 // data.id, else by its line, never by exact range equality: clients echo
 // ranges in their own units. The ready evidence is the snapshot's
 // HEAD, as the background refresh last found it.
-func codeAction(v *session, params json.RawMessage) (any, error) {
-	var p protocol.CodeActionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func codeAction(v *session, p *protocol.CodeActionParams) (any, error) {
 	actions := []protocol.CodeAction{}
 	sn := v.planOf(p.TextDocument.URI)
 	if sn == nil {

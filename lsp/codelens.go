@@ -1,18 +1,10 @@
 package lsp
 
-import (
-	"encoding/json"
-
-	"go.lsp.dev/protocol"
-)
+import "go.lsp.dev/protocol"
 
 // codeLens shows, above each tracked item, its one-click actions (the
 // same commands as the code actions).
-func codeLens(v *session, params json.RawMessage) (any, error) {
-	var p protocol.CodeLensParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func codeLens(v *session, p *protocol.CodeLensParams) (any, error) {
 	out := []protocol.CodeLens{}
 	sn := v.planOf(p.TextDocument.URI)
 	if sn == nil {

@@ -49,11 +49,7 @@ var statusCmds = map[string]statusCmd{
 // store.Store.Call / Approve (actor "lsp"); the reply is the todo envelope.
 // The command runs off the request worker (detach): it may wait on the
 // store's lock, on git and on the user.
-func (s *server) executeCommand(r *request) (any, error) {
-	var p protocol.ExecuteCommandParams
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) executeCommand(r *request, p *protocol.ExecuteCommandParams) (any, error) {
 	var a cmdArgs
 	if len(p.Arguments) > 0 {
 		raw, _ := json.Marshal(p.Arguments[0])

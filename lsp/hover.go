@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -13,11 +12,7 @@ import (
 // hover describes the item under the cursor: status, evidence or reason,
 // owner, blockedBy and blocks (with subjects), due date, and what the
 // evidence names as the last verification found it.
-func hover(v *session, params json.RawMessage) (any, error) {
-	var p protocol.HoverParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func hover(v *session, p *protocol.HoverParams) (any, error) {
 	sn := v.planOf(p.TextDocument.URI)
 	if sn == nil {
 		return nil, nil

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -31,11 +30,7 @@ type inlayHintParams struct {
 // ("#3 pending", "#4 completed"); the tooltip holds the evidence or the
 // reason when there is one. Items of a plan that is not approved have no
 // id and get none.
-func inlayHints(v *session, params json.RawMessage) (any, error) {
-	var p inlayHintParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func inlayHints(v *session, p *inlayHintParams) (any, error) {
 	out := []inlayHint{}
 	sn := v.planOf(p.TextDocument.URI)
 	if sn == nil || !sn.an.Approved {

@@ -93,11 +93,7 @@ var errNotInSession = errors.New("folder not in the session")
 
 // planRequest answers planls/plan on the worker when planQuery cannot: the
 // folder is made (a uri outside every folder), under mu.
-func (s *server) planRequest(r *request) (any, error) {
-	var p planURI
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) planRequest(_ *request, p *planURI) (any, error) {
 	s.mu.Lock()
 	f, err := s.folderOfURI(p.URI)
 	var sn *snapshot

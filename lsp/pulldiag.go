@@ -64,16 +64,15 @@ func pullReportOf(sn *snapshot) pullReport {
 	return sn.pull
 }
 
+// diagnosticParams is DocumentDiagnosticParams (3.17), as far as it is read.
+type diagnosticParams struct {
+	TextDocument     protocol.TextDocumentIdentifier `json:"textDocument"`
+	PreviousResultID string                          `json:"previousResultId"`
+}
+
 // diagnostic answers textDocument/diagnostic: the plan's report, or an
 // empty one for a document that is not a folder's plan.
-func diagnostic(v *session, params json.RawMessage) (any, error) {
-	var p struct {
-		TextDocument     protocol.TextDocumentIdentifier `json:"textDocument"`
-		PreviousResultID string                          `json:"previousResultId"`
-	}
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func diagnostic(v *session, p *diagnosticParams) (any, error) {
 	sn := v.planOf(p.TextDocument.URI)
 	if sn == nil {
 		return json.RawMessage(`{"kind":"full","items":[]}`), nil

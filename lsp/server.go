@@ -179,16 +179,15 @@ func (s *server) handle(r *request) (any, error) {
 func (s *server) phase() lifecycle { return lifecycle(s.state.Load()) }
 
 // queries maps the requests that only read to their function of the
-// session (snapshot.go): no lock, no git, no disk. Params are decoded by
-// each with decode, so a bad params object is InvalidParams, never a panic.
+// session (snapshot.go): no lock, no git, no disk.
 var queries = map[string]func(*session, json.RawMessage) (any, error){
-	"textDocument/codeAction":     codeAction,
-	"textDocument/hover":          hover,
-	"textDocument/documentSymbol": documentSymbol,
-	"textDocument/codeLens":       codeLens,
-	"workspace/symbol":            workspaceSymbol,
-	"textDocument/inlayHint":      inlayHints,
-	"textDocument/diagnostic":     diagnostic,
+	"textDocument/codeAction":     query(codeAction),
+	"textDocument/hover":          query(hover),
+	"textDocument/documentSymbol": query(documentSymbol),
+	"textDocument/codeLens":       query(codeLens),
+	"workspace/symbol":            query(workspaceSymbol),
+	"textDocument/inlayHint":      query(inlayHints),
+	"textDocument/diagnostic":     query(diagnostic),
 }
 
 // handlers maps the other methods to their handler, which changes the
@@ -197,16 +196,40 @@ var handlers = map[string]func(*server, *request) (any, error){
 	"initialize":                          (*server).initialize,
 	"initialized":                         (*server).initializedNote,
 	"shutdown":                            (*server).shutdownReq,
-	"textDocument/didOpen":                (*server).didOpen,
+	"textDocument/didOpen":                handle((*server).didOpen),
 	"textDocument/didChange":              (*server).didChange,
-	"textDocument/didSave":                (*server).didSave,
-	"textDocument/didClose":               (*server).didClose,
-	"workspace/didChangeWatchedFiles":     (*server).didChangeWatchedFiles,
-	"workspace/didChangeConfiguration":    (*server).didChangeConfiguration,
-	"workspace/didChangeWorkspaceFolders": (*server).didChangeWorkspaceFolders,
-	"workspace/executeCommand":            (*server).executeCommand,
-	"planls/plan":                         (*server).planRequest,
-	"$/setTrace":                          (*server).setTrace,
+	"textDocument/didSave":                handle((*server).didSave),
+	"textDocument/didClose":               handle((*server).didClose),
+	"workspace/didChangeWatchedFiles":     handle((*server).didChangeWatchedFiles),
+	"workspace/didChangeConfiguration":    handle((*server).didChangeConfiguration),
+	"workspace/didChangeWorkspaceFolders": handle((*server).didChangeWorkspaceFolders),
+	"workspace/executeCommand":            handle((*server).executeCommand),
+	"planls/plan":                         handle((*server).planRequest),
+	"$/setTrace":                          handle((*server).setTrace),
+}
+
+// handle is fn as a handlers entry, with the request's params decoded as
+// query decodes them.
+func handle[P any](fn func(*server, *request, *P) (any, error)) func(*server, *request) (any, error) {
+	return func(s *server, r *request) (any, error) {
+		p := new(P)
+		if err := decode(r.params, p); err != nil {
+			return nil, err
+		}
+		return fn(s, r, p)
+	}
+}
+
+// query is fn as a queries entry: it gets the request's params decoded
+// (decode), so a bad params object is InvalidParams, never a panic.
+func query[P any](fn func(*session, *P) (any, error)) func(*session, json.RawMessage) (any, error) {
+	return func(v *session, params json.RawMessage) (any, error) {
+		p := new(P)
+		if err := decode(params, p); err != nil {
+			return nil, err
+		}
+		return fn(v, p)
+	}
 }
 
 // decode unmarshals params into v; empty params leave v zero.

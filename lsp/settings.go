@@ -136,17 +136,16 @@ func severityOf(s string) protocol.DiagnosticSeverity {
 		"hint": protocol.DiagnosticSeverityHint}[s]
 }
 
+// configChange is DidChangeConfigurationParams with the settings as sent.
+type configChange struct {
+	Settings json.RawMessage `json:"settings"`
+}
+
 // didChangeConfiguration applies pushed settings (a null or empty payload
 // changes nothing) to the server-level settings, then, for a client that
 // answers workspace/configuration, pulls every folder's settings again:
 // pull clients send this notification only to say "ask me".
-func (s *server) didChangeConfiguration(r *request) (any, error) {
-	var p struct {
-		Settings json.RawMessage `json:"settings"`
-	}
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) didChangeConfiguration(_ *request, p *configChange) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.settings = parseSettings(p.Settings, s.settings, s.log)

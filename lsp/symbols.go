@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -16,11 +15,7 @@ import (
 // (VS Code drops the whole outline otherwise): a group runs from its
 // heading to just before the next group, and ranges are clamped to enforce
 // it whatever the parser reports.
-func documentSymbol(v *session, params json.RawMessage) (any, error) {
-	var p protocol.DocumentSymbolParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func documentSymbol(v *session, p *protocol.DocumentSymbolParams) (any, error) {
 	sn := v.planOf(p.TextDocument.URI)
 	if sn == nil {
 		return []protocol.DocumentSymbol{}, nil
@@ -142,11 +137,7 @@ func nonEmpty(s, def string) string {
 
 // workspaceSymbol finds plan items by subject (case-insensitive substring)
 // across every folder's plan.
-func workspaceSymbol(v *session, params json.RawMessage) (any, error) {
-	var p protocol.WorkspaceSymbolParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
+func workspaceSymbol(v *session, p *protocol.WorkspaceSymbolParams) (any, error) {
 	q := strings.ToLower(p.Query)
 	out := []protocol.SymbolInformation{}
 	for _, sn := range v.snaps {

@@ -10,11 +10,7 @@ import (
 
 // didOpen tracks the buffer; untitled: and other non-file URIs are ignored
 // (go.lsp.dev/uri would panic on them).
-func (s *server) didOpen(r *request) (any, error) {
-	var p protocol.DidOpenTextDocumentParams
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) didOpen(_ *request, p *protocol.DidOpenTextDocumentParams) (any, error) {
 	u := string(p.TextDocument.URI)
 	path, err := fileOf(u)
 	if err != nil {
@@ -136,20 +132,19 @@ const (
 	typingDelay = 30 * time.Millisecond
 )
 
-func (s *server) didSave(r *request) (any, error)  { return s.refreshFileOf(r, false) }
-func (s *server) didClose(r *request) (any, error) { return s.refreshFileOf(r, true) }
+func (s *server) didSave(_ *request, p *protocol.DidSaveTextDocumentParams) (any, error) {
+	return s.refreshFileOf(p.TextDocument.URI, false)
+}
 
-// refreshFileOf refreshes the folder of the file r's textDocument names
-// (ignoring non-file URIs): after a save when the disk changed, after a
-// close always, its buffer forgotten first.
-func (s *server) refreshFileOf(r *request, closed bool) (any, error) {
-	var p struct {
-		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
-	}
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
-	path, err := fileOf(string(p.TextDocument.URI))
+func (s *server) didClose(_ *request, p *protocol.DidCloseTextDocumentParams) (any, error) {
+	return s.refreshFileOf(p.TextDocument.URI, true)
+}
+
+// refreshFileOf refreshes the folder of the file uri names (ignoring
+// non-file URIs): after a save when the disk changed, after a close
+// always, its buffer forgotten first.
+func (s *server) refreshFileOf(uri protocol.DocumentURI, closed bool) (any, error) {
+	path, err := fileOf(string(uri))
 	if err != nil {
 		return nil, nil
 	}
@@ -166,11 +161,7 @@ func (s *server) refreshFileOf(r *request, closed bool) (any, error) {
 
 // didChangeWatchedFiles is the client's file watching (registered in
 // initialized): each event schedules a debounced re-read of its folder.
-func (s *server) didChangeWatchedFiles(r *request) (any, error) {
-	var p protocol.DidChangeWatchedFilesParams
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) didChangeWatchedFiles(_ *request, p *protocol.DidChangeWatchedFilesParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, ch := range p.Changes {
@@ -190,11 +181,7 @@ func (s *server) didChangeWatchedFiles(r *request) (any, error) {
 	return nil, nil
 }
 
-func (s *server) didChangeWorkspaceFolders(r *request) (any, error) {
-	var p protocol.DidChangeWorkspaceFoldersParams
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
+func (s *server) didChangeWorkspaceFolders(_ *request, p *protocol.DidChangeWorkspaceFoldersParams) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, wf := range p.Event.Removed {

@@ -15,18 +15,13 @@ func validTrace(v string) bool {
 
 // setTrace handles $/setTrace: {"value": TraceValue}. Other values are
 // logged and keep the current level.
-func (s *server) setTrace(r *request) (any, error) {
-	var p struct {
-		Value string `json:"value"`
-	}
-	if err := decode(r.params, &p); err != nil {
-		return nil, err
-	}
-	if !validTrace(p.Value) {
-		s.log.Warn("$/setTrace ignored", "value", p.Value)
+func (s *server) setTrace(_ *request, p *protocol.SetTraceParams) (any, error) {
+	v := string(p.Value) // s.trace holds a string
+	if !validTrace(v) {
+		s.log.Warn("$/setTrace ignored", "value", v)
 		return nil, nil
 	}
-	s.trace.Store(p.Value)
+	s.trace.Store(v)
 	return nil, nil
 }
 

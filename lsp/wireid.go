@@ -3,7 +3,6 @@ package lsp
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -51,8 +50,9 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 		return nil, rpcid.ErrorReply(nil, int(jsonrpc2.InvalidRequest), "invalid request: a message must be a JSON object")
 	}
 	id, hasID := m["id"]
-	if hasID && !rpcid.Valid(id) {
-		return nil, rpcid.ErrorReply(nil, int(jsonrpc2.InvalidRequest), fmt.Sprintf("invalid request: an id must be a string, a number or null, not %s", rpcid.Preview(id)))
+	method, echo, problem := rpcid.Shape(id, m["method"], m["result"], m["error"])
+	if problem != "" {
+		return nil, rpcid.ErrorReply(echo, int(jsonrpc2.InvalidRequest), "invalid request: "+problem)
 	}
 	// A message without "jsonrpc" is read as 2.0, as the library read it:
 	// refusing a sloppy client helps nobody; a wrong version is refused.
@@ -60,11 +60,7 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 	if v, ok := m["jsonrpc"]; ok && (json.Unmarshal(v, &version) != nil || version != jsonrpc2.Version) {
 		return nil, rpcid.ErrorReply(id, int(jsonrpc2.InvalidRequest), `invalid request: "jsonrpc" must be "2.0"`)
 	}
-	if rawMethod, ok := m["method"]; ok {
-		var method string
-		if rawMethod[0] != '"' || json.Unmarshal(rawMethod, &method) != nil {
-			return nil, rpcid.ErrorReply(id, int(jsonrpc2.InvalidRequest), "invalid request: method must be a string")
-		}
+	if _, ok := m["method"]; ok {
 		if !hasID {
 			n, err := jsonrpc2.NewNotification(method, m["params"])
 			if err != nil {
@@ -80,11 +76,8 @@ func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 		}
 		return c, nil
 	}
-	result, hasResult := m["result"]
+	result := m["result"]
 	rawErr, hasErr := m["error"]
-	if !hasID || !hasResult && !hasErr {
-		return nil, rpcid.ErrorReply(id, int(jsonrpc2.InvalidRequest), "invalid request: neither a request (no method) nor a response (no id with a result or an error)")
-	}
 	// The server's own calls have the library's int32 ids; a reply with any
 	// other id answers nothing it sent.
 	var n int32

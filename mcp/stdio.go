@@ -192,21 +192,12 @@ func checkLine(data []byte, ids *wireIDs) (ln line, id json.RawMessage, code int
 			return line{}, nil, -32600, "Invalid Request: " + where + err.Error()
 		}
 		idSpan, methodSpan := sp[0], sp[1]
-		if idSpan.Found && !rpcid.Valid(idSpan.Val) {
-			return line{}, nil, -32600, fmt.Sprintf("Invalid Request: %san id must be a string, a number or null, not %s", where, rpcid.Preview(idSpan.Val))
+		method, echo, problem := rpcid.Shape(idSpan.Val, methodSpan.Val, sp[3].Val, sp[4].Val)
+		if ln.batch {
+			echo = nil // a batch's reply is one array: its refusal names no request
 		}
-		var echo json.RawMessage
-		if idSpan.Found && !ln.batch {
-			echo = idSpan.Val
-		}
-		var method string
-		if methodSpan.Found {
-			if methodSpan.Val[0] != '"' || json.Unmarshal(methodSpan.Val, &method) != nil {
-				return line{}, echo, -32600, "Invalid Request: " + where + "method must be a string"
-			}
-		}
-		if !methodSpan.Found && (!idSpan.Found || !sp[3].Found && !sp[4].Found) {
-			return line{}, echo, -32600, "Invalid Request: " + where + "neither a request (no method) nor a response (no id with a result or an error)"
+		if problem != "" {
+			return line{}, echo, -32600, "Invalid Request: " + where + problem
 		}
 		isCall := methodSpan.Found && idSpan.Found
 		var stand string

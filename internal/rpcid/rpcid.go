@@ -180,3 +180,20 @@ func ErrorReply(id json.RawMessage, code int, message string) []byte {
 	}{"2.0", id, rpcError{code, message}})
 	return data
 }
+
+// Shape checks the members of one message object that decide what it is
+// (each as written, nil when absent) by JSON-RPC 2.0 §4 and §5: problem is
+// what it breaks, to follow "Invalid Request: " ("" for none), name the
+// method's, echo the id a refusal carries (nil, null, if the id is bad).
+func Shape(id, method, result, errObj []byte) (name string, echo json.RawMessage, problem string) {
+	if id != nil && !Valid(id) {
+		return "", nil, "an id must be a string, a number or null, not " + Preview(id)
+	}
+	if method != nil && (method[0] != '"' || json.Unmarshal(method, &name) != nil) {
+		return "", id, "method must be a string"
+	}
+	if method == nil && (id == nil || result == nil && errObj == nil) {
+		return "", id, "neither a request (no method) nor a response (no id with a result or an error)"
+	}
+	return name, id, ""
+}

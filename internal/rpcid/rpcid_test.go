@@ -90,3 +90,39 @@ func TestMembers(t *testing.T) {
 		}
 	}
 }
+
+func TestShape(t *testing.T) {
+	for _, tc := range []struct {
+		id, method, result, errObj string // "" = absent
+		name, echo, problem        string
+	}{
+		{id: `1`, method: `"ping"`, name: "ping", echo: `1`},
+		{method: `"note"`, name: "note"},
+		{id: `null`, result: `{}`, echo: `null`},
+		{id: `"a"`, errObj: `{"code":1}`, echo: `"a"`},
+		{id: `true`, method: `"x"`, problem: "an id must be a string, a number or null, not true"},
+		{id: `2`, method: `7`, echo: `2`, problem: "method must be a string"},
+		{id: `3`, echo: `3`, problem: "neither a request (no method) nor a response (no id with a result or an error)"},
+		{result: `1`, problem: "neither a request (no method) nor a response (no id with a result or an error)"},
+	} {
+		raw := func(s string) []byte {
+			if s == "" {
+				return nil
+			}
+			return []byte(s)
+		}
+		name, echo, problem := Shape(raw(tc.id), raw(tc.method), raw(tc.result), raw(tc.errObj))
+		if name != tc.name || string(echo) != tc.echo || problem != tc.problem {
+			t.Errorf("Shape(%+v) = %q, %s, %q", tc, name, echo, problem)
+		}
+	}
+}
+
+func TestErrorReply(t *testing.T) {
+	if got, want := string(ErrorReply(nil, -32600, "bad")), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"bad"}}`; got != want {
+		t.Errorf("ErrorReply = %s, want %s", got, want)
+	}
+	if got, want := string(ErrorReply([]byte(`"x"`), -32700, "a<b")), `{"jsonrpc":"2.0","id":"x","error":{"code":-32700,"message":"a\u003cb"}}`; got != want {
+		t.Errorf("ErrorReply = %s, want %s", got, want)
+	}
+}
