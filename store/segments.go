@@ -12,16 +12,16 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/internal/lazy"
 )
 
 // segmentRE is a sealed segment's file name (segmentName): first and last
 // revision, the content hash.
-var segmentRE = regexp.MustCompile(`^([0-9]{10})-([0-9]{10})-[0-9a-f]{12}\.jsonl\.gz$`)
+var segmentRE = lazy.Regexp(`^([0-9]{10})-([0-9]{10})-[0-9a-f]{12}\.jsonl\.gz$`)
 
 // segment is one sealed file of the journal: its path relative to DirName
 // (slash-separated, "journal/<name>") and the revisions it spans.
@@ -43,7 +43,7 @@ func (s *Store) segments() ([]segment, error) {
 	}
 	var out []segment
 	for _, e := range ents {
-		m := segmentRE.FindStringSubmatch(e.Name())
+		m := segmentRE().FindStringSubmatch(e.Name())
 		if m == nil || !e.Type().IsRegular() {
 			continue
 		}
@@ -63,7 +63,7 @@ func (s *Store) segments() ([]segment, error) {
 // elsewhere) is refused.
 func (s *Store) readSegment(name string) ([]byte, error) {
 	dir, base := path.Split(name)
-	if dir != SealDirName+"/" || !segmentRE.MatchString(base) {
+	if dir != SealDirName+"/" || !segmentRE().MatchString(base) {
 		return nil, fmt.Errorf("%q is not a sealed journal segment", name)
 	}
 	f, err := os.Open(filepath.Join(s.SealDir(), base))
