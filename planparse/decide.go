@@ -97,6 +97,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
+	row{"a spec's topic before the plan's work list", (*reader).specTopic, aSkip, whySpec, true},
 	row{"work-list label", func(_ *reader, s *sec) bool { return s.kind == kTasks || s.kind == kWork }, aTrack, "", false},
 	row{"task heading over checkboxes", func(r *reader, s *sec) bool { return r.isTask(s) && s.boxes >= 2 }, aBoxes, whyGroupBox, false},
 	row{"task heading", func(r *reader, s *sec) bool { return r.isTask(s) && len(s.kids) == 0 }, aItem, whyHeading, false},
@@ -547,4 +548,36 @@ func (r *reader) inChecks(s *sec) bool {
 		}
 	}
 	return false
+}
+
+// specTopic reports whether s is a sub-section of a chapter that comes
+// before the plan's own work list ("## Storage design", then "### Local
+// store: SQLite", and only later "## Implementation Plan") and whose
+// heading names no work: a design document that ends in its plan describes
+// what it builds, chapter by chapter, before it lists the work, so the
+// chapters' topics are reference however their headings are worded. A
+// section before the work list with no sub-sections ("## Content" and its
+// bullets, then "## Done") is an area of work, not a chapter.
+func (r *reader) specTopic(s *sec) bool {
+	if r.workAt == 0 || s.idx >= r.workAt || s.head < 0 || s.boxes > 0 || s.subBoxes > 0 {
+		return false
+	}
+	top := s
+	for p := r.parentOf(s); p != nil && !r.top(p); p = r.parentOf(p) {
+		top = p
+	}
+	if top == s || r.top(top) || !r.topLevel(top) || top.kind != kPlain || r.isAnchor(top) || top.form != fNone {
+		return false
+	}
+	return !s.kind.checks()
+}
+
+// topLevel reports whether s is one of the plan's sections: under the
+// title, or a level-1 heading when the plan uses several as its sections.
+func (r *reader) topLevel(s *sec) bool {
+	if s.head < 0 || r.top(s) {
+		return false
+	}
+	p := r.parentOf(s)
+	return p == nil || r.top(p)
 }
