@@ -1,6 +1,9 @@
 package planparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // act is what one section's own body gives (docs/PLAN-FORMAT.md
 // "Sections"): each section gets exactly one, from its dialect's table.
@@ -111,6 +114,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
 	row{"a topic whose prose leads in its list", (*reader).ledTopic, aItem, whyHeading, false},
+	row{"a question answered in prose", (*reader).answered, aSkip, whyContext, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
 )
 
@@ -580,4 +584,17 @@ func (r *reader) topLevel(s *sec) bool {
 	}
 	p := r.parentOf(s)
 	return p == nil || r.top(p)
+}
+
+// answered reports whether s is a heading that asks a question and a body
+// of prose that answers it ("### Why two modes?"): it explains the plan and
+// is no piece of work, where a prose section under a heading that names work
+// is one item. A numbered or task heading that asks ("### 5. Check: does
+// the cache survive a restart?") is a step of the plan, and a list under the
+// question is read as any list is.
+func (r *reader) answered(s *sec) bool {
+	if s.head < 0 || !s.question || s.form != fNone || len(s.kids) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(s.events, func(ev *event) bool { return ev.kind == evList || ev.kind == evTable })
 }

@@ -226,6 +226,8 @@ type headFacts struct {
 	// later: only its first word makes the text a non-goal ("Future
 	// expansion"): dated entries under it make it a planned horizon.
 	later bool
+	// question: the heading asks a question ("Why two modes?").
+	question bool
 }
 
 // headFactsOf reads what a heading's text says. It depends on the text
@@ -238,6 +240,8 @@ func headFactsOf(text string) headFacts {
 	plain := plainTitle(text)
 	h.label, h.aside = normPlain(plain)
 	h.kind, h.later = labelKindBy(h.label)
+	t := strings.TrimSpace(plain)
+	h.question = strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 	if h.kind == kPlain {
 		h.kind = seedKind(text)
 		h.weak = h.kind != kPlain && seedWeak(text)
