@@ -47,6 +47,7 @@ const (
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
 	whyRestate  = "a table that repeats the plan's phases or steps"
 	whyProgress = "describes the work that the Progress checkboxes tick off"
+	whyTicked   = "describes work that the plan's checkboxes tick off"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -127,6 +128,7 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 	row{"an ExecPlan's plan of work beside its Progress checkboxes", (*reader).workBesideProgress, aSkip, whyProgress, false},
+	row{"work that the plan's checkbox list ticks off", (*reader).tickedOff, aSkip, whyTicked, false},
 	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
 	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
 	row{"task list, or numbered or top-level work list, without checkboxes", func(r *reader, s *sec) bool {
@@ -191,7 +193,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true, whyProgress: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true, whyProgress: true, whyTicked: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -597,4 +599,24 @@ func (r *reader) answered(s *sec) bool {
 		return false
 	}
 	return !slices.ContainsFunc(s.events, func(ev *event) bool { return ev.kind == evList || ev.kind == evTable })
+}
+
+// tickedOff reports whether s, a numbered step without checkboxes, names
+// work that a box of the plan's one checkbox list names too ("### 3.
+// Settings page" and "- [x] Settings switch added"): the same work stated
+// twice counts once, where it is ticked off. Checks to run are never a
+// restatement of the work, and a topic heading ("#### Faders") that shares
+// a word with a box describes, it does not restate.
+func (r *reader) tickedOff(s *sec) bool {
+	if r.tickOff == nil || s.head < 0 || s.form != fNumbered || !s.numSeq || s.boxes > 0 || s.subBoxes > 0 || s.kind.checks() || slices.Contains(s.events, r.tickOff) {
+		return false
+	}
+	words := longWords(s.label)
+	for i := range r.tickOff.entries {
+		e := &r.tickOff.entries[i]
+		if e.box && slices.ContainsFunc(longWords(strings.ToLower(e.item.Subject)), func(w string) bool { return slices.Contains(words, w) }) {
+			return true
+		}
+	}
+	return false
 }

@@ -52,6 +52,9 @@ type reader struct {
 	anchorLabel bool
 	firstNamed  int // the first section that names work by its form, 0 when none
 	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
+	// tickOff is the plan's one checkbox list when its boxes name the work
+	// its headings name (ticksHeadings), nil otherwise.
+	tickOff *event
 	// workAt is the first top-level section whose heading is a work-list
 	// label ("## Implementation Plan", "## Tasks"), 0 when none.
 	workAt int
@@ -207,6 +210,7 @@ func (r *reader) inLabelledSkip(s *sec) bool {
 func (r *reader) boxPlan() bool {
 	boxes, plain, mixed := 0, 0, 0
 	boxLists, plainLists, open := 0, 0, 0
+	var ticked *event // the last list with a box in it
 	for _, s := range r.secs {
 		if r.neverWork(s) {
 			continue
@@ -233,6 +237,9 @@ func (r *reader) boxPlan() bool {
 					}
 				}
 			}
+			if seenBox {
+				ticked = ev
+			}
 			switch {
 			case seenBox && (s.kind == kLog || s.kind == kTasks):
 				boxLists, open = boxLists+1, open+1 // a progress or done list: done work
@@ -246,7 +253,9 @@ func (r *reader) boxPlan() bool {
 	// One list of ticked boxes beside plain lists records checks that were
 	// run ("## Verified"); it is not how the plan tracks its work. (Ticked
 	// boxes in a progress or done list are done work, and they count.)
-	if boxLists == 1 && open == 0 && plainLists >= 2 {
+	if boxLists == 1 && r.ticksHeadings(ticked) {
+		r.tickOff = ticked
+	} else if boxLists == 1 && open == 0 && plainLists >= 2 {
 		return false
 	}
 	// Plain bullets with a box here and there in the same lists is a
@@ -1277,4 +1286,45 @@ func pickTitle(heads []Heading, x *extract) (string, Range) {
 		return x.title, x.titleRange
 	}
 	return "plan", Range{}
+}
+
+// ticksHeadings reports whether half the boxes of a list or more name the work that the
+// plan's headings name, by a word of five letters or more they share
+// ("- [x] MessageDisplay.tsx updated" under "### 1. MessageDisplay.tsx
+// Changes"): the list ticks off that work, stated once more, and is how
+// the plan tracks it. A list of checks that were run ("- [x] go test
+// passes") names none of the headings.
+func (r *reader) ticksHeadings(ev *event) bool {
+	if ev == nil {
+		return false
+	}
+	words := map[string]bool{}
+	for _, h := range r.secs {
+		if h.head < 0 || h.level <= 1 || slices.Contains(h.events, ev) {
+			continue
+		}
+		for _, w := range longWords(h.label) {
+			words[w] = true
+		}
+	}
+	named, boxes := 0, 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if !e.box {
+			continue
+		}
+		boxes++
+		if slices.ContainsFunc(longWords(strings.ToLower(e.item.Subject)), func(w string) bool { return words[w] }) {
+			named++
+		}
+	}
+	return boxes >= 3 && 2*named >= boxes
+}
+
+// longWords are the words of s of five letters or more, split at anything
+// that is no letter, digit or dot.
+func longWords(s string) []string {
+	return slices.DeleteFunc(strings.FieldsFunc(s, func(c rune) bool {
+		return !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '.'
+	}), func(w string) bool { return utf8.RuneCountInString(strings.Trim(w, ".")) < 5 })
 }
