@@ -1,6 +1,9 @@
 package planparse
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // act is what one section's own body gives (docs/PLAN-FORMAT.md
 // "Sections"): each section gets exactly one, from its dialect's table.
@@ -97,6 +100,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
+	row{"a spec's topic before the plan's work list", (*reader).specTopic, aSkip, whySpec, true},
 	row{"work-list label", func(_ *reader, s *sec) bool { return s.kind == kTasks || s.kind == kWork }, aTrack, "", false},
 	row{"task heading over checkboxes", func(r *reader, s *sec) bool { return r.isTask(s) && s.boxes >= 2 }, aBoxes, whyGroupBox, false},
 	row{"task heading", func(r *reader, s *sec) bool { return r.isTask(s) && len(s.kids) == 0 }, aItem, whyHeading, false},
@@ -110,6 +114,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"code or a table alone in a plan that lists its work", (*reader).exhibit, aSkip, whySpec, false},
 	row{"one change in a plan-mode layout", (*reader).agentChange, aItem, whyHeading, false},
 	row{"a topic whose prose leads in its list", (*reader).ledTopic, aItem, whyHeading, false},
+	row{"a question answered in prose", (*reader).answered, aSkip, whyContext, false},
 	row{"work", func(*reader, *sec) bool { return true }, aTrack, "", false},
 )
 
@@ -547,4 +552,49 @@ func (r *reader) inChecks(s *sec) bool {
 		}
 	}
 	return false
+}
+
+// specTopic reports whether s is a sub-section of a chapter that comes
+// before the plan's own work list ("## Storage design", then "### Local
+// store: SQLite", and only later "## Implementation Plan") and whose
+// heading names no work: a design document that ends in its plan describes
+// what it builds, chapter by chapter, before it lists the work, so the
+// chapters' topics are reference however their headings are worded. A
+// section before the work list with no sub-sections ("## Content" and its
+// bullets, then "## Done") is an area of work, not a chapter.
+func (r *reader) specTopic(s *sec) bool {
+	if r.workAt == 0 || s.idx >= r.workAt || s.head < 0 || s.boxes > 0 || s.subBoxes > 0 {
+		return false
+	}
+	top := s
+	for p := r.parentOf(s); p != nil && !r.top(p); p = r.parentOf(p) {
+		top = p
+	}
+	if top == s || r.top(top) || !r.topLevel(top) || top.kind != kPlain || r.isAnchor(top) || top.form != fNone {
+		return false
+	}
+	return !s.kind.checks()
+}
+
+// topLevel reports whether s is one of the plan's sections: under the
+// title, or a level-1 heading when the plan uses several as its sections.
+func (r *reader) topLevel(s *sec) bool {
+	if s.head < 0 || r.top(s) {
+		return false
+	}
+	p := r.parentOf(s)
+	return p == nil || r.top(p)
+}
+
+// answered reports whether s is a heading that asks a question and a body
+// of prose that answers it ("### Why two modes?"): it explains the plan and
+// is no piece of work, where a prose section under a heading that names work
+// is one item. A numbered or task heading that asks ("### 5. Check: does
+// the cache survive a restart?") is a step of the plan, and a list under the
+// question is read as any list is.
+func (r *reader) answered(s *sec) bool {
+	if s.head < 0 || !s.question || s.form != fNone || len(s.kids) > 0 {
+		return false
+	}
+	return !slices.ContainsFunc(s.events, func(ev *event) bool { return ev.kind == evList || ev.kind == evTable })
 }

@@ -52,6 +52,9 @@ type reader struct {
 	anchorLabel bool
 	firstNamed  int // the first section that names work by its form, 0 when none
 	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
+	// workAt is the first top-level section whose heading is a work-list
+	// label ("## Implementation Plan", "## Tasks"), 0 when none.
+	workAt int
 	// lifted: the section being read is context that a checkbox plan
 	// reads for its boxes only.
 	lifted bool
@@ -144,6 +147,9 @@ func (r *reader) layout() {
 		}
 		if r.anchored == 0 {
 			r.anchored = s.idx
+		}
+		if r.workAt == 0 && r.listsWork(s) && r.topLevel(s) {
+			r.workAt = s.idx
 		}
 		if r.listsWork(s) {
 			r.anchorLabel = true

@@ -226,6 +226,8 @@ type headFacts struct {
 	// later: only its first word makes the text a non-goal ("Future
 	// expansion"): dated entries under it make it a planned horizon.
 	later bool
+	// question: the heading asks a question ("Why two modes?").
+	question bool
 }
 
 // headFactsOf reads what a heading's text says. It depends on the text
@@ -238,6 +240,8 @@ func headFactsOf(text string) headFacts {
 	plain := plainTitle(text)
 	h.label, h.aside = normPlain(plain)
 	h.kind, h.later = labelKindBy(h.label)
+	t := strings.TrimSpace(plain)
+	h.question = strings.HasSuffix(t, "?") || strings.HasSuffix(t, "？")
 	if h.kind == kPlain {
 		h.kind = seedKind(text)
 		h.weak = h.kind != kPlain && seedWeak(text)
@@ -245,7 +249,11 @@ func headFactsOf(text string) headFacts {
 	var rest string
 	h.form, rest = formOfPlain(plain, text)
 	if h.form == fNumbered {
-		if h.kind != kPlain {
+		if h.kind != kPlain && labelledClause(h.label) {
+			// "5. Check: does install set up the database?": a step that
+			// names its kind before what it does, not a numbered label.
+			h.kind = kPlain
+		} else if h.kind != kPlain {
 			h.form = fNone // "3. Tests", "1. Summary": a numbered label
 		}
 	} else if h.form != fNone {
@@ -393,4 +401,15 @@ func (r *reader) headLine(s *sec) int { return r.ln.lineOf(r.plan.Headings[s.hea
 func numberedText(text string) bool {
 	f, _ := formOf(text)
 	return f == fNumbered || digits(strings.TrimLeftFunc(plainTitle(text), func(r rune) bool { return r > 0x7f || r == ' ' }), 0) > 0
+}
+
+// labelledClause reports whether a heading's normalised text is a label, a
+// colon and a clause of three words or more ("check: does install set up
+// the database"), where the clause says what the section does.
+func labelledClause(label string) bool {
+	_, rest, ok := strings.Cut(label, ":")
+	if !ok {
+		_, rest, ok = strings.Cut(label, "：")
+	}
+	return ok && len(strings.Fields(rest)) >= 3
 }
