@@ -1044,10 +1044,9 @@ func (r *reader) dedupe() {
 	if !body && len(rows) == 0 {
 		return
 	}
-	// Only heading items with a body can go, and they are few: their keys
-	// are made first, and an item of the list is keyed only when its hash
-	// meets one of theirs. Keying all of a 1,000-item list was a quarter
-	// of a keystroke's parse.
+	// Only heading items with a body can go, and they are few: their keys are
+	// made first, and a list item is keyed only when its key prefix meets one
+	// of theirs (keying all of a 1,000-item list was a quarter of a parse).
 	var heads keySet
 	ids := false
 	for i := 0; body && i < len(r.plan.Items); i++ {
@@ -1144,12 +1143,11 @@ func keyRune(r rune) rune {
 	return -1
 }
 
-// keyHash is the FNV-1a hash of dedupeKey(s), or of stepKey(s) when step
-// is set, made without building the key: equal keys have equal hashes, so
-// a hash that meets none of a set's rules its key out.
-func keyHash(s string, step bool) uint64 {
-	h := uint64(14695981039346656037)
-	lead := step
+// keyPrefix is the first 8 bytes of dedupeKey(s) (stepKey(s) when step is
+// set) packed in a uint64, read without building the key: equal keys have
+// equal prefixes. Hashing whole subjects was 0.18 ms a keystroke at 1,000 items.
+func keyPrefix(s string, step bool) uint64 {
+	p, n, lead := uint64(0), 0, step
 	var buf [utf8.UTFMax]byte
 	for _, r := range s {
 		if r = keyRune(r); r < 0 || lead && '0' <= r && r <= '9' {
@@ -1157,16 +1155,18 @@ func keyHash(s string, step bool) uint64 {
 		}
 		lead = false
 		for _, c := range buf[:utf8.EncodeRune(buf[:], r)] {
-			h = (h ^ uint64(c)) * 1099511628211
+			if p, n = p<<8|uint64(c), n+1; n == 8 {
+				return p
+			}
 		}
 	}
-	return h
+	return p
 }
 
-// keySet is a set of keys (dedupeKey or stepKey) and their hashes.
+// keySet is a set of keys (dedupeKey or stepKey) and their prefixes.
 type keySet struct {
-	keys   map[string]bool
-	hashes map[uint64]bool
+	keys     map[string]bool
+	prefixes map[uint64]bool // keyPrefix
 }
 
 // add puts key, a key of the set's kind, in the set; "" is never added.
@@ -1175,17 +1175,17 @@ func (k *keySet) add(key string) {
 		return
 	}
 	if k.keys == nil {
-		k.keys, k.hashes = map[string]bool{}, map[uint64]bool{}
+		k.keys, k.prefixes = map[string]bool{}, map[uint64]bool{}
 	}
 	k.keys[key] = true
-	k.hashes[keyHash(key, false)] = true
+	k.prefixes[keyPrefix(key, false)] = true
 }
 
 // mayHold reports whether the key of subject (its stepKey when step is
 // set) may be in the set: false means it is not; true means it may be, and
 // the caller compares the key.
 func (k *keySet) mayHold(subject string, step bool) bool {
-	return len(k.hashes) > 0 && k.hashes[keyHash(subject, step)]
+	return len(k.prefixes) > 0 && k.prefixes[keyPrefix(subject, step)]
 }
 
 // hints tells, on each outermost skipped heading whose subtree holds what

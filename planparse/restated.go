@@ -12,7 +12,7 @@ import "strings"
 // fewer than two headings match.
 func restatedSteps(items []Item) map[string]bool {
 	// The headings are few and the list may hold a thousand entries: a
-	// list entry is keyed only when its hash meets a heading's.
+	// list entry is keyed only when its prefix meets a heading's.
 	var heads keySet
 	for i := range items {
 		if it := &items[i]; it.Section {
