@@ -665,9 +665,12 @@ func tableCells(line []byte, off int) []Range {
 // taskColumns and statusColumns name a task table's columns (lower case).
 // A table with a task column lists one task per row; one with only a status
 // column does when its rows say how far a task is ("done", "✅", "todo").
+// "Change" names no task column: a "| File | Change |" or "| Key | Type |
+// Change |" table says what each file or setting becomes, a reference for
+// the steps beside it.
 var (
 	taskColumns = []string{"task", "tasks", "todo", "to do", "step", "action", "action item", "work item",
-		"deliverable", "change", "ticket", "story", "aufgabe", "schritt", "tarea", "paso", "tarefa", "tâche",
+		"deliverable", "ticket", "story", "aufgabe", "schritt", "tarea", "paso", "tarefa", "tâche",
 		"tache", "étape", "задача", "шаг", "nhiệm vụ", "công việc", "zadanie", "görev",
 		"任务", "任務", "步骤", "タスク", "作業", "작업", "할 일"}
 	statusColumns = []string{"status", "state", "done", "progress", "estado", "état", "etat", "статус",
