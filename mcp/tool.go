@@ -11,6 +11,7 @@ import (
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
+	"github.com/planls/planls/verify"
 )
 
 // actor names the MCP server in the journal and in lock-holder messages.
@@ -57,6 +58,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 		h.log.Warn("todo call failed", "root", root, "err", err)
 		return toolResult(failure(call, err), structured), nil
 	}
+	res.Notices = append(res.Notices, verify.CompletionWarnings(ctx, root, res, verify.ToolFix)...)
 	return toolResult(res, structured), nil
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
+	"github.com/planls/planls/verify"
 )
 
 // newTodoCmd is `planls todo`: the todo tool from a shell, one subcommand
@@ -252,6 +253,7 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 	if err != nil {
 		return fail(err)
 	}
+	res.Notices = append(res.Notices, verify.CompletionWarnings(cmd.Context(), st.Root, res, verify.CLIFix)...)
 	return printResult(cmd, res, "")
 }
 
