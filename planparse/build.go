@@ -55,8 +55,9 @@ type event struct {
 	l0, l1        int
 	// evComment: the planls override it holds, if any.
 	override override
-	// evTable: the data rows, when the header names a task or status column.
-	rows []entry
+	// evTable: the data rows, when the header names a task or status column;
+	// else steps, the rows of a table that numbers them (numberedRows).
+	rows, steps []entry
 	// moved is how many bytes the part moved since its entries and rows
 	// were read: they are shared with the kept part, not copied, so their
 	// ranges are where the part was (item adds moved).
@@ -531,6 +532,7 @@ func (x *extractor) table(n ast.Node, next int) event {
 		}
 	}
 	if col < 0 && (status < 0 || !statusTable(x, sp, status, len(header))) {
+		ev.steps = x.numberedRows(sp)
 		return ev
 	}
 	if col >= 0 && numbering(x, sp, col) {
@@ -568,12 +570,74 @@ func (x *extractor) table(n ast.Node, next int) event {
 			// task ids ("| MVP | T001-T040 |"): a summary row.
 			continue
 		}
-		lr := Range{x.ln.start[l] + indent(x.ln.text(l)), x.ln.end[l]}
-		it := Item{Subject: string(x.src[s:e]), SubjectRange: Range{s, e}, Line: lr, Block: lr,
-			PlanText: trimSpace(string(x.ln.text(l)))}
-		ev.rows = append(ev.rows, entry{item: it})
+		ev.rows = append(ev.rows, x.rowEntry(l, s, e))
+	}
+	if len(ev.rows) == 0 {
+		// "| Group | Tasks |" over "| 1. Change queue | 4 |": the task
+		// column only counts; the rows may still be numbered work.
+		ev.steps = x.numberedRows(sp)
 	}
 	return ev
+}
+
+// rowEntry is the entry of table row l (0-based) whose subject is the
+// bytes s to e: the row's line is its Line and Block, the whole row its
+// plan text.
+func (x *extractor) rowEntry(l, s, e int) entry {
+	lr := Range{x.ln.start[l] + indent(x.ln.text(l)), x.ln.end[l]}
+	return entry{item: Item{Subject: string(x.src[s:e]), SubjectRange: Range{s, e}, Line: lr, Block: lr,
+		PlanText: trimSpace(string(x.ln.text(l)))}}
+}
+
+// numberedRows returns the rows of a table that numbers them, each named
+// by its cell of words: a first column of 1, 2, 3, … with the phrase in a
+// later column ("| 1 | Rename the module | go.mod |"), or first cells that
+// start with their number ("| 1. Change queue | 4 | … |"). Such rows are
+// steps in order; whether they are work is the section's to say (a
+// numbered decisions table is not), so they are kept apart from a task
+// table's rows. Nil for any other table, or fewer than two rows.
+func (x *extractor) numberedRows(sp span) []entry {
+	col := 0
+	if numbering(x, sp, 0) {
+		if col = phraseColumn(x, sp, 1); col < 0 {
+			return nil
+		}
+	} else if !ordinalCells(x, sp) {
+		return nil
+	}
+	var out []entry
+	for l := sp.first + 2; l <= sp.last; l++ {
+		if x.ln.blank(l) {
+			continue
+		}
+		c := tableCells(x.ln.text(l), x.ln.start[l])[col]
+		s, e := trimRange(x.src, c.Start, c.End)
+		out = append(out, x.rowEntry(l, s, e))
+	}
+	return out
+}
+
+// ordinalCells reports whether the first cell of every data row starts
+// with the row's number, a '.' or ')' and words: "1. Change queue", "2)
+// Uploader", at least two rows.
+func ordinalCells(x *extractor, sp span) bool {
+	n := 0
+	for l := sp.first + 2; l <= sp.last; l++ {
+		if x.ln.blank(l) {
+			continue
+		}
+		cells := tableCells(x.ln.text(l), x.ln.start[l])
+		if len(cells) == 0 {
+			return false
+		}
+		n++
+		v := plainTitle(string(x.src[cells[0].Start:cells[0].End]))
+		rest, ok := strings.CutPrefix(v, strconv.Itoa(n))
+		if !ok || len(rest) < 3 || rest[0] != '.' && rest[0] != ')' || rest[1] != ' ' || trimSpace(rest[2:]) == "" {
+			return false
+		}
+	}
+	return n >= 2
 }
 
 // numbering reports whether column col of a table's data rows holds the

@@ -22,6 +22,9 @@ const (
 	aSkip
 	// aDetail: part of the item a heading above names (a card's sub-section).
 	aDetail
+	// aSteps: each row of its numbered tables is an item (the heading
+	// groups them).
+	aSteps
 )
 
 // Why texts, shown by `planls approve --dry-run`, in the approval result and
@@ -43,6 +46,7 @@ const (
 	whyIntro    = "introduces the sections under it"
 	whySpec     = "reference: the plan's work is in its task and work-list sections"
 	whyGroupBox = "groups the checkboxes under it"
+	whySteps    = "groups the numbered rows of its table"
 	whyBoard    = "a board that repeats the checkboxes above it"
 	whyAPI      = "reference: an endpoint of the API, in a plan that names its work elsewhere"
 	whyRestate  = "a table that repeats the plan's phases or steps"
@@ -102,6 +106,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
 	row{"a spec's topic before the plan's work list", (*reader).specTopic, aSkip, whySpec, true},
+	row{"a work heading over a numbered table", (*reader).stepTable, aSteps, whySteps, false},
 	row{"work-list label", func(_ *reader, s *sec) bool { return s.kind == kTasks || s.kind == kWork }, aTrack, "", false},
 	row{"task heading over checkboxes", func(r *reader, s *sec) bool { return r.isTask(s) && s.boxes >= 2 }, aBoxes, whyGroupBox, false},
 	row{"task heading", func(r *reader, s *sec) bool { return r.isTask(s) && len(s.kids) == 0 }, aItem, whyHeading, false},
@@ -554,6 +559,19 @@ func (r *reader) inChecks(s *sec) bool {
 		}
 	}
 	return false
+}
+
+// stepTable reports whether a section's body is a numbered table and
+// nothing else that is work: no list entries, no task-table rows, no
+// sub-sections, under a heading that names work (a task, a group such as
+// a phase, a work or task list). Its rows are then the steps of that work,
+// in order, as a numbered list there would be ("### Change 2: sync engine"
+// over "| 1. Change queue | 4 tasks |" …, "## Tasks" over "| 1 | Rename
+// the module |" …), whatever the columns are called; the same table under
+// a heading that names no work (decisions, a summary) is reference.
+func (r *reader) stepTable(s *sec) bool {
+	return s.steps >= 2 && s.plain+s.boxes+s.rows == 0 && len(s.kids) == 0 &&
+		(r.isTask(s) || r.grouping(s) || s.kind == kTasks || s.kind == kWork)
 }
 
 // specTopic reports whether s is a sub-section of a chapter that comes

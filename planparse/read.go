@@ -295,6 +295,13 @@ func (r *reader) emit(s *sec) {
 		r.headingItem(s, true)
 		r.inlineChecks(s, true)
 		return
+	case aSteps:
+		for _, ev := range s.events {
+			if ev.kind == evTable {
+				r.plan.Items = append(r.plan.Items, entriesToItems(ev, ev.steps, s.scope, s.group)...)
+			}
+		}
+		return
 	case aBoxes:
 		r.lifted = s.kind.skips()
 		r.bullets(s, true)

@@ -34,6 +34,7 @@ type sec struct {
 	// What its own body holds (top-level blocks only).
 	boxes, plain, ordered int // list entries: with a box, without one; in numbered lists
 	rows                  int // task-table rows
+	steps                 int // rows of numbered tables that are no task tables
 	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
 	freeLists             int // lists not led in by a paragraph ending in ':'
 	fieldBullets          int // bullets that are fields ("**Files:** a.go")
@@ -344,6 +345,7 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 		}
 	case evTable:
 		s.rows += len(ev.rows)
+		s.steps += len(ev.steps)
 		s.content = true
 	case evComment:
 	default:
