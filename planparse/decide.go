@@ -48,6 +48,7 @@ const (
 	whyRestate  = "a table that repeats the plan's phases or steps"
 	whyProgress = "describes the work that the Progress checkboxes tick off"
 	whyTicked   = "describes work that the plan's checkboxes tick off"
+	whyRestated = "restates the work of the plan's checkbox list, where it is ticked off"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
