@@ -34,6 +34,7 @@ type sec struct {
 	// What its own body holds (top-level blocks only).
 	boxes, plain, ordered int // list entries: with a box, without one; in numbered lists
 	rows                  int // task-table rows
+	statusRows            int // of them, rows of tables with a status column
 	steps                 int // rows of numbered tables that are no task tables
 	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
 	freeLists             int // lists not led in by a paragraph ending in ':'
@@ -346,6 +347,9 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	case evTable:
 		s.rows += len(ev.rows)
 		s.steps += len(ev.steps)
+		if ev.statusCol {
+			s.statusRows += len(ev.rows)
+		}
 		s.content = true
 	case evComment:
 	default:
