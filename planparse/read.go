@@ -50,6 +50,8 @@ type reader struct {
 	// anchorLabel is true when a work-list label names it.
 	anchored    int
 	anchorLabel bool
+	// statusTasks: a section holds a task table with a status column.
+	statusTasks bool
 	firstNamed  int // the first section that names work by its form, 0 when none
 	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
 	// tickOff is the plan's one checkbox list when its boxes name the work
@@ -148,6 +150,7 @@ func (r *reader) layout() {
 	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
 	for _, s := range r.secs {
+		r.statusTasks = r.statusTasks || s.statusRows > 0
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
 			continue
 		}
