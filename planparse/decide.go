@@ -49,6 +49,7 @@ const (
 	whyProgress = "describes the work that the Progress checkboxes tick off"
 	whyTicked   = "describes work that the plan's checkboxes tick off"
 	whySummed   = "describes work that the plan's numbered summary lists"
+	whyRestated = "restates the work of the plan's checkbox list, where it is ticked off"
 )
 
 // row is one line of a dialect's table: when its condition holds for a

@@ -126,6 +126,7 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 		}
 	}
 	r.dedupe()
+	r.dropRestatedLists()
 	r.hints()
 	if len(r.plan.Items) == 0 {
 		r.plan.Items = nil
