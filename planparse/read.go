@@ -534,7 +534,7 @@ func (ev *event) classify() {
 		s := e.item.Subject
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		e.notWork = (!e.box && isDoNot(s)) || notNowBullet(s) || placeholder(s) || ev.ordered && laterLabel(e)
+		e.notWork = (!e.box && isDoNot(s)) || notNowBullet(s) || placeholder(s) || legendLine(s) || ev.ordered && laterLabel(e)
 		// A numbered "**Scroll:** …" is a step, not a field.
 		e.field = !ev.ordered && hasColon(s) && isFieldText(s)
 	}
@@ -585,10 +585,30 @@ func laterLabel(e *entry) bool {
 }
 
 // placeholder reports whether a subject only holds a place: all of it in
-// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_").
+// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_"), or a word
+// that says the list is empty ("- None.", "- N/A", "- TBD").
 func placeholder(subject string) bool {
 	t := strings.Trim(trimSpace(subject), "*_ ")
-	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+	if len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0 {
+		return true
+	}
+	switch strings.ToLower(strings.TrimRight(t, ".!")) {
+	case "none", "n/a", "tbd", "nothing", "none yet":
+		return true
+	}
+	return false
+}
+
+// legendLine reports whether a subject explains a box marker rather than
+// naming work: it starts with the marker in a code span ("`[ ]` not
+// started", "`[>] in-progress` - being worked on").
+func legendLine(subject string) bool {
+	t, ok := strings.CutPrefix(trimSpace(subject), "`[")
+	if !ok {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(t)
+	return size > 0 && strings.HasPrefix(t[size:], "]")
 }
 
 // notNowBullet reports whether a bullet says in a parenthetical that it is
