@@ -1,7 +1,6 @@
 package core
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 )
@@ -125,10 +124,11 @@ func Do(st *State, op Op, opts Options) Result {
 	return Run(st, typedRequest(op), opts)
 }
 
-// typedCall checks op's values as the JSON layer checks a call's and
-// returns it as the engine runs it, with its tool JSON (its fields and
-// action). Empty slices and maps count as absent, as in that JSON.
-func typedCall(op Op) (opCall, json.RawMessage, error) {
+// typedRequest is the Request of one typed op: the op as the tool's JSON
+// fields with its action, decoded as Decode decodes a call, so a typed op
+// meets the same value checks and details.params is that JSON. Empty
+// slices and maps count as absent (omitempty), as in that JSON.
+func typedRequest(op Op) Request {
 	action := op.action()
 	fields, err := json.Marshal(op)
 	var obj map[string]json.RawMessage
@@ -136,50 +136,12 @@ func typedCall(op Op) (opCall, json.RawMessage, error) {
 		err = json.Unmarshal(fields, &obj)
 	}
 	if err != nil {
-		return opCall{}, nil, fmt.Errorf("%s: %v", action, err)
+		return Request{action: action, err: fmt.Errorf("%s: %v", action, err)}
 	}
 	obj["action"], _ = json.Marshal(action)
-	c := opCall{op: op, action: action, obj: obj}
 	if _, ok := op.(DeleteAllOp); ok {
 		obj["confirm_delete_all"] = json.RawMessage("true")
 	}
 	raw, _ := json.Marshal(obj) // valid members: cannot fail
-	// metadata holds what a JSON call's holds (exact numbers, json.Number).
-	var meta map[string]any
-	if m, ok := obj["metadata"]; ok {
-		if meta, err = decodeMetadata(m); err != nil {
-			return c, raw, err
-		}
-	}
-	switch o := op.(type) {
-	case CreateOp:
-		o.BlockedBy, o.Metadata = nonEmpty(o.BlockedBy), meta
-		c.op, err = o, checkPriority(o.Priority)
-	case UpdateOp:
-		o.Metadata, o.AddBlockedBy, o.RemoveBlockedBy = meta, nonEmpty(o.AddBlockedBy), nonEmpty(o.RemoveBlockedBy)
-		c.op, c.id, c.hasID = o, o.ID, true
-		err = cmp.Or(checkStatus(o.Status), checkPriority(o.Priority), checkVersionParam(o.ExpectedVersion))
-	case DeleteOp:
-		c.id, c.hasID, err = o.ID, true, checkVersionParam(o.ExpectedVersion)
-	case RestoreOp:
-		o.IDs = nonEmpty(o.IDs)
-		c.op = o
-	case ListOp:
-		err = checkStatus(o.Status)
-		if o.Fields = nonEmpty(o.Fields); o.Fields != nil && err == nil {
-			o.Fields, err = rowFields(o.Fields)
-		}
-		c.op = o
-	case GetOp:
-		c.id, c.hasID = o.ID, true
-	}
-	return c, raw, err
-}
-
-// nonEmpty is xs, or nil when it is empty.
-func nonEmpty[T any](xs []T) []T {
-	if len(xs) == 0 {
-		return nil
-	}
-	return xs
+	return Decode(raw)
 }

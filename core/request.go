@@ -164,14 +164,3 @@ func (r *runner) run(orig, view *State, req Request) Result {
 	}
 	return r.batch(orig, view, req.raw, req.ops)
 }
-
-// typedRequest is the Request of one typed op: details.params is the op
-// as the tool's JSON fields with its action.
-func typedRequest(op Op) Request {
-	c, raw, err := typedCall(op)
-	req := Request{raw: raw, action: op.action(), err: err}
-	if err == nil {
-		req.ops = []opCall{c}
-	}
-	return req
-}

@@ -55,8 +55,11 @@ type event struct {
 	l0, l1        int
 	// evComment: the planls override it holds, if any.
 	override override
-	// evTable: the data rows, when the header names a task or status column.
-	rows []entry
+	// evTable: the data rows, when the header names a task or status column;
+	// statusCol when it names a status column (the rows say how far each
+	// task is).
+	rows      []entry
+	statusCol bool
 	// moved is how many bytes the part moved since its entries and rows
 	// were read: they are shared with the kept part, not copied, so their
 	// ranges are where the part was (item adds moved).
@@ -530,9 +533,15 @@ func (x *extractor) table(n ast.Node, next int) event {
 			status = i
 		}
 	}
+	if col >= 0 && kindColumn(x, sp, col) {
+		// "| Action | Path |" over "| Create | a.go |", "| Modify | b.go |":
+		// the column says what kind of change each row is, not the task.
+		col = -1
+	}
 	if col < 0 && (status < 0 || !statusTable(x, sp, status, len(header))) {
 		return ev
 	}
+	ev.statusCol = status >= 0
 	if col >= 0 && numbering(x, sp, col) {
 		// "| Step | What |" over "| 1 | … |", "| 2 | … |": the task column
 		// numbers the rows; the task is in the next column of phrases,
@@ -574,6 +583,31 @@ func (x *extractor) table(n ast.Node, next int) event {
 		ev.rows = append(ev.rows, entry{item: it})
 	}
 	return ev
+}
+
+// kindColumn reports whether column col of a table's data rows holds one
+// word per row from a set smaller than the rows ("Create", "Create",
+// "Modify"): it sorts the rows into kinds of change, and a task needs a
+// phrase.
+func kindColumn(x *extractor, sp span, col int) bool {
+	seen := map[string]bool{}
+	rows := 0
+	for l := sp.first + 2; l <= sp.last; l++ {
+		if x.ln.blank(l) {
+			continue
+		}
+		cells := tableCells(x.ln.text(l), x.ln.start[l])
+		if col >= len(cells) {
+			return false
+		}
+		v := strings.ToLower(plainTitle(trimSpace(string(x.src[cells[col].Start:cells[col].End]))))
+		if len(strings.Fields(v)) != 1 {
+			return false
+		}
+		seen[v] = true
+		rows++
+	}
+	return rows >= 2 && len(seen) < rows
 }
 
 // numbering reports whether column col of a table's data rows holds the

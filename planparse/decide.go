@@ -48,6 +48,7 @@ const (
 	whyRestate  = "a table that repeats the plan's phases or steps"
 	whyProgress = "describes the work that the Progress checkboxes tick off"
 	whyTicked   = "describes work that the plan's checkboxes tick off"
+	whyRestated = "restates the work of the plan's checkbox list, where it is ticked off"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -96,6 +97,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"the title, or before any heading", (*reader).top, aTrack, "", false},
 	row{"current state", isKind(kStatus), aSkip, whyStatus, false},
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
+	row{"a task table with a status column under a context or notes label", statusTableUnderLabel, aTrack, "", false},
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
@@ -151,6 +153,14 @@ var todoRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"checks section", func(r *reader, s *sec) bool { return r.inChecks(s) }, aTrack, "", false},
 	row{"the body restates the todos", func(*reader, *sec) bool { return true }, aSkip, whyTodos, false},
 )
+
+// statusTableUnderLabel reports whether a section a context or notes label
+// names ("Scope", "Notes") holds a task table with a status column: rows
+// that say how far each task is are the plan's work, whatever the heading
+// calls it.
+func statusTableUnderLabel(_ *reader, s *sec) bool {
+	return (s.kind == kContext || s.kind == kNotes) && s.statusRows > 0
+}
 
 func isKind(k kind) func(*reader, *sec) bool {
 	return func(_ *reader, s *sec) bool { return s.kind == k }
@@ -426,10 +436,10 @@ func mostlyReference(ev *event, fields bool) bool {
 
 // exhibit reports whether a section outside the plan's work list holds only
 // code or a table that is not a task table, in a plan whose label lists its
-// work: a file's content or a reference table, not a piece of work written
-// as prose.
+// work or whose task table says how far each task is: a file's content or
+// a reference table, not a piece of work written as prose.
 func (r *reader) exhibit(s *sec) bool {
-	if !r.anchorLabel || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) {
+	if !r.anchorLabel && !r.statusTasks || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) && !r.statusTasks {
 		return false
 	}
 	shown := false

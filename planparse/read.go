@@ -50,6 +50,8 @@ type reader struct {
 	// anchorLabel is true when a work-list label names it.
 	anchored    int
 	anchorLabel bool
+	// statusTasks: a section holds a task table with a status column.
+	statusTasks bool
 	firstNamed  int // the first section that names work by its form, 0 when none
 	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
 	// tickOff is the plan's one checkbox list when its boxes name the work
@@ -121,6 +123,7 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 		}
 	}
 	r.dedupe()
+	r.dropRestatedLists()
 	r.hints()
 	if len(r.plan.Items) == 0 {
 		r.plan.Items = nil
@@ -145,6 +148,7 @@ func (r *reader) layout() {
 	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
 	for _, s := range r.secs {
+		r.statusTasks = r.statusTasks || s.statusRows > 0
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
 			continue
 		}
@@ -526,7 +530,7 @@ func (ev *event) classify() {
 		s := e.item.Subject
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		e.notWork = (!e.box && isDoNot(s)) || notNowBullet(s) || placeholder(s) || ev.ordered && laterLabel(e)
+		e.notWork = (!e.box && isDoNot(s)) || notNowBullet(s) || placeholder(s) || legendLine(s) || ev.ordered && laterLabel(e)
 		// A numbered "**Scroll:** …" is a step, not a field.
 		e.field = !ev.ordered && hasColon(s) && isFieldText(s)
 	}
@@ -581,6 +585,18 @@ func laterLabel(e *entry) bool {
 func placeholder(subject string) bool {
 	t := strings.Trim(trimSpace(subject), "*_ ")
 	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+}
+
+// legendLine reports whether a subject explains a box marker rather than
+// naming work: it starts with the marker in a code span ("`[ ]` not
+// started", "`[>] in-progress` - being worked on").
+func legendLine(subject string) bool {
+	t, ok := strings.CutPrefix(trimSpace(subject), "`[")
+	if !ok {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(t)
+	return size > 0 && strings.HasPrefix(t[size:], "]")
 }
 
 // notNowBullet reports whether a bullet says in a parenthetical that it is

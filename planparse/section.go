@@ -34,6 +34,7 @@ type sec struct {
 	// What its own body holds (top-level blocks only).
 	boxes, plain, ordered int // list entries: with a box, without one; in numbered lists
 	rows                  int // task-table rows
+	statusRows            int // of them, rows of tables with a status column
 	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
 	freeLists             int // lists not led in by a paragraph ending in ':'
 	fieldBullets          int // bullets that are fields ("**Files:** a.go")
@@ -344,6 +345,9 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 		}
 	case evTable:
 		s.rows += len(ev.rows)
+		if ev.statusCol {
+			s.statusRows += len(ev.rows)
+		}
 		s.content = true
 	case evComment:
 	default:

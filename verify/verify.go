@@ -81,7 +81,7 @@ type Result struct {
 }
 
 // PlanItems are the completed plan items of st: the tasks a plan's
-// verification checks (planls verify without ids, check --verify, the
+// verification checks (planls verify without ids, check, status, the
 // stop hook, the report and the language server).
 func PlanItems(st *core.State) []core.Task {
 	var out []core.Task

@@ -15,7 +15,7 @@ func newCheckCmd() *cobra.Command {
 	var format, hook string
 	var strict, withVerify bool
 	cmd := &cobra.Command{
-		Use:   "check [--format text|json|sarif|github] [--strict] [--verify] [--hook claude]",
+		Use:   "check [--format text|json|sarif|github] [--strict] [--verify=false] [--hook claude]",
 		Short: "List open plan items, plan drift and the other findings; exit 1 while any item is open or drifted",
 		Long: `List what is wrong with the plan, one finding per line where it stands in the plan file now, with
 the same rules and messages as the editor's diagnostics:
@@ -45,10 +45,14 @@ its result or URL: "done", "works now") is a warning (rule weak-evidence); it fa
 with --strict. So are a ticked box on an open item (checked-not-completed) and a bullet without text
 or a repeated one (empty-item, duplicate-item), which never fail it.
 
---verify also runs planls verify (without --run) on the completed plan items; each one that fails
-is a finding (rule evidence-failed):
+check also verifies the completed plan items as planls verify does without --run (git lookups and
+file reads, no command run), as the editor does in the background; each one whose evidence fails is
+a finding (rule evidence-failed), so a completion that names a commit a rebase dropped, or one that
+never existed, fails the check:
 
   PLAN.md:LINE:COL: plan item #N failed verification: commit abc1234 not found in the repository
+
+--verify=false skips that verification (only the plan file and the state are read).
 
 planls verify reports every completed item in the same formats, with the rules evidence-verified,
 evidence-unverifiable (nothing it names can be checked offline) and evidence-failed. A state file
@@ -70,7 +74,7 @@ JSON counts as {}: the working directory) and, unless stop_hook_active is true, 
 {"decision":"block","reason":...} while plan items are open or closed without proof (the plan
 reminder, then those items), while the plan file has drifted (the reason tells the agent to ask the
 user to re-approve, never to approve itself), while an open item's box is ticked, while a
-completed item's evidence fails verification (planls verify without --run, as --verify), and
+completed item's evidence fails verification (planls verify without --run, as check does), and
 when the project's state cannot be read. It always
 exits 0 and prints nothing otherwise, also outside a project and before any plan is approved.`,
 		Args: cobra.NoArgs,
@@ -116,7 +120,7 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().BoolVar(&strict, "strict", false, "fail (exit 1) on weak evidence too")
-	cmd.Flags().BoolVar(&withVerify, "verify", false, "also verify completed items' evidence (planls verify, without --run); failures are findings")
+	cmd.Flags().BoolVar(&withVerify, "verify", true, "verify completed items' evidence (planls verify, without --run); failures are findings (--verify=false skips it)")
 	cmd.Flags().StringVar(&hook, "hook", "", "run as an agent hook: claude (Claude Code Stop hook, JSON on stdin)")
 	return cmd
 }

@@ -151,7 +151,7 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 	return out
 }
 
-// offlineVerdicts verifies the completed plan items for check --verify and
+// offlineVerdicts verifies the completed plan items for check, status and
 // the stop hook (no command is run, only git lookups bounded by
 // verifyContext); nil when there are none.
 func offlineVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {

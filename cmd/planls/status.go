@@ -18,8 +18,9 @@ func newStatusCmd() *cobra.Command {
 		Use:   "status",
 		Short: "Show the approved plan, the project id, open plan items and drift",
 		Long: `Show the workspace root and project id, the approved plan, its open plan items (pending and
-in_progress) and drift: bullets of the plan file that changed, appeared or disappeared since approval.
-Reads only; creates nothing.`,
+in_progress), the completed ones whose evidence fails verification (planls verify without --run: a
+commit a rebase dropped, a file that is gone), those whose evidence is weak, and drift: bullets of the
+plan file that changed, appeared or disappeared since approval. Reads only; creates nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, st, err := openState(cmd)
@@ -34,7 +35,7 @@ Reads only; creates nothing.`,
 				printWarnings(out, warnings)
 				return nil
 			}
-			v, err := loadPlanView(s.Root, st, nil)
+			v, err := loadPlanView(s.Root, st, offlineVerdicts(cmd, s.Root, st))
 			if err != nil {
 				return fail(err)
 			}
@@ -44,6 +45,7 @@ Reads only; creates nothing.`,
 			for _, it := range open {
 				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, core.NoControls(it.TaskSubject))
 			}
+			printFailed(out, v)
 			printWeak(out, v)
 			printDrift(out, v)
 			printWarnings(out, warnings)

@@ -173,7 +173,7 @@ func newVerifyReport(v *planView, st *core.State, results []verify.Result) *chec
 	return r
 }
 
-// verifyContext bounds the verification check --verify and the stop hook
+// verifyContext bounds the verification check, status and the stop hook
 // run: no command runs there, only git lookups.
 func verifyContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(cmd.Context(), 30*time.Second)
@@ -259,6 +259,17 @@ func (r *checkReport) verifyJSON() jsonVerifyReport {
 	}
 	out.Summary.Verified, out.Summary.Unverifiable, out.Summary.Failed = r.verifyCounts()
 	return out
+}
+
+// printFailed is status's line per evidence-failed finding: the
+// completed plan item and why its evidence does not hold.
+func printFailed(out io.Writer, v *planView) {
+	lines := findingLines(v, core.RuleFailed, func(_ int, msg string) string { return "  " + msg })
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "Failed verification (%s): fix the work, or record evidence that holds with planls todo update N --evidence ...:\n%s\n",
+		core.RuleFailed, strings.Join(lines, "\n"))
 }
 
 // printWeak is status's line per weak-evidence finding.
