@@ -581,10 +581,18 @@ func laterLabel(e *entry) bool {
 }
 
 // placeholder reports whether a subject only holds a place: all of it in
-// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_").
+// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_"), or a word
+// that says the list is empty ("- None.", "- N/A", "- TBD").
 func placeholder(subject string) bool {
 	t := strings.Trim(trimSpace(subject), "*_ ")
-	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+	if len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0 {
+		return true
+	}
+	switch strings.ToLower(strings.TrimRight(t, ".!")) {
+	case "none", "n/a", "tbd", "nothing", "none yet":
+		return true
+	}
+	return false
 }
 
 // legendLine reports whether a subject explains a box marker rather than
