@@ -358,12 +358,13 @@ func (r *reader) proseParagraphs(s *sec) int {
 }
 
 // kidTask reports whether a sub-section of s names a task or a list of
-// work, or every sub-section is one piece of work written as prose: then
-// s's prose introduces them and is not an item of its own.
+// work, or holds checkboxes to tick, or every sub-section is one piece of
+// work written as prose: then s's prose introduces them and is not an item
+// of its own.
 func (r *reader) kidTask(s *sec) bool {
 	if slices.ContainsFunc(s.kids, func(k int) bool {
 		t := r.secs[k]
-		return r.isTask(t) || t.kind == kWork || t.kind == kTasks || r.groupsWork(t)
+		return r.isTask(t) || t.kind == kWork || t.kind == kTasks || r.groupsWork(t) || t.boxes > 0
 	}) {
 		return true
 	}
