@@ -55,8 +55,11 @@ type reader struct {
 	firstNamed  int // the first section that names work by its form, 0 when none
 	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
 	// tickOff is the plan's one checkbox list when its boxes name the work
-	// its headings name (ticksHeadings), nil otherwise.
+	// its headings name (namesHeadings), nil otherwise.
 	tickOff *event
+	// summary is the list of the plan's one work summary when its entries
+	// name the work its headings name (findSummary), nil otherwise.
+	summary *event
 	// workAt is the first top-level section whose heading is a work-list
 	// label ("## Implementation Plan", "## Tasks"), 0 when none.
 	workAt int
@@ -167,6 +170,7 @@ func (r *reader) layout() {
 			r.firstNamed = s.idx
 		}
 	}
+	r.findSummary()
 }
 
 // isPlainText reports whether the plan is plain text, as a TODO.txt is:
@@ -257,7 +261,7 @@ func (r *reader) boxPlan() bool {
 	// One list of ticked boxes beside plain lists records checks that were
 	// run ("## Verified"); it is not how the plan tracks its work. (Ticked
 	// boxes in a progress or done list are done work, and they count.)
-	if boxLists == 1 && r.ticksHeadings(ticked) {
+	if boxLists == 1 && r.namesHeadings(ticked, true) {
 		r.tickOff = ticked
 	} else if boxLists == 1 && open == 0 && plainLists >= 2 {
 		return false
@@ -1313,13 +1317,14 @@ func pickTitle(heads []Heading, x *extract) (string, Range) {
 	return "plan", Range{}
 }
 
-// ticksHeadings reports whether half the boxes of a list or more name the work that the
+// namesHeadings reports whether half the entries of a list or more (of
+// its boxes, with boxes set), and three at least, name the work that the
 // plan's headings name, by a word of five letters or more they share
 // ("- [x] MessageDisplay.tsx updated" under "### 1. MessageDisplay.tsx
 // Changes"): the list ticks off that work, stated once more, and is how
 // the plan tracks it. A list of checks that were run ("- [x] go test
 // passes") names none of the headings.
-func (r *reader) ticksHeadings(ev *event) bool {
+func (r *reader) namesHeadings(ev *event, boxes bool) bool {
 	if ev == nil {
 		return false
 	}
@@ -1332,18 +1337,18 @@ func (r *reader) ticksHeadings(ev *event) bool {
 			words[w] = true
 		}
 	}
-	named, boxes := 0, 0
+	named, counted := 0, 0
 	for i := range ev.entries {
 		e := &ev.entries[i]
-		if !e.box {
+		if boxes && !e.box || !boxes && e.empty {
 			continue
 		}
-		boxes++
+		counted++
 		if slices.ContainsFunc(longWords(strings.ToLower(e.item.Subject)), func(w string) bool { return words[w] }) {
 			named++
 		}
 	}
-	return boxes >= 3 && 2*named >= boxes
+	return counted >= 3 && 2*named >= counted
 }
 
 // longWords are the words of s of five letters or more, split at anything
