@@ -20,8 +20,6 @@ type wireIDs struct {
 	rpcid.Table[jsonrpc2.ID]
 }
 
-func newWireIDs() *wireIDs { return &wireIDs{} }
-
 // admit returns a fresh stand-in for the client's id raw (rpcid.Valid),
 // remembered until Take.
 func (w *wireIDs) admit(raw json.RawMessage) jsonrpc2.ID {
