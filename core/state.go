@@ -119,6 +119,16 @@ type State struct {
 	Cleared []Task `json:"cleared,omitempty"`
 }
 
+// PlanPath is the approved plan file's path as State.Plan records it
+// (slash-separated, relative to the root); "" when st is nil or no plan
+// is approved.
+func (st *State) PlanPath() string {
+	if st == nil || st.Plan == nil {
+		return ""
+	}
+	return st.Plan.Path
+}
+
 // Empty returns the empty state.
 func Empty() *State { return &State{Version: SchemaVersion, NextID: 1, Tasks: []Task{}} }
 
