@@ -34,8 +34,8 @@ type folder struct {
 	planPath string // chosen plan file ("" when none exists)
 	planDisk []byte // its bytes on disk (nil when missing)
 
-	// revision is planls/stateChanged's counter: +1 per change of what
-	// planls/plan answers.
+	// revision is planls/stateChanged's counter at the last change of what
+	// planls/plan answers (server.revisions then).
 	revision     int64
 	debounce     *time.Timer
 	pendingSince time.Time // first event of the burst a debounced reload waits out (zero: none)
@@ -104,9 +104,6 @@ func (s *server) readDisk(f *folder) bool {
 		(path != f.planPath || !bytes.Equal(data, f.planDisk) || (data == nil) != (f.planDisk == nil)) {
 		f.planPath, f.planDisk = path, data
 		changed = true
-	}
-	if changed {
-		f.revision++
 	}
 	return changed
 }
@@ -219,7 +216,8 @@ func (s *server) swap(f *folder, sn *snapshot) {
 	s.idle.poke()
 	changed := f.snap == nil || f.snap.placed != sn.placed || !samePlan(f.snap.result(), sn.result())
 	if changed {
-		f.revision++
+		s.revisions++
+		f.revision = s.revisions
 	}
 	sn.rev = f.revision
 	f.snap = sn

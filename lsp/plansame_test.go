@@ -15,8 +15,9 @@ import (
 
 // TestSamePlanSeesEveryField: samePlan, which decides planls/stateChanged,
 // tells two answers apart that differ in any one field of the answer, of
-// a group or of an item (an evidence reference's commit aside), so a field
-// added to planls/plan cannot be left out of it.
+// a group or of an item (an evidence reference's commit and the answer's
+// revision, which counts these changes, aside), so a field added to
+// planls/plan cannot be left out of it.
 func TestSamePlanSeesEveryField(t *testing.T) {
 	base := func() *planResult {
 		return &planResult{Root: "file:///r", PlanURI: "file:///r/PLAN.md", Exists: true, Title: "T", Open: 1, Total: 2,
@@ -54,7 +55,7 @@ func TestSamePlanSeesEveryField(t *testing.T) {
 		for i := 0; i < field(base()).NumField(); i++ {
 			a := base()
 			name := field(a).Type().Field(i).Name
-			if what == "planResult" && name == "Groups" || what == "evidenceRef" && name == "Commit" {
+			if what == "planResult" && (name == "Groups" || name == "Revision") || what == "evidenceRef" && name == "Commit" {
 				continue
 			}
 			changed(field(a).Field(i))
@@ -109,7 +110,8 @@ func TestPlanJSONIsEncodingJSON(t *testing.T) {
 // when what planls/plan answers changed (an item moved or its subject
 // changed: swap sees it from the items' ranges without making the answer)
 // and not when it did not (another word in prose that already needs
-// re-approval, no line moved).
+// re-approval, no line moved). planls/plan then answers with the revision
+// of the last one, which a sidebar compares to skip asking again.
 func TestStateChangedFollowsThePlan(t *testing.T) {
 	e, _, u := approved(t)
 	text := basicPlan(t)
@@ -128,8 +130,24 @@ func TestStateChangedFollowsThePlan(t *testing.T) {
 		before := len(e.notesOf("planls/stateChanged"))
 		e.change(u, i+2, st.text)
 		e.settle(u)
-		if got := len(e.notesOf("planls/stateChanged")) > before; got != st.changed {
+		notes := e.notesOf("planls/stateChanged")
+		if got := len(notes) > before; got != st.changed {
 			t.Errorf("%s: planls/stateChanged sent %v, want %v", st.name, got, st.changed)
 		}
+		var answer struct{ Revision int64 }
+		e.call("planls/plan", map[string]any{}, &answer)
+		last := revisionOf(t, notes[len(notes)-1])
+		if answer.Revision != last || st.changed && revisionOf(t, notes[len(notes)-2]) >= last {
+			t.Errorf("%s: planls/plan revision %d, planls/stateChanged %d after %d (they must rise)",
+				st.name, answer.Revision, last, revisionOf(t, notes[len(notes)-2]))
+		}
 	}
+}
+
+func revisionOf(t *testing.T, n note) int64 {
+	var p struct{ Revision int64 }
+	if err := json.Unmarshal(n.params, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.Revision
 }

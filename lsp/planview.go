@@ -25,8 +25,11 @@ type planResult struct {
 	// Pending: the verification of the completed items is being redone
 	// (their evidence or HEAD changed); a planls/stateChanged follows
 	// when it lands.
-	Pending bool        `json:"pending"`
-	Groups  []planGroup `json:"groups"`
+	Pending bool `json:"pending"`
+	// Revision is that of the last planls/stateChanged for this root the
+	// answer shows: a sidebar holding it skips a notification of no later one.
+	Revision int64       `json:"revision"`
+	Groups   []planGroup `json:"groups"`
 }
 
 type planGroup struct {
@@ -131,7 +134,11 @@ func (v *session) folderOf(uri string) *snapshot {
 // (0.5 MB) encoding/json took 4 ms of CPU and left 2 MB of garbage, a
 // grown buffer kept in its pool, each time a sidebar asked after a keystroke.
 func (sn *snapshot) planJSON() json.RawMessage {
-	sn.planOnce.Do(func() { sn.plan = encodePlan(sn.result()) })
+	sn.planOnce.Do(func() {
+		res := *sn.result()
+		res.Revision = sn.rev
+		sn.plan = encodePlan(&res)
+	})
 	return sn.plan
 }
 

@@ -54,9 +54,12 @@ type server struct {
 	hints refresher
 	// exitErr is Run's result once exited is closed: nil for an exit after
 	// a successful shutdown (endSession).
-	exitErr   error
-	settings  settings // pushed over the defaults; folderSettings adds what was pulled
-	folders   []*folder
+	exitErr  error
+	settings settings // pushed over the defaults; folderSettings adds what was pulled
+	folders  []*folder
+	// revisions counts the changes of every folder's planls/plan answer,
+	// so that a folder made again never repeats a revision a sidebar saw.
+	revisions int64
 	docs      map[string]*document // by path key
 	watcher   *fsWatcher
 	clientFS  bool // the client watches files for us (dynamic registration)

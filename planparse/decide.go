@@ -48,6 +48,8 @@ const (
 	whyRestate  = "a table that repeats the plan's phases or steps"
 	whyProgress = "describes the work that the Progress checkboxes tick off"
 	whyTicked   = "describes work that the plan's checkboxes tick off"
+	whySummed   = "describes work that the plan's numbered summary lists"
+	whyRestated = "restates the work of the plan's checkbox list, where it is ticked off"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -97,9 +99,11 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"current state", isKind(kStatus), aSkip, whyStatus, false},
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
 	row{"a task table with a status column under a context or notes label", statusTableUnderLabel, aTrack, "", false},
+	row{"a numbered work summary where no section is labelled the work list", (*reader).workSummary, aTrack, "", false},
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
+	row{"a step that the plan's work summary lists", (*reader).summed, aSkip, whySummed, false},
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
 	row{"a spec's topic before the plan's work list", (*reader).specTopic, aSkip, whySpec, true},
@@ -202,7 +206,7 @@ func (r *reader) forced(s *sec) bool {
 
 // softWhy are the reasons a section is skipped for its label: what is
 // under it may still be work.
-var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true, whyProgress: true, whyTicked: true}
+var softWhy = map[string]bool{whyContext: true, whyStatus: true, whyLog: true, whyNotes: true, whySpec: true, whyUnder: true, whyBoard: true, whyAPI: true, whyRestate: true, whyProgress: true, whyTicked: true, whySummed: true}
 
 func (r *reader) underHardSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -617,13 +621,20 @@ func (r *reader) answered(s *sec) bool {
 // restatement of the work, and a topic heading ("#### Faders") that shares
 // a word with a box describes, it does not restate.
 func (r *reader) tickedOff(s *sec) bool {
-	if r.tickOff == nil || s.head < 0 || s.form != fNumbered || !s.numSeq || s.boxes > 0 || s.subBoxes > 0 || s.kind.checks() || slices.Contains(s.events, r.tickOff) {
+	return r.tickOff != nil && r.restates(s, r.tickOff, true)
+}
+
+// restates reports whether s, a numbered step without checkboxes and no
+// check to run, shares a word of five letters or more with an entry of
+// list ev (a box of it, with boxes set) that is not in s itself.
+func (r *reader) restates(s *sec, ev *event, boxes bool) bool {
+	if s.head < 0 || s.form != fNumbered || !s.numSeq || s.boxes > 0 || s.subBoxes > 0 || s.kind.checks() || slices.Contains(s.events, ev) {
 		return false
 	}
 	words := longWords(s.label)
-	for i := range r.tickOff.entries {
-		e := &r.tickOff.entries[i]
-		if e.box && slices.ContainsFunc(longWords(strings.ToLower(e.item.Subject)), func(w string) bool { return slices.Contains(words, w) }) {
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if (e.box || !boxes) && slices.ContainsFunc(longWords(strings.ToLower(e.item.Subject)), func(w string) bool { return slices.Contains(words, w) }) {
 			return true
 		}
 	}

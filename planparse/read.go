@@ -55,8 +55,11 @@ type reader struct {
 	firstNamed  int // the first section that names work by its form, 0 when none
 	firstListed int // the first section whose work-list label lists the work ("Milestones"), 0 when none
 	// tickOff is the plan's one checkbox list when its boxes name the work
-	// its headings name (ticksHeadings), nil otherwise.
+	// its headings name (namesHeadings), nil otherwise.
 	tickOff *event
+	// summary is the list of the plan's one work summary when its entries
+	// name the work its headings name (findSummary), nil otherwise.
+	summary *event
 	// workAt is the first top-level section whose heading is a work-list
 	// label ("## Implementation Plan", "## Tasks"), 0 when none.
 	workAt int
@@ -123,6 +126,7 @@ func read(src []byte, ln *lines, x *extract, todos []entry) *Plan {
 		}
 	}
 	r.dedupe()
+	r.dropRestatedLists()
 	r.hints()
 	if len(r.plan.Items) == 0 {
 		r.plan.Items = nil
@@ -166,6 +170,7 @@ func (r *reader) layout() {
 			r.firstNamed = s.idx
 		}
 	}
+	r.findSummary()
 }
 
 // isPlainText reports whether the plan is plain text, as a TODO.txt is:
@@ -256,7 +261,7 @@ func (r *reader) boxPlan() bool {
 	// One list of ticked boxes beside plain lists records checks that were
 	// run ("## Verified"); it is not how the plan tracks its work. (Ticked
 	// boxes in a progress or done list are done work, and they count.)
-	if boxLists == 1 && r.ticksHeadings(ticked) {
+	if boxLists == 1 && r.namesHeadings(ticked, true) {
 		r.tickOff = ticked
 	} else if boxLists == 1 && open == 0 && plainLists >= 2 {
 		return false
@@ -353,12 +358,13 @@ func (r *reader) proseParagraphs(s *sec) int {
 }
 
 // kidTask reports whether a sub-section of s names a task or a list of
-// work, or every sub-section is one piece of work written as prose: then
-// s's prose introduces them and is not an item of its own.
+// work, or holds checkboxes to tick, or every sub-section is one piece of
+// work written as prose: then s's prose introduces them and is not an item
+// of its own.
 func (r *reader) kidTask(s *sec) bool {
 	if slices.ContainsFunc(s.kids, func(k int) bool {
 		t := r.secs[k]
-		return r.isTask(t) || t.kind == kWork || t.kind == kTasks || r.groupsWork(t)
+		return r.isTask(t) || t.kind == kWork || t.kind == kTasks || r.groupsWork(t) || t.boxes > 0
 	}) {
 		return true
 	}
@@ -529,7 +535,7 @@ func (ev *event) classify() {
 		s := e.item.Subject
 		// A box is work to tick even when it says "Don't …" (a behaviour
 		// to build); a plain "Do not …" bullet is a rule.
-		e.notWork = (!e.box && isDoNot(s)) || notNowBullet(s) || placeholder(s) || ev.ordered && laterLabel(e)
+		e.notWork = (!e.box && isDoNot(s)) || notNowBullet(s) || placeholder(s) || legendLine(s) || ev.ordered && laterLabel(e)
 		// A numbered "**Scroll:** …" is a step, not a field.
 		e.field = !ev.ordered && hasColon(s) && isFieldText(s)
 	}
@@ -580,10 +586,30 @@ func laterLabel(e *entry) bool {
 }
 
 // placeholder reports whether a subject only holds a place: all of it in
-// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_").
+// parentheses ("- [ ] (initially empty)", "- [ ] _(none yet)_"), or a word
+// that says the list is empty ("- None.", "- N/A", "- TBD").
 func placeholder(subject string) bool {
 	t := strings.Trim(trimSpace(subject), "*_ ")
-	return len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0
+	if len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0 {
+		return true
+	}
+	switch strings.ToLower(strings.TrimRight(t, ".!")) {
+	case "none", "n/a", "tbd", "nothing", "none yet":
+		return true
+	}
+	return false
+}
+
+// legendLine reports whether a subject explains a box marker rather than
+// naming work: it starts with the marker in a code span ("`[ ]` not
+// started", "`[>] in-progress` - being worked on").
+func legendLine(subject string) bool {
+	t, ok := strings.CutPrefix(trimSpace(subject), "`[")
+	if !ok {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(t)
+	return size > 0 && strings.HasPrefix(t[size:], "]")
 }
 
 // notNowBullet reports whether a bullet says in a parenthetical that it is
@@ -1291,13 +1317,14 @@ func pickTitle(heads []Heading, x *extract) (string, Range) {
 	return "plan", Range{}
 }
 
-// ticksHeadings reports whether half the boxes of a list or more name the work that the
+// namesHeadings reports whether half the entries of a list or more (of
+// its boxes, with boxes set), and three at least, name the work that the
 // plan's headings name, by a word of five letters or more they share
 // ("- [x] MessageDisplay.tsx updated" under "### 1. MessageDisplay.tsx
 // Changes"): the list ticks off that work, stated once more, and is how
 // the plan tracks it. A list of checks that were run ("- [x] go test
 // passes") names none of the headings.
-func (r *reader) ticksHeadings(ev *event) bool {
+func (r *reader) namesHeadings(ev *event, boxes bool) bool {
 	if ev == nil {
 		return false
 	}
@@ -1310,18 +1337,18 @@ func (r *reader) ticksHeadings(ev *event) bool {
 			words[w] = true
 		}
 	}
-	named, boxes := 0, 0
+	named, counted := 0, 0
 	for i := range ev.entries {
 		e := &ev.entries[i]
-		if !e.box {
+		if boxes && !e.box || !boxes && e.empty {
 			continue
 		}
-		boxes++
+		counted++
 		if slices.ContainsFunc(longWords(strings.ToLower(e.item.Subject)), func(w string) bool { return words[w] }) {
 			named++
 		}
 	}
-	return boxes >= 3 && 2*named >= boxes
+	return counted >= 3 && 2*named >= counted
 }
 
 // longWords are the words of s of five letters or more, split at anything

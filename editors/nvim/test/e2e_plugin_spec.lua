@@ -696,6 +696,64 @@ H.test('typing in PLAN.md: one planls/plan once the keystrokes pause, showing th
   end
 end)
 
+H.test('planls/stateChanged of a revision the sidebar shows, or is about to, asks nothing', function()
+  local config, clientmod = require('planls.config'), require('planls.client')
+  H.wait(TIMEOUT, function()
+    local p = sidebar.plan()
+    return p ~= nil and p.pending == false and not sidebar.refresh_due()
+  end, 'the sidebar settled', describe_sidebar)
+  local shown = sidebar.plan()
+  H.eq('number', type(shown.revision), 'planls/plan revision')
+  local function notify(revision)
+    clientmod.state_changed_handler(nil, { root = shown.root, revision = revision }, { client_id = client.id })
+  end
+  local debounce = config.options.sidebar.debounce
+  config.options.sidebar.debounce = 3000
+  local last, listening = nil, true
+  clientmod.on_state_changed(function(_, params)
+    if listening then
+      last = params.revision
+    end
+  end)
+  local ok, err = pcall(function()
+    local asked = sidebar.asked
+    notify(shown.revision)
+    H.ok(not sidebar.refresh_due(), 'a refresh due for the revision shown')
+    notify(shown.revision + 1000)
+    H.ok(sidebar.refresh_due(), 'no refresh due for a later revision')
+    -- An edit: its notification makes a refresh due; one asked at once
+    -- answers with that revision, so the same notification handled while
+    -- it was on its way leaves nothing due.
+    vim.api.nvim_set_current_win(vim.fn.win_findbuf(plan_buf)[1])
+    local at = plan_line('- Load test')
+    local text = vim.api.nvim_buf_get_lines(plan_buf, at, at + 1, false)[1]
+    vim.api.nvim_buf_set_text(plan_buf, at, #text, at, #text, { '!' })
+    H.wait(TIMEOUT, function()
+      return last ~= nil and last > shown.revision
+    end, 'planls/stateChanged for the edit')
+    H.ok(sidebar.refresh_due(), 'no refresh due after the edit')
+    local draws = sidebar.draws
+    sidebar.refresh()
+    notify(last)
+    H.ok(sidebar.refresh_due(), 'no refresh due while the answer is on its way')
+    H.wait(TIMEOUT, function()
+      return sidebar.draws > draws
+    end, 'the answer', describe_sidebar)
+    H.eq(last, sidebar.plan().revision, 'the revision answered')
+    H.ok(not sidebar.refresh_due(), 'a refresh still due after the answer that shows it')
+    H.eq(asked + 1, sidebar.asked, 'planls/plan requests')
+  end)
+  listening = false
+  config.options.sidebar.debounce = debounce
+  vim.cmd('silent edit!')
+  H.wait(TIMEOUT, function()
+    return not has_line('the plan changed since approval') and not sidebar.refresh_due()
+  end, 'the sidebar after the edit was dropped', describe_sidebar)
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 H.test('R after the server stopped starts a new one for the sidebar', function()
   local old = client.id
   vim.lsp.stop_client(old)

@@ -13,13 +13,18 @@ local M = {}
 local ns = vim.api.nvim_create_namespace('planls_sidebar')
 
 -- One sidebar per Neovim: its buffer, the client it shows, the last plan
--- and rendering. seq drops answers that a newer request overtook; timer is
--- the debounced refresh that planls/stateChanged (re)starts.
+-- (answered_by: the client that answered it) and rendering. seq drops
+-- answers that a newer request overtook; timer is the debounced refresh
+-- that planls/stateChanged (re)starts, and wanted the newest notification
+-- it waits for ({client_id, params}; false when one of them cannot be
+-- matched to an answer).
 local S = {
   buf = nil,
   client_id = nil,
   root = nil,
   plan = nil,
+  answered_by = nil,
+  wanted = nil,
   error = nil,
   rendered = nil,
   show_help = false,
@@ -158,9 +163,18 @@ local function draw()
   M.draws = M.draws + 1
 end
 
+-- True when `plan`, answered by client `by`, shows the change that
+-- planls/stateChanged `params` of client `client_id` announced: the same
+-- root at that revision or a later one (the server's revisions only rise).
+local function shows(plan, by, client_id, params)
+  return type(plan) == 'table' and by == client_id and params.root == plan.root
+    and type(params.revision) == 'number' and type(plan.revision) == 'number'
+    and params.revision <= plan.revision
+end
+
 -- Cancels the debounced refresh, if one is due.
 local function cancel_due()
-  S.due = false
+  S.due, S.wanted = false, nil
   if S.timer then
     S.timer:stop()
   end
@@ -191,7 +205,12 @@ function M.refresh()
       S.error = 'planls/plan failed: ' .. tostring(err.message or err)
     else
       S.error = nil
-      S.plan = result
+      S.plan, S.answered_by = result, client.id
+      -- A notification handled while this was asked may announce what it
+      -- shows already: its refresh would only draw the same plan again.
+      if S.due and S.wanted and shows(result, client.id, S.wanted[1], S.wanted[2]) then
+        cancel_due()
+      end
     end
     draw()
   end)
@@ -457,7 +476,8 @@ end
 
 --- Hooks the sidebar to planls/stateChanged of its client or root: the
 --- server sends it whenever what planls/plan answers changes (an edit of
---- the plan buffer included), so the sidebar asks only then.
+--- the plan buffer included), so the sidebar asks only then, and not for a
+--- revision the plan it shows or is about to show already has.
 function M.setup()
   clientmod.on_state_changed(function(client_id, params)
     if not M.buf() then
@@ -467,6 +487,13 @@ function M.setup()
     local root = c and c.config.root_dir
     local from_root = params.root and params.root ~= vim.NIL and vim.uri_to_fname(params.root)
     if client_id == S.client_id or (S.root and (root == S.root or from_root == S.root)) then
+      if shows(S.plan, S.answered_by, client_id, params) then
+        return
+      end
+      -- The newest covers the older ones of its root only; with several
+      -- roots waiting the refresh is never skipped.
+      local w = S.wanted
+      S.wanted = (w == nil or (w and w[1] == client_id and w[2].root == params.root)) and { client_id, params } or false
       M.refresh_soon()
     end
   end)
