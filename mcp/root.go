@@ -218,3 +218,7 @@ func (h *handler) rootsChanged(_ context.Context, req *sdk.RootsListChangedReque
 	delete(h.roots, req.Session)
 	h.rootsMu.Unlock()
 }
+
+// trackRoots makes the server forget a session's root when the client
+// says its roots changed.
+func (h *handler) trackRoots(so *sdk.ServerOptions) { so.RootsListChangedHandler = h.rootsChanged }

@@ -74,8 +74,7 @@ func newServer(opts Options, log *slog.Logger) *sdk.Server {
 		// tool list reaches the client.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	}
-	// A session's root is forgotten when the client says its roots changed.
-	so.RootsListChangedHandler = h.rootsChanged
+	h.trackRoots(so)
 	s := sdk.NewServer(&sdk.Implementation{Name: "planls", Version: cmp.Or(opts.Version, "dev")}, so)
 	destructive := !opts.ReadOnly
 	desc := toolDescription
