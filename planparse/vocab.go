@@ -455,6 +455,11 @@ func prefixLabel(s string, idx map[string]kind) kind {
 		for _, q := range qs[s[i]] {
 			if strings.HasPrefix(s[i:], q) {
 				if k, ok := lookupLabel(idx, strings.TrimSpace(s[:i])); ok {
+					// "Edge cases and acceptance": a section that joins
+					// checks or work to context holds that work.
+					if j, ok := lookupLabel(idx, strings.TrimSpace(s[i+len(q):])); ok && conjunctions[q] && (k == kContext || k == kNotes) && j.lists() {
+						return j
+					}
 					return k
 				}
 				break
@@ -463,6 +468,13 @@ func prefixLabel(s string, idx map[string]kind) kind {
 	}
 	return kPlain
 }
+
+// conjunctions are the qualifiers that join a second label to the first
+// ("Edge cases and acceptance"), where the others narrow it ("Notes on
+// rollout").
+var conjunctions = map[string]bool{" and ": true, " & ": true, " / ": true, "/": true, " + ": true, ", ": true,
+	" y ": true, " e ": true, " et ": true, " und ": true, " и ": true, " và ": true, " i ": true, " ve ": true,
+	"与": true, "和": true, "及": true, "、": true, "＆": true, "と": true, "및": true, "과 ": true, "와 ": true, "·": true}
 
 // qualifierIndex buckets the qualifiers by their first byte.
 var qualifierIndex = sync.OnceValue(func() *[256][]string {
