@@ -62,7 +62,7 @@ type Task struct {
 	// by a re-approval (those come back only by approving them again).
 	DeletedFrom Status `json:"deletedFrom,omitempty"`
 	// PlanOrder is the 1-based position of a plan item in the approved plan
-	// (document order); 0 for agent todos. MatchPlan pairs changed items by it.
+	// (document order); 0 for agent todos. matchLive pairs changed items by it.
 	PlanOrder int `json:"planOrder,omitempty"`
 	// Version rises by one with every change to this task (for expected_version).
 	Version   int       `json:"version"`
