@@ -152,9 +152,7 @@ func blockSpans(t *tree, ln *lines, nodes []ast.Node, next int) []span {
 		if i+1 < len(nodes) {
 			last = firsts[i+1] - 1
 		}
-		if last < firsts[i] {
-			last = firsts[i]
-		}
+		last = max(last, firsts[i])
 		for last > firsts[i] && ln.blank(last) {
 			last--
 		}
