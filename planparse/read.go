@@ -60,6 +60,9 @@ type reader struct {
 	// summary is the list of the plan's one work summary when its entries
 	// name the work its headings name (findSummary), nil otherwise.
 	summary *event
+	// essay is the index of the paragraph where a plan without headings
+	// turns from the list it opens with to prose (essayAt), -1 when none.
+	essay int
 	// workAt is the first top-level section whose heading is a work-list
 	// label ("## Implementation Plan", "## Tasks"), 0 when none.
 	workAt int
@@ -171,6 +174,7 @@ func (r *reader) layout() {
 		}
 	}
 	r.findSummary()
+	r.essay = r.essayAt()
 }
 
 // isPlainText reports whether the plan is plain text, as a TODO.txt is:
@@ -443,7 +447,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			}
 		case evList:
 			checkRun = false
-			if i == skip {
+			if i == skip || r.inEssay(s, i) {
 				continue
 			}
 			var next *event

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -510,12 +511,7 @@ var cjkByLastRune = sync.OnceValue(func() map[rune][]string {
 		}
 	}
 	for _, ws := range m {
-		slices.SortFunc(ws, func(a, b string) int {
-			if len(a) != len(b) {
-				return len(b) - len(a)
-			}
-			return strings.Compare(a, b)
-		})
+		slices.SortFunc(ws, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	}
 	return m
 })
@@ -615,12 +611,8 @@ func formOfPlain(plain, raw string) (form, string) {
 	s := strings.ToLower(plain)
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '[' })
 	if strings.HasPrefix(s, "[") {
-		if end := strings.IndexByte(s, ']'); end > 0 {
-			for _, a := range fileActions {
-				if s[1:end] == a {
-					return fFile, trimSpace(s[end+1:])
-				}
-			}
+		if end := strings.IndexByte(s, ']'); end > 0 && slices.Contains(fileActions, s[1:end]) {
+			return fFile, trimSpace(s[end+1:])
 		}
 		s = strings.TrimLeft(s, "[")
 	}
