@@ -63,6 +63,8 @@ type reader struct {
 	// essay is the index of the paragraph where a plan without headings
 	// turns from the list it opens with to prose (essayAt), -1 when none.
 	essay int
+	// plainFile: the plan is written as plain text (textFile).
+	plainFile bool
 	// workAt is the first top-level section whose heading is a work-list
 	// label ("## Implementation Plan", "## Tasks"), 0 when none.
 	workAt int
@@ -175,6 +177,7 @@ func (r *reader) layout() {
 	}
 	r.findSummary()
 	r.essay = r.essayAt()
+	r.plainFile = r.textFile()
 }
 
 // isPlainText reports whether the plan is plain text, as a TODO.txt is:
@@ -431,6 +434,10 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				r.paragraphItem(s, ev)
 				r.criteria++
 				listSkipped, checkRun = false, false
+			case !listSkipped && !boxesOnly && r.listTail(s, i):
+				// A plain-text TODO's bare lines after its list are more
+				// of its tasks.
+				r.paragraphItem(s, ev)
 			case r.plainText && s.level <= 1 && !listSkipped && r.taskLine(ev, i, s.events):
 				// A plain-text TODO: each line is a task, an indented list
 				// under it its details.
