@@ -173,7 +173,7 @@ func Analyze(in Input) *Analysis {
 	return a
 }
 
-// match pairs the file's items with the approved plan (MatchPlan).
+// match pairs the file's items with the approved plan (matchLive).
 func (a *Analysis) match() {
 	byItem := make([]*ItemMatch, len(a.Plan.Items))
 	var missing []int
@@ -241,7 +241,7 @@ func (a *Analysis) match() {
 // string) were most of a keystroke's analysis at 1,000 items. It only
 // grows, and is started afresh past four times the plan's texts.
 //
-// It also keeps what MatchPlan derives from the state (its live plan items
+// It also keeps what matchLive reads of the state (its live plan items
 // in plan order and their keys), while the state is the same, and the key
 // of each item text: at 1,000 items they were 1.2 of a keystroke's 1.7 ms
 // of matching, which now takes 0.7 ms (BenchmarkAnalyzeEdit/1000: 4.9 → 4.1 ms).
@@ -270,7 +270,7 @@ func (m *memo) tasksOf(st *State) map[int]*Task {
 	return m.byID
 }
 
-// matchPlan is MatchPlan(st, plan) through the memo.
+// matchPlan is matchLive of st's live plan items and plan, through the memo.
 func (m *memo) matchPlan(st *State, plan *planparse.Plan) ([]ItemMatch, []int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

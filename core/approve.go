@@ -193,8 +193,7 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 		counts += fmt.Sprintf(", %d restored", restored)
 	}
 	text := fmt.Sprintf("Approved plan \"%s\": %s (%s)", sanitize(title), CountNoun(len(items), "plan item"), counts)
-	res := success(w, w, action, rawParams, text, true)
-	return res
+	return success(w, w, action, rawParams, text, true)
 }
 
 // CountNoun writes n and the noun, plural unless n is 1 ("1 plan item",

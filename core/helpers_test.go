@@ -180,3 +180,9 @@ func stateFromVector(t testing.TB, raw json.RawMessage) *State {
 }
 
 func lines(s ...string) string { return strings.Join(s, "\n") }
+
+// MatchPlan is matchLive over the live plan items of in: the matching
+// Analyze does, for the tests and benchmarks that match without analysing.
+func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
+	return matchLive(liveKeysOf(in), plan)
+}

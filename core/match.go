@@ -26,28 +26,8 @@ type ItemMatch struct {
 	Kind   DriftKind
 }
 
-// MatchPlan links the items of the current plan file to the approved plan
-// items in in, so editors can place diagnostics on them and report drift;
-// missing is the ids of approved, non-deleted plan items that no parsed
-// item matched. Matching is in two passes:
-//  1. exact key (itemKey: scope, subject, planText): the k-th parsed item
-//     with a key takes the k-th approved item with that key (in plan order),
-//     so duplicate bullets each keep their own task; this is Approve's
-//     pairing of live plan items (pairByKey);
-//  2. the i-th still-unmatched parsed item takes the i-th still-unmatched
-//     approved item (plan order) as Changed; the rest are New.
-//
-// Items with a blank subject are not plan items and get no entry. A map of
-// keys is enough at real sizes: with one bullet edited it takes about
-// 0.1 ms at 200 items and 0.6–0.9 ms at 1,000 (BenchmarkMatchPlanEdited),
-// where parsing the plan takes 0.8 and 6 ms; the hashed, position-aligned
-// matcher it replaced saved 0.03 and 0.2 ms of that for 250 more lines.
-func MatchPlan(in *State, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
-	return matchLive(liveKeysOf(in), plan)
-}
-
 // liveKeys are the live plan items of a state in plan order, with their
-// keys as small numbers: what MatchPlan pairs a plan file's items with.
+// keys as small numbers: what matchLive pairs a plan file's items with.
 type liveKeys struct {
 	st   *State // the state they are of
 	view *State // st sorted by id (sortedView)
@@ -90,7 +70,22 @@ func (lk *liveKeys) size() int {
 	return len(lk.texts)
 }
 
-// matchLive is MatchPlan against lk (which it adds item texts to).
+// matchLive links the items of the current plan file to the approved plan
+// items of lk (adding the item texts it has not seen to lk), so editors can place diagnostics on them and report drift;
+// missing is the ids of approved, non-deleted plan items that no parsed
+// item matched. Matching is in two passes:
+//  1. exact key (itemKey: scope, subject, planText): the k-th parsed item
+//     with a key takes the k-th approved item with that key (in plan order),
+//     so duplicate bullets each keep their own task; this is Approve's
+//     pairing of live plan items (pairByKey);
+//  2. the i-th still-unmatched parsed item takes the i-th still-unmatched
+//     approved item (plan order) as Changed; the rest are New.
+//
+// Items with a blank subject are not plan items and get no entry. A map of
+// keys is enough at real sizes: with one bullet edited it takes about
+// 0.1 ms at 200 items and 0.6–0.9 ms at 1,000 (BenchmarkMatchPlanEdited),
+// where parsing the plan takes 0.8 and 6 ms; the hashed, position-aligned
+// matcher it replaced saved 0.03 and 0.2 ms of that for 250 more lines.
 func matchLive(lk *liveKeys, plan *planparse.Plan) (matches []ItemMatch, missing []int) {
 	view, live := lk.view, lk.live
 	items := UsableItems(plan)

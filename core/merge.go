@@ -70,10 +70,8 @@ func Merge(base, ours, theirs *State, opts MergeOptions) MergeResult {
 	out.Mutations = mergeMutations(ours.Mutations, theirs.Mutations)
 	out.LastDeleteAll = pick3Ints(base.LastDeleteAll, ours.LastDeleteAll, theirs.LastDeleteAll)
 	out.Cleared = mergeCleared(base.Cleared, ours.Cleared, theirs.Cleared)
-	out.NextID = max(ours.NextID, theirs.NextID, 1)
-	if n := len(out.Tasks); n > 0 && out.Tasks[n-1].ID >= out.NextID {
-		out.NextID = out.Tasks[n-1].ID + 1
-	}
+	out.NextID = max(ours.NextID, theirs.NextID)
+	out.NextID = out.nextFreeID()
 	out.Revision = ours.Revision + max(0, theirs.Revision-base.Revision) + 1
 
 	res := MergeResult{State: out, Renumbered: renum, Conflict: m.conflict}
@@ -192,17 +190,14 @@ func (m *merger) alignIDs(base, ours, theirs *State) (*State, *State, *State, ma
 			t.ID, NoControls(o[t.ID].Subject), t.ID, NoControls(th[t.ID].Subject), top)
 		top++
 	}
-	for i := range theirs.Tasks {
-		t := &theirs.Tasks[i]
-		if n, ok := ids[t.UID]; ok && n != t.ID {
-			renum[t.ID] = n
-		}
-	}
 	theirsIDs := map[int]int{}
 	for i := range theirs.Tasks {
 		t := &theirs.Tasks[i]
 		if n, ok := ids[t.UID]; ok {
 			theirsIDs[t.ID] = n
+			if n != t.ID {
+				renum[t.ID] = n
+			}
 		}
 	}
 	baseIDs := map[int]int{}

@@ -37,14 +37,12 @@ func decodeObject(raw json.RawMessage, what string) (map[string]json.RawMessage,
 		return nil, fmt.Errorf("%s must be a JSON object", what)
 	}
 	for k, v := range m {
-		if isNull(v) {
+		if string(bytes.TrimSpace(v)) == "null" {
 			delete(m, k)
 		}
 	}
 	return m, nil
 }
-
-func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 // parseParams type-checks obj (ops must already be removed by the caller)
 // and returns the typed op its action names, with what the engine reads

@@ -72,6 +72,16 @@ func planHeader(st *State) string {
 	return fmt.Sprintf("Plan: %s -- %d/%d plan items open", sanitize(st.Plan.Title), open, total)
 }
 
+// PlanLabel is a plan title as people read it after a "Plan: " label of
+// their own: without the "Plan:" it may start with (as Claude Code's plans
+// do), trimmed; a title that is only "Plan:" stays as it is.
+func PlanLabel(title string) string {
+	if rest, ok := strings.CutPrefix(title, "Plan:"); ok && strings.TrimSpace(rest) != "" {
+		return strings.TrimSpace(rest)
+	}
+	return title
+}
+
 // PlanCounts counts st's live plan items (tombstones left out): total, and
 // open, those pending or in_progress.
 func PlanCounts(st *State) (open, total int) {

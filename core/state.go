@@ -62,7 +62,7 @@ type Task struct {
 	// by a re-approval (those come back only by approving them again).
 	DeletedFrom Status `json:"deletedFrom,omitempty"`
 	// PlanOrder is the 1-based position of a plan item in the approved plan
-	// (document order); 0 for agent todos. MatchPlan pairs changed items by it.
+	// (document order); 0 for agent todos. matchLive pairs changed items by it.
 	PlanOrder int `json:"planOrder,omitempty"`
 	// Version rises by one with every change to this task (for expected_version).
 	Version   int       `json:"version"`
@@ -117,6 +117,16 @@ type State struct {
 	// left to undo) brings them back, under new ids where theirs are taken.
 	// Each clear replaces it; details never show it.
 	Cleared []Task `json:"cleared,omitempty"`
+}
+
+// PlanPath is the approved plan file's path as State.Plan records it
+// (slash-separated, relative to the root); "" when st is nil or no plan
+// is approved.
+func (st *State) PlanPath() string {
+	if st == nil || st.Plan == nil {
+		return ""
+	}
+	return st.Plan.Path
 }
 
 // Empty returns the empty state.

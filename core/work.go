@@ -60,10 +60,7 @@ func (st *State) task(id int) *Task {
 // nextFreeID is NextID, raised above every id if a hand-edited state let it
 // fall behind, so ids stay unique whatever was loaded.
 func (st *State) nextFreeID() int {
-	n := st.NextID
-	if n < 1 {
-		n = 1
-	}
+	n := max(st.NextID, 1)
 	if k := len(st.Tasks); k > 0 && st.Tasks[k-1].ID >= n {
 		n = st.Tasks[k-1].ID + 1
 	}

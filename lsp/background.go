@@ -108,10 +108,7 @@ func (s *server) runRefresh(ctx context.Context, f *folder) {
 	s.mu.Lock()
 	for {
 		root, plan, tasks := f.root, f.relPath(f.planPath), verify.PlanItems(f.state)
-		approved := ""
-		if f.state != nil && f.state.Plan != nil {
-			approved = f.state.Plan.Path
-		}
+		approved := f.state.PlanPath()
 		f.refreshAgain = false
 		s.mu.Unlock()
 		gctx, cancel := context.WithTimeout(ctx, lookupTimeout)

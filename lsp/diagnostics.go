@@ -111,8 +111,7 @@ func (sn *snapshot) related(ids []int) []protocol.DiagnosticRelatedInformation {
 }
 
 func stateMsg(err error) string {
-	var se *store.StateError
-	if errors.As(err, &se) {
+	if se, ok := errors.AsType[*store.StateError](err); ok {
 		return se.Msg
 	}
 	return err.Error()
@@ -124,8 +123,7 @@ func stateMsg(err error) string {
 func stateDiagnostic(raw []byte, enc encoding, err error) protocol.Diagnostic {
 	m := newMapper(raw, enc)
 	off := 0
-	var se *store.StateError
-	if errors.As(err, &se) && se.Line > 0 && se.Line-1 < len(m.lines) {
+	if se, ok := errors.AsType[*store.StateError](err); ok && se.Line > 0 && se.Line-1 < len(m.lines) {
 		off = min(m.lines[se.Line-1]+max(se.Col-1, 0), m.lineEnd(se.Line-1))
 	}
 	end := m.lineEnd(m.lineOf(off))

@@ -75,8 +75,7 @@ func toRPCError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var rpc *jsonrpc2.Error
-	if errors.As(err, &rpc) {
+	if rpc, ok := errors.AsType[*jsonrpc2.Error](err); ok {
 		return rpc
 	}
 	if errors.Is(err, context.Canceled) {

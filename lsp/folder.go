@@ -169,8 +169,8 @@ func (s *server) readState(f *folder) bool {
 // resolvePlan picks the plan file: the approved plan's path when it exists,
 // else the first existing match of the planFiles globs (PROTOCOL.md).
 func (s *server) resolvePlan(f *folder) string {
-	if f.state != nil && f.state.Plan != nil && f.state.Plan.Path != "" {
-		p := filepath.Join(f.root, filepath.FromSlash(f.state.Plan.Path))
+	if approved := f.state.PlanPath(); approved != "" {
+		p := filepath.Join(f.root, filepath.FromSlash(approved))
 		if isFile(p) || s.docs[keyOf(p)] != nil {
 			return p
 		}

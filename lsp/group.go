@@ -35,11 +35,7 @@ func (g *group) goFn(fn func(ctx context.Context)) bool {
 	if g.stopped {
 		return false
 	}
-	g.wg.Add(1)
-	go func() {
-		defer g.wg.Done()
-		fn(g.ctx)
-	}()
+	g.wg.Go(func() { fn(g.ctx) })
 	return true
 }
 

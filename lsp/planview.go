@@ -124,18 +124,7 @@ func (v *session) folderOf(uri string) *snapshot {
 		}
 		return v.snaps[0]
 	}
-	p, err := fileOf(uri)
-	if err != nil {
-		return nil
-	}
-	k := keyOf(p)
-	var best *snapshot
-	for _, sn := range v.snaps {
-		if within(keyOf(sn.root), k) && (best == nil || len(sn.root) > len(best.root)) {
-			best = sn
-		}
-	}
-	return best
+	return v.innermost(uri, func(sn *snapshot, k string) bool { return within(keyOf(sn.root), k) })
 }
 
 // planJSON is sn's planls/plan result, encoded once: asking again about a

@@ -100,14 +100,21 @@ func (s *server) publishView() {
 // planOf returns the snapshot whose plan file uri names, or nil (not a
 // file URI, or not the plan of a folder).
 func (v *session) planOf(uri protocol.DocumentURI) *snapshot {
-	p, err := fileOf(string(uri))
+	return v.innermost(string(uri), func(sn *snapshot, k string) bool { return sn.path != "" && keyOf(sn.path) == k })
+}
+
+// innermost is the snapshot, of those match accepts for the path key of
+// the file URI uri, whose folder is innermost (the longest root); nil when
+// there is none or uri is no file URI.
+func (v *session) innermost(uri string, match func(sn *snapshot, k string) bool) *snapshot {
+	p, err := fileOf(uri)
 	if err != nil {
 		return nil
 	}
 	k := keyOf(p)
 	var best *snapshot
 	for _, sn := range v.snaps {
-		if sn.path != "" && keyOf(sn.path) == k && (best == nil || len(sn.root) > len(best.root)) {
+		if match(sn, k) && (best == nil || len(sn.root) > len(best.root)) {
 			best = sn
 		}
 	}

@@ -34,7 +34,7 @@ type stream struct {
 }
 
 func newStream(rwc io.ReadWriteCloser, log *slog.Logger) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, ids: newWireIDs()}
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), log: log, ids: &wireIDs{}}
 }
 
 // Read returns the next decodable message; I/O errors (EOF) end the stream.

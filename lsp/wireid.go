@@ -20,8 +20,6 @@ type wireIDs struct {
 	rpcid.Table[jsonrpc2.ID]
 }
 
-func newWireIDs() *wireIDs { return &wireIDs{} }
-
 // admit returns a fresh stand-in for the client's id raw (rpcid.Valid),
 // remembered until Take.
 func (w *wireIDs) admit(raw json.RawMessage) jsonrpc2.ID {
@@ -40,8 +38,7 @@ func (w *wireIDs) admit(raw json.RawMessage) jsonrpc2.ID {
 func decodeMessage(body []byte, ids *wireIDs) (jsonrpc2.Message, []byte) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 			return nil, rpcid.ErrorReply(nil, int(jsonrpc2.InvalidRequest), "invalid request: a message must be a JSON object (LSP has no batches)")
 		}
 		return nil, rpcid.ErrorReply(nil, int(jsonrpc2.ParseError), "parse error: "+err.Error())

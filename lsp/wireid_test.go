@@ -13,7 +13,7 @@ import (
 // error reply it gets instead (the binary's end-to-end table is
 // cmd/planls TestJSONRPCIDConformance).
 func TestDecodeMessage(t *testing.T) {
-	ids := newWireIDs()
+	ids := &wireIDs{}
 	for _, tc := range []struct {
 		body string
 		kind string // "call", "note", "response", "dropped", or the reply's code and id
@@ -78,7 +78,7 @@ func TestDecodeMessage(t *testing.T) {
 // TestWireIDsReuse: a client that reuses an id while the first request is
 // unanswered gets each reply with that id, and a cancellation finds both.
 func TestWireIDsReuse(t *testing.T) {
-	ids := newWireIDs()
+	ids := &wireIDs{}
 	a, b := ids.admit(json.RawMessage(`1`)), ids.admit(json.RawMessage(`1.0`))
 	if a == b {
 		t.Fatal("one stand-in for two requests")

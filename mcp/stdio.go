@@ -261,8 +261,7 @@ func checkLine(data []byte, ids *wireIDs) (ln line, id json.RawMessage, code int
 
 // paramsError names the field a decoding error is about, in JSON's terms.
 func paramsError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
+	if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok && te.Field != "" {
 		return fmt.Sprintf("%s must be %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 	}
 	return err.Error()

@@ -103,11 +103,8 @@ func (r *reader) restatesWork(group []*sec) bool {
 func shared(a, b []string) int {
 	c := 0
 	for _, w := range a {
-		for _, v := range b {
-			if w == v {
-				c++
-				break
-			}
+		if slices.Contains(b, w) {
+			c++
 		}
 	}
 	return c

@@ -140,7 +140,7 @@ var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"an ExecPlan's plan of work beside its Progress checkboxes", (*reader).workBesideProgress, aSkip, whyProgress, false},
 	row{"work that the plan's checkbox list ticks off", (*reader).tickedOff, aSkip, whyTicked, false},
 	row{"checkboxes", func(_ *reader, s *sec) bool { return s.boxes > 0 }, aBoxes, "", false},
-	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 }, aTrack, "", false},
+	row{"checks label without checkboxes", func(r *reader, s *sec) bool { return s.kind.checks() && s.boxes == 0 && !r.boxedChecks(s) }, aTrack, "", false},
 	row{"task list, or numbered or top-level work list, without checkboxes", func(r *reader, s *sec) bool {
 		p := r.parentOf(s)
 		return (s.kind == kWork && (s.ordered > 0 || p == nil || r.top(p)) || s.kind == kTasks) && s.boxes == 0 && s.subBoxes == 0
@@ -657,4 +657,10 @@ func (r *reader) restates(s *sec, ev *event, boxes bool) bool {
 		}
 	}
 	return false
+}
+
+// boxedChecks reports whether another checks section of the plan writes
+// its checks as checkboxes: those boxes are what the plan ticks off.
+func (r *reader) boxedChecks(s *sec) bool {
+	return slices.ContainsFunc(r.secs, func(t *sec) bool { return t != s && t.kind.checks() && t.boxes > 0 })
 }

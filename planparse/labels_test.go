@@ -132,6 +132,10 @@ func TestLabelNumber(t *testing.T) {
 		{"fix", kWork}, {"fixes", kWork}, {"deliverable", kWork}, {"risk", kContext}, {"risks", kContext},
 		{"notes", kNotes}, {"tests", kVerify}, {"deployment tests", kVerify}, {"expected results", kContext},
 		{"workflow per phase", kPlain}, {"progress", kLog}, {"status", kStatus}, {"process", kPlain},
+		// Joined to context, checks or work decide; narrowing it does not.
+		{"edge cases and acceptance", kCriteria}, {"background & tests", kVerify}, {"risks and mitigations", kContext},
+		{"notes on verification", kNotes}, {"summary and next steps", kWork}, {"context and goals", kContext},
+		{"plan de vérification", kVerify}, {"plan de travail", kWork},
 	} {
 		if got := labelKind(tc.text); got != tc.want {
 			t.Errorf("labelKind(%q) = %d, want %d", tc.text, got, tc.want)

@@ -60,6 +60,11 @@ type reader struct {
 	// summary is the list of the plan's one work summary when its entries
 	// name the work its headings name (findSummary), nil otherwise.
 	summary *event
+	// essay is the index of the paragraph where a plan without headings
+	// turns from the list it opens with to prose (essayAt), -1 when none.
+	essay int
+	// plainFile: the plan is written as plain text (textFile).
+	plainFile bool
 	// workAt is the first top-level section whose heading is a work-list
 	// label ("## Implementation Plan", "## Tasks"), 0 when none.
 	workAt int
@@ -171,6 +176,8 @@ func (r *reader) layout() {
 		}
 	}
 	r.findSummary()
+	r.essay = r.essayAt()
+	r.plainFile = r.textFile()
 }
 
 // isPlainText reports whether the plan is plain text, as a TODO.txt is:
@@ -434,6 +441,10 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 				r.paragraphItem(s, ev)
 				r.criteria++
 				listSkipped, checkRun = false, false
+			case !listSkipped && !boxesOnly && r.listTail(s, i):
+				// A plain-text TODO's bare lines after its list are more
+				// of its tasks.
+				r.paragraphItem(s, ev)
 			case r.plainText && s.level <= 1 && !listSkipped && r.taskLine(ev, i, s.events):
 				// A plain-text TODO: each line is a task, an indented list
 				// under it its details.
@@ -450,7 +461,7 @@ func (r *reader) bullets(s *sec, boxesOnly bool) (prose bool) {
 			}
 		case evList:
 			checkRun = false
-			if i == skip {
+			if i == skip || r.inEssay(s, i) {
 				continue
 			}
 			var next *event

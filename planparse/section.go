@@ -187,28 +187,41 @@ func (r *reader) facts() {
 }
 
 // sequences marks the numbered headings among siblings sib as steps of a
-// sequence when there are two or more at one level and no numbered label
-// among them.
+// sequence when there are two or more at one level, or as the document's
+// outline when its numbers also number labels ("1. Overview", "2. Goals",
+// "3. Data model"): the run starts with a label, or its headings hold
+// sub-sections (chapters). A plan that numbers each
+// piece of work and then its closing sections ("5. Files summary", "6. Do
+// not") keeps its numbered work as steps.
 func (r *reader) sequences(sib []int) {
 	if len(sib) < 2 {
 		return
 	}
-	var count [7]int // by heading level
+	var count, labels [7]int // by heading level
+	var first [7]bool        // the level's first numbered heading is a label
+	var chapters [7]bool     // a numbered heading of the level has sub-sections
 	for _, k := range sib {
 		t := r.secs[k]
-		if t.form == fNumbered {
-			count[t.level]++
+		numbered := t.head >= 0 && numberedText(r.plan.Headings[t.head].Text)
+		chapters[t.level] = chapters[t.level] || numbered && len(t.kids) > 0
+		label := t.kind.skips() && numbered
+		if t.form != fNumbered && !label {
+			continue
 		}
-		if t.kind.skips() && numberedText(r.plan.Headings[t.head].Text) {
-			// "1. Overview", "2. Goals", "3. Data model": the numbers
-			// are the document's outline, not a list of tasks.
-			count[t.level] = -1 << 20
+		if count[t.level]+labels[t.level] == 0 {
+			first[t.level] = label
+		}
+		if label {
+			labels[t.level]++
+		} else if t.form == fNumbered {
+			count[t.level]++
 		}
 	}
 	for _, k := range sib {
 		if t := r.secs[k]; t.form == fNumbered {
-			t.numSeq = count[t.level] >= 2
-			t.outline = count[t.level] < 0
+			outline := labels[t.level] > 0 && (first[t.level] || chapters[t.level])
+			t.numSeq = count[t.level] >= 2 && !outline
+			t.outline = outline
 		}
 	}
 }

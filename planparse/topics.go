@@ -45,7 +45,7 @@ func seedWeak(text string) bool {
 // its sibling topics are.
 func (r *reader) topicLabels() {
 	for _, s := range r.secs {
-		if s.later && s.kind == kExclude && r.datedHorizon(s) {
+		if s.later && s.kind == kExclude && (r.datedHorizon(s) || r.sequelPhases(s)) {
 			s.kind, s.later = kPlain, false
 			continue
 		}
@@ -120,6 +120,52 @@ func (r *reader) datedHorizon(s *sec) bool {
 		}
 	}
 	return n >= 2
+}
+
+// sequelPhases: every sub-section of a "Future …" section is a numbered
+// phase, sprint or milestone ("### Sprint 2: …") of a kind the plan also
+// has outside it ("### Sprint 1" under "## Completed sprints"): the
+// section holds the rest of the plan's own sequence, work like the phases
+// before it.
+func (r *reader) sequelPhases(s *sec) bool {
+	if len(s.kids) == 0 {
+		return false
+	}
+	words := map[string]bool{}
+	for _, k := range s.kids {
+		w := r.phaseWord(r.secs[k])
+		if w == "" {
+			return false
+		}
+		words[w] = true
+	}
+	for _, t := range r.secs {
+		if t != s && !r.under(t, s) && words[r.phaseWord(t)] {
+			return true
+		}
+	}
+	return false
+}
+
+// phaseWord is the task or group word a heading numbers ("sprint" of
+// "Sprint 2: Polish"), or "".
+func (r *reader) phaseWord(t *sec) string {
+	if t.head < 0 {
+		return ""
+	}
+	id := strings.TrimPrefix(taskID(r.plan.Headings[t.head].Text), "\x00")
+	w, _, _ := strings.Cut(id, " ")
+	return w
+}
+
+// under reports whether t is inside section s.
+func (r *reader) under(t, s *sec) bool {
+	for p := r.parentOf(t); p != nil; p = r.parentOf(p) {
+		if p == s {
+			return true
+		}
+	}
+	return false
 }
 
 // namesDate reports whether s holds a year from 2000 to 2099 or a quarter

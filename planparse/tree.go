@@ -141,11 +141,7 @@ func blockSpans(t *tree, ln *lines, nodes []ast.Node, next int) []span {
 	out := make([]span, len(nodes))
 	firsts := make([]int, len(nodes))
 	for i, n := range nodes {
-		p := start(n)
-		if p < 0 {
-			p = 0
-		}
-		firsts[i] = ln.lineOf(t.orig(p))
+		firsts[i] = ln.lineOf(t.orig(max(start(n), 0)))
 	}
 	endLine := ln.count()
 	if next >= 0 {
@@ -156,9 +152,7 @@ func blockSpans(t *tree, ln *lines, nodes []ast.Node, next int) []span {
 		if i+1 < len(nodes) {
 			last = firsts[i+1] - 1
 		}
-		if last < firsts[i] {
-			last = firsts[i]
-		}
+		last = max(last, firsts[i])
 		for last > firsts[i] && ln.blank(last) {
 			last--
 		}

@@ -1,6 +1,7 @@
 package planparse
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -95,7 +96,7 @@ var labelWords = map[kind][]string{
 		"dependências", "escopo", "arquitetura", "riscos", "objetivo",
 		"résumé", "contexte", "objectif", "objectifs", "risques", "hypothèses", "références",
 		"décisions", "contraintes", "conception", "dépendances", "calendrier", "périmètre", "principes",
-		"exigences",
+		"exigences", "revue utilisateur requise",
 		"zusammenfassung", "überblick", "übersicht", "kontext", "hintergrund", "ziel", "ziele",
 		"risiken", "annahmen", "referenzen", "entscheidungen", "leitprinzipien", "prinzipien",
 		"einschränkungen", "architektur", "abhängigkeiten", "reihenfolge", "zeitplan", "anforderungen",
@@ -455,6 +456,14 @@ func prefixLabel(s string, idx map[string]kind) kind {
 		for _, q := range qs[s[i]] {
 			if strings.HasPrefix(s[i:], q) {
 				if k, ok := lookupLabel(idx, strings.TrimSpace(s[:i])); ok {
+					// "Edge cases and acceptance": a section that joins
+					// checks or work to context holds that work.
+					if j, ok := lookupLabel(idx, strings.TrimSpace(s[i+len(q):])); ok && (conjunctions[q] && (k == kContext || k == kNotes) && j.lists() ||
+						k == kWork && j.checks()) {
+						// "Plan de vérification": a plan of checks is a
+						// checks section.
+						return j
+					}
 					return k
 				}
 				break
@@ -463,6 +472,13 @@ func prefixLabel(s string, idx map[string]kind) kind {
 	}
 	return kPlain
 }
+
+// conjunctions are the qualifiers that join a second label to the first
+// ("Edge cases and acceptance"), where the others narrow it ("Notes on
+// rollout").
+var conjunctions = map[string]bool{" and ": true, " & ": true, " / ": true, "/": true, " + ": true, ", ": true,
+	" y ": true, " e ": true, " et ": true, " und ": true, " и ": true, " và ": true, " i ": true, " ve ": true,
+	"与": true, "和": true, "及": true, "、": true, "＆": true, "と": true, "및": true, "과 ": true, "와 ": true, "·": true}
 
 // qualifierIndex buckets the qualifiers by their first byte.
 var qualifierIndex = sync.OnceValue(func() *[256][]string {
@@ -498,12 +514,7 @@ var cjkByLastRune = sync.OnceValue(func() map[rune][]string {
 		}
 	}
 	for _, ws := range m {
-		slices.SortFunc(ws, func(a, b string) int {
-			if len(a) != len(b) {
-				return len(b) - len(a)
-			}
-			return strings.Compare(a, b)
-		})
+		slices.SortFunc(ws, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
 	}
 	return m
 })
@@ -603,12 +614,8 @@ func formOfPlain(plain, raw string) (form, string) {
 	s := strings.ToLower(plain)
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '[' })
 	if strings.HasPrefix(s, "[") {
-		if end := strings.IndexByte(s, ']'); end > 0 {
-			for _, a := range fileActions {
-				if s[1:end] == a {
-					return fFile, trimSpace(s[end+1:])
-				}
-			}
+		if end := strings.IndexByte(s, ']'); end > 0 && slices.Contains(fileActions, s[1:end]) {
+			return fFile, trimSpace(s[end+1:])
 		}
 		s = strings.TrimLeft(s, "[")
 	}

@@ -63,7 +63,7 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 			}
 			was, had := live[key]
 			if had {
-				uncount(&c, was.status)
+				step(&c, was.status, -1)
 				delete(live, key)
 			}
 			t := ch.Task
@@ -72,7 +72,7 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 			}
 			now := t.Status
 			live[key] = item{now, t.Evidence}
-			recount(&c, now)
+			step(&c, now, 1)
 			if ev.Kind == "approve" {
 				continue // the approval's own event says what it did
 			}
@@ -197,10 +197,7 @@ func pick(all []Event, limit int) (kept []Event, omitted, starts int) {
 // what the plan owes stays the same.
 func (e Event) minor() bool { return e.Kind == "started" || e.Kind == "stopped" }
 
-// recount adds an item of status s to c; uncount takes it away.
-func recount(c *Counts, s core.Status) { step(c, s, 1) }
-func uncount(c *Counts, s core.Status) { step(c, s, -1) }
-
+// step adds d items of status s to c (d < 0 takes them away).
 func step(c *Counts, s core.Status, d int) {
 	switch s {
 	case core.Completed:

@@ -42,7 +42,7 @@ var htmlTemplate = sync.OnceValue(func() *template.Template {
 			if all == 0 {
 				return "0"
 			}
-			return strings.TrimRight(strings.TrimRight(strconvFloat(float64(n)*100/float64(all)), "0"), ".")
+			return strings.TrimRight(strings.TrimRight(strconv.FormatFloat(float64(n)*100/float64(all), 'f', 2, 64), "0"), ".")
 		},
 		"badge": func(it Item) string {
 			if it.Unproven {
@@ -121,5 +121,3 @@ func safeHref(s string) template.URL {
 	}
 	return "#"
 }
-
-func strconvFloat(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

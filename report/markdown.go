@@ -87,11 +87,7 @@ func newMarkdown(r *Report, clip int) *markdown {
 	m := &markdown{}
 	var b strings.Builder
 	// "Plan report: Plan: …" says it twice.
-	title := r.Title
-	if rest, ok := strings.CutPrefix(title, "Plan:"); ok && strings.TrimSpace(rest) != "" {
-		title = strings.TrimSpace(rest)
-	}
-	fmt.Fprintf(&b, "## Plan report: %s\n\n", mdText(clipText(title, clip)))
+	fmt.Fprintf(&b, "## Plan report: %s\n\n", mdText(clipText(core.PlanLabel(r.Title), clip)))
 	plan := mdText(r.PlanPath)
 	if r.PlanHref != "" && webURL(r.PlanHref) != "" {
 		plan = mdLink(r.PlanPath, r.PlanHref)

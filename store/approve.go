@@ -81,7 +81,7 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			return core.Rejection(st, "approve", params, nothingToApprove(rel))
 		}
 		why := "removed, reworded or moved to another heading"
-		if old := approvedPath(st); old != "" && old != rel {
+		if old := st.PlanPath(); old != "" && old != rel {
 			// Another plan file would replace the approved one, and with it
 			// every item the two do not share: a second plan file approved
 			// by mistake would tombstone the approved plan's items.
@@ -162,14 +162,6 @@ func skippedNotes(src []byte, plan *planparse.Plan) []string {
 		out = append(out, fmt.Sprintf("skipped: %s %q (line %d): %s", strings.Repeat("#", h.Level), core.NoControls(h.Text), planparse.LineOf(src, h.Range.Start), h.Reason()))
 	}
 	return out
-}
-
-// approvedPath is the path of st's approved plan ("" when none is).
-func approvedPath(st *core.State) string {
-	if st.Plan == nil {
-		return ""
-	}
-	return st.Plan.Path
 }
 
 // ReplacingPlan is the refusal of approving the plan file rel in place of

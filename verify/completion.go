@@ -32,12 +32,8 @@ func CompletionWarnings(ctx context.Context, root string, res core.Result, fix f
 	if len(tasks) == 0 {
 		return nil
 	}
-	plan := ""
-	if res.State.Plan != nil {
-		plan = res.State.Plan.Path
-	}
 	var out []core.Notice
-	for _, r := range Tasks(ctx, root, tasks, Options{Plan: plan}) {
+	for _, r := range Tasks(ctx, root, tasks, Options{Plan: res.State.PlanPath()}) {
 		if r.State != Failed {
 			continue
 		}

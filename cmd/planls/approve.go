@@ -113,8 +113,7 @@ func resolvePlan(name, root string) (string, error) {
 // command run there finds the .planls/ it creates.
 func approveStore(cmd *cobra.Command, dry bool) (*store.Store, error) {
 	st, err := openStore(cmd)
-	var none *store.NoRootError
-	if !errors.As(err, &none) {
+	if _, none := errors.AsType[*store.NoRootError](err); !none {
 		return st, err
 	}
 	wd, werr := os.Getwd()

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkCheckReportDrift measures what `planls check` does after reading
-// the state: parse the plan file, match it (core.MatchPlan), collect the
+// the state: parse the plan file, match it (core.Analyze), collect the
 // findings, write the text. The plan has 1000 approved items, then 50 new
 // bullets appended, so every finding kind is on the path.
 func BenchmarkCheckReportDrift(b *testing.B) {

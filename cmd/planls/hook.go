@@ -161,7 +161,7 @@ func offlineVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]co
 	}
 	ctx, cancel := verifyContext(cmd)
 	defer cancel()
-	return verify.Verdicts(verify.Tasks(ctx, root, tasks, verify.Options{Plan: approvedPlan(st)}))
+	return verify.Verdicts(verify.Tasks(ctx, root, tasks, verify.Options{Plan: st.PlanPath()}))
 }
 
 // stateUnreadableReason is the block reason when the state cannot be used.

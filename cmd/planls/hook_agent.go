@@ -40,26 +40,17 @@ hook's JSON output; it always exits 0.
 
 The project is --root, else $PLANLS_ROOT, else $CLAUDE_PROJECT_DIR, else the input's cwd.`,
 	}
-	cmd.AddCommand(
-		&cobra.Command{
-			Use:   "session-start",
-			Short: "SessionStart hook: what the approved plan still owes",
-			Args:  cobra.NoArgs,
-			RunE:  func(cmd *cobra.Command, _ []string) error { return runSessionStart(cmd) },
-		},
-		&cobra.Command{
-			Use:   "plan-approved",
-			Short: "PostToolUse hook on ExitPlanMode: approve the plan the user accepted",
-			Args:  cobra.NoArgs,
-			RunE:  func(cmd *cobra.Command, _ []string) error { return runPlanApproved(cmd) },
-		},
-		&cobra.Command{
-			Use:   "stop",
-			Short: "Stop hook: block while plan items are open (planls check --hook claude)",
-			Args:  cobra.NoArgs,
-			RunE:  func(cmd *cobra.Command, _ []string) error { return runClaudeHook(cmd) },
-		},
-	)
+	for _, h := range []struct {
+		use, short string
+		run        func(*cobra.Command) error
+	}{
+		{"session-start", "SessionStart hook: what the approved plan still owes", runSessionStart},
+		{"plan-approved", "PostToolUse hook on ExitPlanMode: approve the plan the user accepted", runPlanApproved},
+		{"stop", "Stop hook: block while plan items are open (planls check --hook claude)", runClaudeHook},
+	} {
+		cmd.AddCommand(&cobra.Command{Use: h.use, Short: h.short, Args: cobra.NoArgs,
+			RunE: func(cmd *cobra.Command, _ []string) error { return h.run(cmd) }})
+	}
 	return cmd
 }
 

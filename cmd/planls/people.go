@@ -2,6 +2,8 @@ package main
 
 import (
 	"strings"
+
+	"github.com/planls/planls/core"
 )
 
 // The todo tool's texts are the seed's, written for the agent that called
@@ -30,20 +32,11 @@ func forPeople(text string) string {
 			l = strings.Replace(l, deferralMarker, "), reason: ", 1)
 		}
 		if strings.HasPrefix(l, "Plan: ") {
-			l = "Plan: " + planTitle(strings.TrimPrefix(l, "Plan: "))
+			l = "Plan: " + core.PlanLabel(strings.TrimPrefix(l, "Plan: "))
 		}
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n")
-}
-
-// planTitle is a plan title as a label after "Plan: ": without a "Plan:"
-// of its own.
-func planTitle(title string) string {
-	if rest, ok := strings.CutPrefix(title, "Plan:"); ok && strings.TrimSpace(rest) != "" {
-		return strings.TrimSpace(rest)
-	}
-	return title
 }
 
 func isDigits(s string) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -28,10 +29,7 @@ type planView struct {
 // (store.NotText) is an error naming why.
 func loadPlanView(root string, st *core.State, verdicts map[int]core.Verdict) (*planView, error) {
 	v := &planView{root: root, st: st}
-	rel := defaultPlan
-	if st.Plan != nil && st.Plan.Path != "" {
-		rel = st.Plan.Path
-	}
+	rel := cmp.Or(st.PlanPath(), defaultPlan)
 	v.abs = filepath.Join(root, filepath.FromSlash(rel))
 	if filepath.IsAbs(filepath.FromSlash(rel)) {
 		v.abs = filepath.FromSlash(rel)

@@ -160,7 +160,7 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		tasks := verify.PlanItems(st)
 		vctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
-		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{Plan: approvedPlan(st)})
+		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{Plan: st.PlanPath()})
 	})
 	wg.Go(func() { links = reportLinks(s.Root) })
 	var v *planView

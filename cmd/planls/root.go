@@ -55,8 +55,7 @@ func runIO(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var ee *exitErr
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*exitErr](err); ok {
 		if ee.err != nil {
 			fmt.Fprintln(stderr, "Error:", ee.err)
 			if ee.usage {
@@ -145,8 +144,7 @@ func wrapRunE(c *cobra.Command) {
 	if inner := c.RunE; inner != nil {
 		c.RunE = func(cmd *cobra.Command, args []string) error {
 			err := inner(cmd, args)
-			var ee *exitErr
-			if err == nil || errors.As(err, &ee) {
+			if _, ok := errors.AsType[*exitErr](err); err == nil || ok {
 				return err
 			}
 			return &exitErr{code: exitError, err: err}

@@ -40,7 +40,7 @@ plan file that changed, appeared or disappeared since approval. Reads only; crea
 				return fail(err)
 			}
 			open := v.openItems()
-			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", core.NoControls(planTitle(st.Plan.Title)), len(open), v.an.Total)
+			fmt.Fprintf(out, "Plan: %s -- %d/%d plan items open\n", core.NoControls(core.PlanLabel(st.Plan.Title)), len(open), v.an.Total)
 			fmt.Fprintf(out, "  file %s, approved %s, revision %d\n", displayPath(v.abs, s.Root), st.Plan.ApprovedAt.UTC().Format(time.RFC3339), st.Revision)
 			for _, it := range open {
 				fmt.Fprintf(out, "  #%d [%s] %s\n", it.Task.ID, it.Task.Status, core.NoControls(it.TaskSubject))

@@ -83,7 +83,7 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 					return err
 				}
 			}
-			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Runner: runner, Timeout: timeout, Plan: approvedPlan(st)})
+			results := verify.Tasks(cmd.Context(), s.Root, tasks, verify.Options{Runner: runner, Timeout: timeout, Plan: st.PlanPath()})
 			v, err := loadPlanView(s.Root, st, nil)
 			if err != nil {
 				return fail(err)
@@ -124,15 +124,6 @@ func tasksToVerify(st *core.State, ids []int) ([]core.Task, error) {
 		out = append(out, st.Tasks[i])
 	}
 	return out, nil
-}
-
-// approvedPlan is the approved plan file's path (slash-separated, relative
-// to the root) as verify.Options.Plan takes it; "" when none is approved.
-func approvedPlan(st *core.State) string {
-	if st == nil || st.Plan == nil {
-		return ""
-	}
-	return st.Plan.Path
 }
 
 // checkFormat refuses an unknown --format.

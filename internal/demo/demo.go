@@ -235,7 +235,7 @@ func (c *demoClient) script(dir, plan string, o Options) error {
 	if err != nil {
 		return err
 	}
-	approve := pick(acts, "Approve plan")
+	approve := pick(acts, func(a *protocol.CodeAction) bool { return a.Title == "Approve plan" })
 	if approve == nil {
 		return fmt.Errorf("demo: no \"Approve plan\" code action (got %s)", actionTitles(acts))
 	}
@@ -265,13 +265,7 @@ func (c *demoClient) script(dir, plan string, o Options) error {
 	for _, a := range acts {
 		fmt.Fprintf(w, "  %s  (%s)\n", a.Title, a.Command.Command)
 	}
-	complete := (*protocol.CodeAction)(nil)
-	for i := range acts {
-		if strings.HasPrefix(acts[i].Title, "Complete #") {
-			complete = &acts[i]
-			break
-		}
-	}
+	complete := pick(acts, func(a *protocol.CodeAction) bool { return strings.HasPrefix(a.Title, "Complete #") })
 	if complete == nil {
 		return fmt.Errorf("demo: no Complete action on the first item (got %s)", actionTitles(acts))
 	}
@@ -341,9 +335,10 @@ func (c *demoClient) run(cmd *protocol.Command) (string, error) {
 	return env.Content[0].Text, nil
 }
 
-func pick(acts []protocol.CodeAction, title string) *protocol.CodeAction {
+// pick is the first of acts with a command that is, by ok, the one wanted.
+func pick(acts []protocol.CodeAction, ok func(*protocol.CodeAction) bool) *protocol.CodeAction {
 	for i := range acts {
-		if acts[i].Title == title && acts[i].Command != nil {
+		if acts[i].Command != nil && ok(&acts[i]) {
 			return &acts[i]
 		}
 	}

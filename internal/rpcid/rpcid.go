@@ -145,8 +145,7 @@ func Members(msg []byte, names ...string) ([]Span, error) {
 // syntaxErr is the *json.SyntaxError that json.Unmarshal gives for msg, so
 // that messages say what a decoder would (err when it has none).
 func syntaxErr(msg []byte, err error) error {
-	var se *json.SyntaxError
-	if uerr := json.Unmarshal(msg, new(json.RawMessage)); errors.As(uerr, &se) {
+	if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(msg, new(json.RawMessage))); ok {
 		return se
 	}
 	if err == nil {

@@ -33,8 +33,7 @@ func Run(ctx context.Context, dir, line string, timeout time.Duration) (exit int
 	if ctx.Err() == context.DeadlineExceeded {
 		return -1, out.Bytes(), context.DeadlineExceeded
 	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		return ee.ExitCode(), out.Bytes(), nil
 	}
 	if err != nil {

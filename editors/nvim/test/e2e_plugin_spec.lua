@@ -106,6 +106,20 @@ local function has_line(s)
   return vim.tbl_contains(sidebar.lines(), s)
 end
 
+-- The sidebar reads and is highlighted as its plan rendered afresh: a redraw
+-- that writes only the lines that changed leaves nothing stale.
+local function drawn_as_rendered()
+  local o = require('planls.config').options.sidebar
+  local r = require('planls.render').render(sidebar.plan(), { glyphs = o.glyphs, keys = o.keys })
+  H.eq(r.lines, sidebar.lines(), 'the sidebar lines')
+  local ns = vim.api.nvim_create_namespace('planls_sidebar')
+  local got = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(sidebar.buf(), ns, 0, -1, { details = true })) do
+    table.insert(got, { line = m[2], col_start = m[3], col_end = m[4].end_col, group = m[4].hl_group })
+  end
+  H.eq(r.highlights, got, 'the sidebar highlights')
+end
+
 -- 0-based line of the first line of PLAN.md starting with `prefix`.
 local function plan_line(prefix)
   for i, l in ipairs(vim.fn.readfile(plan_path)) do
@@ -303,6 +317,7 @@ H.test('an external CLI change refreshes the sidebar, cursor kept on its item', 
   H.settled(TIMEOUT, client, plan_buf, vim.uri_from_fname(ws))
   H.eq(1, #diags('evidence-failed'), describe_diags())
   H.golden('sidebar_after_cli.txt', sidebar.lines())
+  drawn_as_rendered()
   if os.getenv('PLANLS_CAPTURE') then
     H.write_file(os.getenv('PLANLS_CAPTURE'), capture())
   end
@@ -682,6 +697,7 @@ H.test('typing in PLAN.md: one planls/plan once the keystrokes pause, showing th
         end
       end
     end, 'the sidebar with the last keystroke', describe_sidebar)
+    drawn_as_rendered()
     H.eq(asked + 1, sidebar.asked, 'planls/plan requests for five keystrokes')
     H.ok(not sidebar.refresh_due(), 'a refresh still due')
   end)

@@ -114,6 +114,16 @@ function M.lines()
   return vim.api.nvim_buf_get_lines(b, 0, -1, false)
 end
 
+-- Each line of rendering r with its highlights, as one string a line that
+-- reads and is highlighted the same way matches.
+local function line_keys(r)
+  local keys = vim.list_slice(r.lines)
+  for _, h in ipairs(r.highlights) do
+    keys[h.line + 1] = keys[h.line + 1] .. '\0' .. h.col_start .. ':' .. h.col_end .. ':' .. h.group
+  end
+  return keys
+end
+
 local function draw()
   local b = M.buf()
   if not b then
@@ -135,15 +145,33 @@ local function draw()
     show_help = S.show_help,
     error = S.error,
   })
+  -- Only the lines between the first and the last that differ from the
+  -- last drawing are written: typing in one item changes one line of a
+  -- sidebar of hundreds, and writing them all with their extmarks was most
+  -- of a redraw (a thousand extmarks at 200 items).
+  r.keys = line_keys(r)
+  local old = S.rendered and vim.api.nvim_buf_line_count(b) == #S.rendered.keys and S.rendered.keys
   S.rendered = r
-  vim.bo[b].modifiable = true
-  vim.api.nvim_buf_set_lines(b, 0, -1, false, r.lines)
-  vim.bo[b].modifiable = false
-  vim.bo[b].modified = false
-  vim.api.nvim_buf_clear_namespace(b, ns, 0, -1)
-  -- Extmarks rather than nvim_buf_add_highlight, which 0.11 deprecates.
-  for _, h in ipairs(r.highlights) do
-    vim.api.nvim_buf_set_extmark(b, ns, h.line, h.col_start, { end_col = h.col_end, hl_group = h.group })
+  local first, old_last, last = 1, old and #old or vim.api.nvim_buf_line_count(b), #r.keys
+  while old and first <= old_last and first <= last and old[first] == r.keys[first] do
+    first = first + 1
+  end
+  while old and old_last >= first and last >= first and old[old_last] == r.keys[last] do
+    old_last, last = old_last - 1, last - 1
+  end
+  if first <= old_last or first <= last then
+    -- Cleared before the lines go, so no extmark of them is left behind.
+    vim.api.nvim_buf_clear_namespace(b, ns, first - 1, old_last)
+    vim.bo[b].modifiable = true
+    vim.api.nvim_buf_set_lines(b, first - 1, old_last, false, vim.list_slice(r.lines, first, last))
+    vim.bo[b].modifiable = false
+    vim.bo[b].modified = false
+    -- Extmarks rather than nvim_buf_add_highlight, which 0.11 deprecates.
+    for _, h in ipairs(r.highlights) do
+      if h.line >= first - 1 and h.line < last then
+        vim.api.nvim_buf_set_extmark(b, ns, h.line, h.col_start, { end_col = h.col_end, hl_group = h.group })
+      end
+    end
   end
 
   for w, k in pairs(keep) do
