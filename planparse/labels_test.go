@@ -135,6 +135,7 @@ func TestLabelNumber(t *testing.T) {
 		// Joined to context, checks or work decide; narrowing it does not.
 		{"edge cases and acceptance", kCriteria}, {"background & tests", kVerify}, {"risks and mitigations", kContext},
 		{"notes on verification", kNotes}, {"summary and next steps", kWork}, {"context and goals", kContext},
+		{"plan de vérification", kVerify}, {"plan de travail", kWork},
 	} {
 		if got := labelKind(tc.text); got != tc.want {
 			t.Errorf("labelKind(%q) = %d, want %d", tc.text, got, tc.want)

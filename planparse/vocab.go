@@ -96,7 +96,7 @@ var labelWords = map[kind][]string{
 		"dependências", "escopo", "arquitetura", "riscos", "objetivo",
 		"résumé", "contexte", "objectif", "objectifs", "risques", "hypothèses", "références",
 		"décisions", "contraintes", "conception", "dépendances", "calendrier", "périmètre", "principes",
-		"exigences",
+		"exigences", "revue utilisateur requise",
 		"zusammenfassung", "überblick", "übersicht", "kontext", "hintergrund", "ziel", "ziele",
 		"risiken", "annahmen", "referenzen", "entscheidungen", "leitprinzipien", "prinzipien",
 		"einschränkungen", "architektur", "abhängigkeiten", "reihenfolge", "zeitplan", "anforderungen",
@@ -458,7 +458,10 @@ func prefixLabel(s string, idx map[string]kind) kind {
 				if k, ok := lookupLabel(idx, strings.TrimSpace(s[:i])); ok {
 					// "Edge cases and acceptance": a section that joins
 					// checks or work to context holds that work.
-					if j, ok := lookupLabel(idx, strings.TrimSpace(s[i+len(q):])); ok && conjunctions[q] && (k == kContext || k == kNotes) && j.lists() {
+					if j, ok := lookupLabel(idx, strings.TrimSpace(s[i+len(q):])); ok && (conjunctions[q] && (k == kContext || k == kNotes) && j.lists() ||
+						k == kWork && j.checks()) {
+						// "Plan de vérification": a plan of checks is a
+						// checks section.
 						return j
 					}
 					return k
