@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -162,12 +161,6 @@ func newVerifyReport(v *planView, st *core.State, results []verify.Result) *chec
 		r.verdicts = append(r.verdicts, d)
 	}
 	return r
-}
-
-// verifyContext bounds the verification check, status and the stop hook
-// run: no command runs there, only git lookups.
-func verifyContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(cmd.Context(), 30*time.Second)
 }
 
 // ghCommand is the workflow command of each level.
