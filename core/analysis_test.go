@@ -72,6 +72,8 @@ func TestAnalyzeRules(t *testing.T) {
 				"open-item #1 3: open plan item #1 (pending): one",
 				"checked-not-completed #1 3: plan item #1 is ticked but not completed: complete it with evidence",
 			}},
+		{name: "blank lines only", approved: "# P\n\n- one\n", edit: closeAll, now: "# P\n\n\n- one\n",
+			want: []string{textDriftLine}},
 		{name: "changed and missing", approved: "# P\n\n- one\n- two\n- three\n", edit: closeAll,
 			now: "# P\n\n- uno\n- three\n",
 			want: []string{
