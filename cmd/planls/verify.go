@@ -87,7 +87,7 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 			if err != nil {
 				return fail(err)
 			}
-			rep := newVerifyReport(v, st, results)
+			rep := newVerifyReport(v, results)
 			if err := rep.write(cmd, format); err != nil {
 				return fail(err)
 			}
@@ -146,7 +146,7 @@ type verdictLine struct {
 
 // newVerifyReport is the report planls verify prints: each result's
 // verdict (core.VerdictMessage), at its item.
-func newVerifyReport(v *planView, st *core.State, results []verify.Result) *checkReport {
+func newVerifyReport(v *planView, results []verify.Result) *checkReport {
 	r := newCheckReport(v)
 	r.onlyVerify = true
 	for _, res := range results {
