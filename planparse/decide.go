@@ -100,6 +100,7 @@ var commonRows = []row{
 
 var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"the title, or before any heading", (*reader).top, aTrack, "", false},
+	row{"current state with checkboxes", statusBoxes, aBoxes, "", false},
 	row{"current state", isKind(kStatus), aSkip, whyStatus, false},
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
 	row{"a task table with a status column under a context or notes label", statusTableUnderLabel, aTrack, "", false},
@@ -133,6 +134,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 
 var boxRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"the title, or before any heading", (*reader).top, aBoxes, "", false},
+	row{"current state with checkboxes", statusBoxes, aBoxes, "", false},
 	row{"current state", isKind(kStatus), aSkip, whyStatus, false},
 	row{"context with checkboxes", func(_ *reader, s *sec) bool { return s.kind.skips() && s.boxes > 0 }, aBoxes, "", false},
 	row{"log of done work", isKind(kLog), aSkip, whyLog, false},
@@ -171,6 +173,12 @@ var todoRows = append(commonRows[:len(commonRows):len(commonRows)],
 func statusTableUnderLabel(_ *reader, s *sec) bool {
 	return (s.kind == kContext || s.kind == kNotes) && s.statusRows > 0
 }
+
+// statusBoxes reports whether a current-state section holds checkboxes:
+// each box is a piece of work to tick off, ticked or not, wherever it sits
+// ("## Current status" over "- [x] Draft the architecture"); its other
+// lines record the state.
+func statusBoxes(_ *reader, s *sec) bool { return s.kind == kStatus && s.boxes > 0 }
 
 func isKind(k kind) func(*reader, *sec) bool {
 	return func(_ *reader, s *sec) bool { return s.kind == k }

@@ -22,7 +22,7 @@ const (
 	kPlain    kind = iota // not a label: the heading names work, or a topic
 	kExclude              // non-goals, out of scope, future, ideas: never work, not even a checkbox
 	kContext              // summary, background, reference, design, files, order, risks: not work
-	kStatus               // the current state: its checkboxes record findings, not work
+	kStatus               // the current state: a record, not work, but its checkboxes are work to tick
 	kLog                  // progress, changelog, history: plain bullets are a log, checkboxes done work
 	kNotes                // notes and remarks
 	kCriteria             // acceptance, success or exit criteria: each bullet is an item
