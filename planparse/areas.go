@@ -88,6 +88,47 @@ func boxGroup(e *entry) bool {
 	return n > 0
 }
 
+// openOverTicked reports whether e is an open box whose nested entries,
+// at every depth, are all ticked boxes ("- [ ] **Design phase**" over
+// "- [x] Write the mockups"): the plan ticks off the boxes below it and
+// leaves it open, so it only names the phase they belong to, and the
+// boxes that have none under them are the items. A box over open
+// sub-boxes, or ticked with them, is one item with sub-steps as before.
+func openOverTicked(e *entry) bool {
+	return e.box && e.item.Checkbox == Unchecked && e.hasKids() && allTicked(e.kids)
+}
+
+// allTicked reports whether entries holds a box and every entry in it,
+// and nested in its entries, is a ticked box.
+func allTicked(entries []entry) bool {
+	n := 0
+	for i := range entries {
+		k := &entries[i]
+		if k.empty {
+			continue
+		}
+		if !k.box || k.item.Checkbox != Checked || k.hasKids() && !allTicked(k.kids) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// addLeaves adds the entries nested in e, at any depth, that have no
+// entries nested in them.
+func (r *reader) addLeaves(s *sec, ev *event, e *entry) {
+	for i := range e.kids {
+		switch k := &e.kids[i]; {
+		case k.empty:
+		case k.hasKids():
+			r.addLeaves(s, ev, k)
+		default:
+			r.add(s, ev.item(k))
+		}
+	}
+}
+
 // addKids adds the entries nested in e, but not the ones that forbid ("Do
 // not …" is a rule, not work).
 func (r *reader) addKids(s *sec, ev *event, e *entry) {

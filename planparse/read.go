@@ -527,6 +527,10 @@ func (r *reader) list(s *sec, ev *event, boxesOnly, ledIn bool) bool {
 			r.addKids(s, ev, e)
 			continue
 		}
+		if openOverTicked(e) {
+			r.addLeaves(s, ev, e)
+			continue
+		}
 		if boxesOnly && !e.box {
 			continue
 		}
