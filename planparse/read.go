@@ -155,6 +155,7 @@ func (r *reader) layout() {
 	r.agent, r.ctx = ctx && check, ctx
 	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
+	r.orderWork()
 	for _, s := range r.secs {
 		r.statusTasks = r.statusTasks || s.statusRows > 0
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
