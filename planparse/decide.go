@@ -119,6 +119,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"over sub-sections", func(_ *reader, s *sec) bool { return len(s.kids) > 0 }, aTrack, "", false},
 	row{"group heading holding fields", func(r *reader, s *sec) bool { return r.grouping(s) && r.fields(s) }, aItem, whyHeading, false},
 	row{"a card of fields among task cards", (*reader).fieldCard, aItem, whyHeading, false},
+	row{"a file heading whose lists its prose leads in", (*reader).ledFile, aItem, whyHeading, false},
 	row{"group heading", (*reader).grouping, aTrack, "", false},
 	row{"reference in a plan that names its work", (*reader).spec, aSkip, whySpec, true},
 	row{"an endpoint of an API reference", (*reader).endpoint, aSkip, whyAPI, true},
@@ -593,6 +594,9 @@ func (r *reader) stepTable(s *sec) bool {
 // heading names no work: a design document that ends in its plan describes
 // what it builds, chapter by chapter, before it lists the work, so the
 // chapters' topics are reference however their headings are worded. A
+// heading that names work by its form ("### Phase 1: Local queue", a file
+// action), or one under such a heading, is work wherever the chapter
+// stands: the chapter holds the plan's phases, not its design. A
 // section before the work list with no sub-sections ("## Content" and its
 // bullets, then "## Done") is an area of work, not a chapter.
 func (r *reader) specTopic(s *sec) bool {
@@ -601,6 +605,9 @@ func (r *reader) specTopic(s *sec) bool {
 	}
 	top := s
 	for p := r.parentOf(s); p != nil && !r.top(p); p = r.parentOf(p) {
+		if r.named(top) {
+			return false
+		}
 		top = p
 	}
 	if top == s || r.top(top) || !r.topLevel(top) || top.kind != kPlain || r.isAnchor(top) || top.form != fNone {

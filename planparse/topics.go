@@ -95,6 +95,16 @@ func (r *reader) ledTopic(s *sec) bool {
 		s.plain > 0 && s.freeLists == 0 && s.leadIns == 0 && r.proseParagraphs(s) > 0
 }
 
+// ledFile: a file heading ("[NEW] api/tokens/") without sub-sections
+// whose every list is bulleted and led in by a paragraph of its own ("Create
+// the module:") names one change to that file, and the list specifies it;
+// bullets written straight under the heading, or numbered steps, are the
+// changes themselves.
+func (r *reader) ledFile(s *sec) bool {
+	return s.head >= 0 && s.form == fFile && s.restK != kExclude && len(s.kids) == 0 && s.boxes == 0 && s.rows == 0 &&
+		s.plain > 0 && s.ordered == 0 && s.freeLists == 0
+}
+
 // datedHorizon: every top-level entry of the section's lists (two or
 // more) names when it is planned, a quarter, a half or a year ("French -
 // Q3 2025", "Portuguese (2026)"): what a "Future …" heading holds is then
