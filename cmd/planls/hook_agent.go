@@ -91,9 +91,7 @@ func hookContext(cmd *cobra.Command, event, context, user string) error {
 		HookSpecificOutput specific `json:"hookSpecificOutput"`
 		SystemMessage      string   `json:"systemMessage,omitempty"`
 	}{specific{event, context}, user}
-	enc := json.NewEncoder(cmd.OutOrStdout())
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(cmd, out, "")
 }
 
 // runSessionStart tells the agent at the start of a session what the plan
