@@ -105,8 +105,10 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 				return fail(err)
 			}
 			// On stderr: stdout is the format's, read by machines.
-			if w := s.JournalConflict(); w != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+			for _, w := range []string{s.RestoredWarning(st), s.JournalConflict()} {
+				if w != "" {
+					fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+				}
 			}
 			rep := newCheckReport(v)
 			rep.strict = strict

@@ -254,7 +254,7 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 		if err != nil {
 			return a, err
 		}
-		if st.Plan == nil || !core.PlanMatches(cur, st.Plan.ID) {
+		if st.Plan == nil || core.TextChanged(cur, st.Plan) {
 			if name = unsafeName.ReplaceAllString(name, "_"); name == "" || name == "." || name == ".." {
 				name = "plan"
 			}
