@@ -216,7 +216,7 @@ func (a *Analysis) match() {
 		// An item that is not the approved one already says the bytes
 		// differ: the whole text is hashed only when every item is.
 		a.NeedsReapproval = len(missing) > 0 || slices.ContainsFunc(a.Items, func(it Item) bool { return it.Drift != DriftSame }) ||
-			!PlanMatches(a.Src, a.State.Plan.ID)
+			TextChanged(a.Src, a.State.Plan)
 	}
 	a.byTask = make(map[int]int, len(a.Items))
 	for i, it := range a.Items {
@@ -227,11 +227,7 @@ func (a *Analysis) match() {
 		}
 	}
 	if a.Approved && a.Exists && a.NeedsReapproval && len(missing) == 0 {
-		same := true
-		for _, it := range a.Items {
-			same = same && it.Drift == DriftSame
-		}
-		a.TextDrift = same && TextChanged(a.Src, a.State.Plan)
+		a.TextDrift = !slices.ContainsFunc(a.Items, func(it Item) bool { return it.Drift != DriftSame })
 	}
 }
 

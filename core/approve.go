@@ -33,7 +33,8 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // itemKey is a plan item's identity for reconciliation: full scope, subject
 // and planText, compared exactly (docs/PLAN-FORMAT.md
-// "Approval and re-approval"). A struct of the item's own strings hashes without
+// "Approval and re-approval") but for the marks of the task boxes in
+// planText: ticking an item's sub-check is progress, not a new item. A struct of the item's own strings hashes without
 // building a new string, except to join a scope deeper than one heading.
 type itemKey struct {
 	depth                    int // len(scope): tells no scope from one empty heading
@@ -41,7 +42,7 @@ type itemKey struct {
 }
 
 func keyOf(scope []string, subject, planText string) itemKey {
-	k := itemKey{depth: len(scope), subject: keyText(subject), planText: keyText(planText)}
+	k := itemKey{depth: len(scope), subject: keyText(subject), planText: keyText(untickedLines(planText))}
 	switch len(scope) {
 	case 0:
 	case 1:

@@ -88,15 +88,21 @@ func isASCII(s string) bool {
 }
 
 // textID hashes src as a reader sees it: keyText of the text with LF line
-// ends, no BOM, no blank lines at the end and no white space ending a line. Two files that differ only in what a reader cannot see
-// have the same textID.
-func textID(src []byte) string { return textIDOf(src, true) }
+// ends, no BOM, no blank lines at the end, no white space ending a line
+// and every task box read as open (untickedText). Two files that differ
+// only in what a reader cannot see, or in which boxes are ticked, have the
+// same textID.
+func textID(src []byte) string { return textIDOf(src, true, true) }
 
 // textIDOf is textID, keeping the white space that ends lines unless
-// trimEnds: how textIds were made before planls dropped it, so a plan
-// approved then is not taken as changed now.
-func textIDOf(src []byte, trimEnds bool) string {
+// trimEnds and the boxes' marks unless untick: how textIds were made
+// before planls dropped them, so a plan approved then is not taken as
+// changed now.
+func textIDOf(src []byte, trimEnds, untick bool) string {
 	s := bytes.TrimPrefix(src, utf8BOM)
+	if untick {
+		s = untickedText(s)
+	}
 	if bytes.IndexByte(s, '\r') >= 0 {
 		s = bytes.ReplaceAll(s, []byte("\r\n"), []byte("\n"))
 		s = bytes.ReplaceAll(s, []byte("\r"), []byte("\n"))
@@ -115,14 +121,17 @@ func textIDOf(src []byte, trimEnds bool) string {
 // TextChanged reports whether src, the plan file now, says something else
 // than the approved plan ref (every edit to approved text is
 // drift), ignoring what a reader cannot see (Unicode normalization, emoji
-// variation selectors, a BOM, line endings). A nil ref has nothing to
+// variation selectors, a BOM, line endings) and the marks of task boxes
+// (ticking a box is progress, not a new plan). A nil ref has nothing to
 // change. States approved before textId existed compare by content hash.
 func TextChanged(src []byte, ref *PlanRef) bool {
-	if ref == nil {
+	switch {
+	case ref == nil:
 		return false
+	case PlanMatches(src, ref.ID):
+		return false
+	case ref.TextID == "":
+		return true
 	}
-	if ref.TextID == "" {
-		return !PlanMatches(src, ref.ID)
-	}
-	return textID(src) != ref.TextID && textIDOf(src, false) != ref.TextID
+	return textID(src) != ref.TextID && textIDOf(src, true, false) != ref.TextID && textIDOf(src, false, false) != ref.TextID
 }

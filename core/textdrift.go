@@ -14,7 +14,8 @@ import (
 // of those lines (PlanRef.Outside) and an edit there is found by comparing
 // the lines of the file now with them: the finding goes on the line that
 // changed, not on the title. A line is compared as a reader sees it
-// (keyText, trailing white space dropped); blank lines are left out.
+// (keyText, trailing white space dropped, a task box read as open:
+// unticked); blank lines are left out.
 
 // outsideHashLen is the bytes kept of each line's hash: 3 bytes, 4 base64
 // characters a line; a collision only hides which line changed, never
@@ -51,7 +52,7 @@ func outsideLines(src []byte, plan *planparse.Plan) []outsideLine {
 		inItem := item < len(plan.Items) && plan.Items[item].Block.Start <= start && start < plan.Items[item].Block.End
 		if len(line) > 0 && !inItem {
 			h := fnv.New32a()
-			h.Write([]byte(keyText(string(line))))
+			h.Write([]byte(keyText(string(unticked(line)))))
 			out = append(out, outsideLine{hash: string(h.Sum(nil)[:outsideHashLen]), rng: planparse.Range{Start: start, End: start + len(bytes.TrimRight(src[start:end], "\r"))}})
 		}
 		start = next

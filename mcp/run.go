@@ -24,8 +24,17 @@ type Options struct {
 	Root        string // explicit workspace root (--root); "" = PLANLS_ROOT, MCP roots, cwd
 	ReadOnly    bool   // serve only list/get (--read-only)
 	NoDeleteAll bool   // refuse delete_all
-	// Structured says whether results carry structuredContent (--structured-content).
-	Structured Structured
+	// Structured puts the details in structuredContent instead of _meta
+	// (--structured-content always), for clients that read it in code and
+	// never show it to a model. Claude Code and Codex CLI show the model a
+	// result's structuredContent (as JSON) instead of its content text
+	// whenever it is present, Codex for errors too, and any client may do
+	// the same (the MCP spec leaves the choice to the client). The tool
+	// declares no outputSchema, so structuredContent is optional: by default
+	// a result is the seed's text as content, which every client shows the
+	// model, and the details snapshot in _meta, which clients hand to
+	// programs and not to the model.
+	Structured bool
 	// Version is reported as serverInfo.version; "" reports "dev".
 	Version string
 }

@@ -30,14 +30,14 @@ func rawCall(t *testing.T, cs *sdk.ClientSession, args string) *sdk.CallToolResu
 func TestResultShape(t *testing.T) {
 	for _, tc := range []struct {
 		client string
-		mode   Structured
+		mode   bool
 	}{
-		{"claude-code", StructuredNever},
-		{"codex-mcp-client", StructuredNever},
-		{"some-new-client", StructuredNever},
-		{"some-new-client", StructuredAlways},
+		{"claude-code", false},
+		{"codex-mcp-client", false},
+		{"some-new-client", false},
+		{"some-new-client", true},
 	} {
-		t.Run(tc.client+map[Structured]string{StructuredNever: "", StructuredAlways: "/always"}[tc.mode], func(t *testing.T) {
+		t.Run(tc.client+map[bool]string{false: "", true: "/always"}[tc.mode], func(t *testing.T) {
 			root := newProject(t)
 			plan := "# Demo\n\n## Work\n- Add the parser\n- Write the docs\n"
 			if err := os.WriteFile(filepath.Join(root, "PLAN.md"), []byte(plan), 0o644); err != nil {
@@ -56,7 +56,7 @@ func TestResultShape(t *testing.T) {
 					t.Fatalf("%s: content %+v isError %v, want %q", c.args, res.Content, res.IsError, c.text)
 				}
 				var raw any = res.Meta[DetailsKey]
-				if tc.mode == StructuredAlways {
+				if tc.mode {
 					if res.Meta[DetailsKey] != nil {
 						t.Fatalf("%s: details in both _meta and structuredContent", c.args)
 					}
@@ -75,7 +75,7 @@ func TestResultShape(t *testing.T) {
 }
 
 func TestParseStructured(t *testing.T) {
-	for in, want := range map[string]Structured{"": StructuredNever, "never": StructuredNever, "always": StructuredAlways} {
+	for in, want := range map[string]bool{"": false, "never": false, "always": true} {
 		if got, err := ParseStructured(in); err != nil || got != want {
 			t.Errorf("%q: %v %v", in, got, err)
 		}

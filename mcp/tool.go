@@ -44,7 +44,7 @@ func (h *handler) call(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	h.callMu.Lock()
 	defer h.callMu.Unlock()
 
-	structured := h.opts.Structured == StructuredAlways
+	structured := h.opts.Structured
 	root, ask, err := h.rootFor(ctx, req)
 	if ask != nil {
 		return ask, nil

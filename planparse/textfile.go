@@ -3,6 +3,7 @@ package planparse
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"unicode"
 )
 
@@ -72,4 +73,36 @@ func capitals(line string) bool {
 		}
 	}
 	return letters >= 3
+}
+
+// describedFeature reports whether a section's whole body is one line of
+// prose with a plain list right under it, on the next line, and nothing
+// else ("# Marathon", then "Complete the puzzle several times in a row",
+// then "- N disks M times"): the line says what the heading's work is and
+// the list specifies it, as a line over the list right under it does in a
+// plain-text TODO, so the heading is one item and both are its details. A
+// line ending in a colon leads the list in instead, a blank line between
+// them makes them two blocks, and a line that opens with '#' marks is a
+// heading written wrong ("####### seven"), not a line that describes work.
+func (r *reader) describedFeature(s *sec) bool {
+	if s.head < 0 || len(s.kids) > 0 || s.boxes > 0 || s.rows > 0 || s.plain == 0 {
+		return false
+	}
+	var para, list *event
+	for _, ev := range s.events {
+		switch {
+		case ev.kind == evComment:
+		case ev.kind == evParagraph && para == nil && list == nil && ev.lines == 1 && ev.prose && !endsInColon(ev.last) && !strings.HasPrefix(trimSpace(ev.last), "#"):
+			para = ev
+		case ev.kind == evList && para != nil && list == nil && len(ev.entries) > 0:
+			list = ev
+		default:
+			return false
+		}
+	}
+	if list == nil {
+		return false
+	}
+	at := list.at(list.entries[0].item.Line).Start
+	return nextLine(r.src, r.ln.end[para.l0], at-indentBefore(r.src, at))
 }

@@ -18,9 +18,9 @@ import (
 type Input struct {
 	Root  string      // the workspace root (absolute)
 	State *core.State // with an approved plan
-	// History calls its function with each change of the history, oldest
-	// first (store.Store.History's shape); nil for none.
-	History func(func(store.HistoryEntry) error) error
+	// History is every change of the history, oldest first
+	// (store.Store.History's).
+	History []store.HistoryEntry
 	// Items are the plan items in the order of the plan file (those no
 	// longer in it last), with where each stands now.
 	Items []Placed
@@ -71,9 +71,9 @@ const (
 	DefaultChartMax    = 300
 )
 
-// Build makes the report of in. Its only errors are the history's: what
-// cannot be linked is shown without a link.
-func Build(in Input) (*Report, error) {
+// Build makes the report of in; what cannot be linked is shown without a
+// link.
+func Build(in Input) *Report {
 	st := in.State
 	r := &Report{Generated: in.Now.UTC(), Revision: st.Revision, Verify: map[verify.State]int{}}
 	if st.Plan != nil {
@@ -91,14 +91,7 @@ func Build(in Input) (*Report, error) {
 	for _, res := range in.Verify {
 		results[res.TaskID] = res
 	}
-	each := in.History
-	if each == nil {
-		each = func(func(store.HistoryEntry) error) error { return nil }
-	}
-	h, err := readHistory(each, in.Options)
-	if err != nil {
-		return nil, err
-	}
+	h := readHistory(in.History, in.Options)
 	r.Timeline, r.Omitted, r.OmittedStarts, r.Chart, r.Approvals = h.timeline, h.omitted, h.omittedStarts, h.chart, h.approvals
 	r.Chart.End = r.Generated
 	for _, g := range in.Gaps {
@@ -158,7 +151,7 @@ func Build(in Input) (*Report, error) {
 		}
 		r.Drift = append(r.Drift, d)
 	}
-	return r, nil
+	return r
 }
 
 func count(c *Counts, it Item) {

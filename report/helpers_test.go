@@ -60,16 +60,6 @@ func (h *journalBuilder) set(at time.Time, actor string, id int, f func(*core.Ta
 	h.push(store.HistoryEntry{Time: at, Actor: actor, Kind: "call", Changes: []store.TaskChange{{ID: id, Subject: n.Subject, From: before.Status, To: n.Status, Task: &n}}})
 }
 
-// each is the history as store.Store.History gives it.
-func (h *journalBuilder) each(fn func(store.HistoryEntry) error) error {
-	for _, ev := range h.events {
-		if err := fn(ev); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (h *journalBuilder) push(ev store.HistoryEntry) {
 	ev.Revision = int64(len(h.events) + 1)
 	h.events = append(h.events, ev)
@@ -134,7 +124,7 @@ func fixture(hostile bool) Input {
 	results[2].Weak, results[2].Reason = true, "the evidence names nothing checkable (no commit, file, test, command or URL)"
 	drift := []Drift{{Kind: "new", Subject: "Document the limits", Line: 30, Message: "not in the approved plan (re-approve with planls approve): Document the limits"}}
 	f := Forge{Kind: "GitHub", Base: "https://github.com/acme/widgets"}
-	return Input{Root: "/work/widgets", State: st, History: h.each, Items: placed, Verify: results, Drift: drift,
+	return Input{Root: "/work/widgets", State: st, History: h.events, Items: placed, Verify: results, Drift: drift,
 		Links: Links{Forge: &f, Rev: "0123456789abcdef0123456789abcdef01234567"}, Now: t0.Add(48 * time.Hour)}
 }
 

@@ -27,7 +27,7 @@ type history struct {
 // change gives the chart's counts, and each transition a timeline event.
 // Items are told apart by their stable identity (UID), by id where the
 // journal has none.
-func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) (history, error) {
+func readHistory(entries []store.HistoryEntry, opts Options) history {
 	h := history{closed: map[int]time.Time{}}
 	type item struct {
 		status   core.Status
@@ -38,7 +38,7 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 	var all []Event
 	var pts []Point
 	var marks []Mark
-	err := each(func(ev store.HistoryEntry) error {
+	for _, ev := range entries {
 		var evs []Event
 		switch ev.Kind {
 		case "approve":
@@ -119,10 +119,6 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 		if n := len(pts); h.approvals > 0 && (ev.Kind == "approve" || n == 0 || pts[n-1].Scope != p.Scope || pts[n-1].Done != p.Done || pts[n-1].Deferred != p.Deferred) {
 			pts = append(pts, p)
 		}
-		return nil
-	})
-	if err != nil {
-		return h, err
 	}
 	h.chart = thin(pts, marks, opts.ChartMax)
 	all, h.omitted, h.omittedStarts = pick(all, opts.TimelineMax)
@@ -144,7 +140,7 @@ func readHistory(each func(func(store.HistoryEntry) error) error, opts Options) 
 		all[i].Detail = core.NoControls(all[i].Detail)
 	}
 	h.timeline = all
-	return h, nil
+	return h
 }
 
 // pick bounds the timeline (oldest first) to limit events

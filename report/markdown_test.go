@@ -62,7 +62,7 @@ func bigFixture(n int, hostile bool) Input {
 func markdownOf(t *testing.T, in Input, maxBytes int) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Markdown(&b, build(t, in), maxBytes); err != nil {
+	if err := Markdown(&b, Build(in), maxBytes); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -170,7 +170,7 @@ func TestMarkdownClipsAHugeLine(t *testing.T) {
 
 func TestMarkdownLimitTooSmall(t *testing.T) {
 	var b bytes.Buffer
-	if err := Markdown(&b, build(t, bigFixture(3, false)), 100); err == nil {
+	if err := Markdown(&b, Build(bigFixture(3, false)), 100); err == nil {
 		t.Error("a 100-byte limit was accepted")
 	}
 }

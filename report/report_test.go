@@ -55,7 +55,7 @@ func TestMarkdownGolden(t *testing.T) {
 				in.Links = Links{Local: true}
 			}
 			var b bytes.Buffer
-			if err := Markdown(&b, build(t, in), 0); err != nil {
+			if err := Markdown(&b, Build(in), 0); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tc.name, b.Bytes())
@@ -90,7 +90,7 @@ func checkLinks(t *testing.T, page string) {
 
 func TestMarkdownHostileTextRendersAsText(t *testing.T) {
 	var b bytes.Buffer
-	if err := Markdown(&b, build(t, fixture(true)), 0); err != nil {
+	if err := Markdown(&b, Build(fixture(true)), 0); err != nil {
 		t.Fatal(err)
 	}
 	// Render it as a permissive Markdown renderer would (raw HTML allowed,
@@ -121,7 +121,7 @@ func TestHTMLHostileTextRendersAsText(t *testing.T) {
 			in.Links = Links{Local: true}
 		}
 		var b bytes.Buffer
-		if err := HTML(&b, build(t, in), "test"); err != nil {
+		if err := HTML(&b, Build(in), "test"); err != nil {
 			t.Fatal(err)
 		}
 		page := b.String()
@@ -144,7 +144,7 @@ func TestHTMLHostileTextRendersAsText(t *testing.T) {
 
 func TestHTMLSelfContained(t *testing.T) {
 	var b bytes.Buffer
-	if err := HTML(&b, build(t, fixture(false)), "test"); err != nil {
+	if err := HTML(&b, Build(fixture(false)), "test"); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -174,7 +174,7 @@ func TestHTMLSelfContained(t *testing.T) {
 }
 
 func TestHistoryTimelineAndChart(t *testing.T) {
-	r := build(t, fixture(false))
+	r := Build(fixture(false))
 	var kinds []string
 	for i := len(r.Timeline) - 1; i >= 0; i-- {
 		e := r.Timeline[i]
@@ -228,7 +228,7 @@ func TestChartThinning(t *testing.T) {
 			h.set(t0.Add(time.Duration(i+1)*time.Minute), "cli", id, complete("a1b2c3d"))
 		}
 	}
-	r := build(t, Input{State: fixture(false).State, History: h.each, Options: Options{ChartMax: 50, TimelineMax: 30}})
+	r := Build(Input{State: fixture(false).State, History: h.events, Options: Options{ChartMax: 50, TimelineMax: 30}})
 	if n := len(r.Chart.Points); n > 55 || n < 40 {
 		t.Errorf("%d points after thinning to 50", n)
 	}
@@ -242,15 +242,6 @@ func TestChartThinning(t *testing.T) {
 	if len(r.Timeline) != 30 || r.Omitted != 2001-30 || r.Timeline[0].Time.Before(r.Timeline[1].Time) {
 		t.Errorf("timeline %d shown, %d earlier: want the newest 30 first", len(r.Timeline), r.Omitted)
 	}
-}
-
-func build(t *testing.T, in Input) *Report {
-	t.Helper()
-	r, err := Build(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 // A long history of starts and stops does not push what changed the plan
@@ -269,7 +260,7 @@ func TestTimelineKeepsWhatChangesThePlan(t *testing.T) {
 		h.set(t0.Add(time.Duration(3+i)*time.Minute), "mcp", 2, status(s))
 	}
 	st := &core.State{Version: 1, Revision: int64(len(h.events)), NextID: 4, Plan: h.plan}
-	r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: 30}})
+	r := Build(Input{State: st, History: h.events, Options: Options{TimelineMax: 30}})
 	var kinds []string
 	for _, e := range r.Timeline {
 		if e.Kind != "started" && e.Kind != "stopped" {
@@ -289,7 +280,7 @@ func TestTimelineKeepsWhatChangesThePlan(t *testing.T) {
 	if want := `973 events are not shown (all starts and stops): <code>planls report --full</code> shows every one.`; !strings.Contains(page.String(), want) {
 		t.Errorf("page lacks %q", want)
 	}
-	if r := build(t, Input{State: st, History: h.each, Options: Options{TimelineMax: -1}}); len(r.Timeline) != 1003 || r.Omitted != 0 {
+	if r := Build(Input{State: st, History: h.events, Options: Options{TimelineMax: -1}}); len(r.Timeline) != 1003 || r.Omitted != 0 {
 		t.Errorf("full timeline: %d events, %d omitted; want all 1003", len(r.Timeline), r.Omitted)
 	}
 }
@@ -307,7 +298,7 @@ func TestTimelineShowsAStop(t *testing.T) {
 	h.set(t0.Add(4*time.Minute), "cli", 2, deferWith("later"))
 	h.set(t0.Add(5*time.Minute), "cli", 2, status(core.Pending))
 	st := &core.State{Version: 1, Revision: int64(len(h.events)), NextID: 3, Plan: h.plan}
-	r := build(t, Input{State: st, History: h.each})
+	r := Build(Input{State: st, History: h.events})
 	var kinds []string
 	for _, e := range r.Timeline {
 		kinds = append(kinds, e.Kind+"#"+strconv.Itoa(e.TaskID)+"@"+e.Actor)
@@ -328,7 +319,7 @@ func TestTimelineShowsAStop(t *testing.T) {
 // The state after the last change is drawn with a width of its own (up to
 // the report's time), not as a dot on the chart's right edge.
 func TestChartShowsTheLastState(t *testing.T) {
-	svg := string(chartSVG(build(t, fixture(false)).Chart))
+	svg := string(chartSVG(Build(fixture(false)).Chart))
 	cx := regexp.MustCompile(`<circle class="pt" cx="([0-9.]+)"`).FindAllStringSubmatch(svg, -1)
 	done := regexp.MustCompile(`<path class="area-done" d="[^"]*H([0-9.]+)V[0-9.]+Z"`).FindStringSubmatch(svg)
 	if len(cx) == 0 || done == nil {
@@ -348,7 +339,7 @@ func TestReportSaysHistoryIsMissing(t *testing.T) {
 	in := fixture(false)
 	in.Gaps = []store.HistoryGap{{From: 1, To: 40, Segment: "journal/0000000020-0000000040-0123456789ab.jsonl.gz"},
 		{From: 61, To: 80}, {From: 90, To: 90}}
-	r := build(t, in)
+	r := Build(in)
 	want := []string{
 		"History missing: the history before revision 41 (.planls/journal/0000000020-0000000040-0123456789ab.jsonl.gz is not in this clone: it was not committed, or was removed).",
 		"History missing: the changes of revisions 61–80 (no file in .planls/journal/ holds them: a sealed segment was not committed, or was removed).",
@@ -373,7 +364,7 @@ func TestReportSaysHistoryIsMissing(t *testing.T) {
 	}
 	in.Gaps = nil
 	page.Reset()
-	if err := HTML(&page, build(t, in), "test"); err != nil {
+	if err := HTML(&page, Build(in), "test"); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(page.String(), "history-missing") {

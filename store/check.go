@@ -18,7 +18,7 @@ func (s *Store) Check() (warnings []string, err error) {
 		return nil, err
 	}
 	warnings = warningsOf(st)
-	if w := restoredWarning(st.Revision, lastRevision(s.JournalPath())); w != "" {
+	if w := s.RestoredWarning(st); w != "" {
 		warnings = append(warnings, w)
 	}
 	if w := s.JournalConflict(); w != "" {
@@ -29,15 +29,34 @@ func (s *Store) Check() (warnings []string, err error) {
 
 // restoredWarning is the warning for a state file whose revision is below
 // the journal's last one: an older copy was put back (git checkout, a
-// backup). Writes stay allowed, since restoring is legitimate and the next
-// change is journaled after the last revision; the warning only says the
-// journal holds newer changes. "" when the journal is
-// not ahead (or cannot be read: journalRev < 0).
+// backup). Writes are refused until one of the two repairs it names has
+// run (RestoredError), since a write would make the old copy the state
+// and drop the journal's newer changes from it. "" when the journal is not
+// ahead (or cannot be read: journalRev < 0).
 func restoredWarning(stateRev, journalRev int64) string {
 	if journalRev <= stateRev {
 		return ""
 	}
-	return fmt.Sprintf("state.json is at revision %d but the journal records %d changes: it was restored from an older copy; planls doctor --rebuild brings back the journal's state", stateRev, journalRev)
+	return fmt.Sprintf("state.json is at revision %d but the journal records %d changes: it was restored from an older copy; %s", stateRev, journalRev, restoredRepairs)
+}
+
+// restoredRepairs names the two ways out of a restored state file.
+const restoredRepairs = "planls doctor --rebuild --move-aside brings back the journal's state, planls doctor --keep-state keeps this copy"
+
+// RestoredWarning is restoredWarning for st, the state Read returned, and
+// the journal as it is now: "" unless st is older than the journal.
+func (s *Store) RestoredWarning(st *core.State) string {
+	return restoredWarning(st.Revision, lastRevision(s.JournalPath()))
+}
+
+// RestoredError is the refusal of a write to a state file older than the
+// journal (restoredWarning): nothing was written.
+type RestoredError struct {
+	State, Journal int64 // the state file's revision and the journal's last
+}
+
+func (e *RestoredError) Error() string {
+	return fmt.Sprintf("state.json is at revision %d but the journal records %d changes: it was restored from an older copy, and a change now would drop the journal's newer ones; nothing written: %s", e.State, e.Journal, restoredRepairs)
 }
 
 func warningsOf(st *core.State) []string {

@@ -84,7 +84,8 @@ func (s *Store) journalChanges() int {
 // Call applies one `todo` tool call (its JSON params, decoded once by core.Decode)
 // and persists the result when it changed anything: Apply with core.Run. Errors are
 // out-of-band failures only (lock timeout, ctx ended while waiting for the
-// lock, I/O, *StateError); the tool's in-band rejections come back in the
+// lock, I/O, *StateError, *RestoredError for a state file older than the
+// journal); the tool's in-band rejections come back in the
 // envelope.
 func (s *Store) Call(ctx context.Context, params json.RawMessage, opts core.Options) (core.Result, error) {
 	req := core.Decode(params)
@@ -132,6 +133,7 @@ type unlocked struct {
 }
 
 // commitLocked is read → apply → write → journal; the lock must be held.
+// A state file older than the journal is not written (*RestoredError).
 // When the file still holds the bytes of the unlocked read, that read's
 // state and result stand (apply is pure), saving a decode and an apply.
 func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*core.State) core.Result, before unlocked) (core.Result, error) {
@@ -151,6 +153,9 @@ func (s *Store) commitLocked(kind string, params json.RawMessage, apply func(*co
 	journal, err := s.journalBefore()
 	if err != nil {
 		return core.Result{}, err
+	}
+	if journal > st.Revision {
+		return core.Result{}, &RestoredError{State: st.Revision, Journal: journal}
 	}
 	if params == nil {
 		params = compactParams(res.Envelope.Details.Params)
@@ -250,10 +255,10 @@ func nowUTC() time.Time { return time.Now().UTC() }
 // nextRevision is the revision of the commit made on a state at revision
 // cur, given the journal's last revision as lastRevision reads it (-1 for a
 // damaged last line: persist then journals a full snapshot). When the
-// journal already went past cur (an older state.json was put back, e.g. by
-// git checkout) the numbering continues after the journal, so no revision
-// is ever written twice; persist then journals a full snapshot, which
-// replay takes as a new base. The lock must be held.
+// journal went past cur (an older state.json kept by doctor --keep-state)
+// the numbering continues after the journal, so no revision is ever
+// written twice; persist then journals a full snapshot, which replay takes
+// as a new base. The lock must be held.
 func (s *Store) nextRevision(cur, journal int64) int64 {
 	last := journal
 	if last < 0 {

@@ -246,3 +246,39 @@ func moveAsideFile(path string) (string, error) {
 	}
 	return dest, nil
 }
+
+// kindKeepState is the journal kind of doctor --keep-state's snapshot.
+const kindKeepState = "keep-state"
+
+// KeepState makes a state file older than the journal (restoredWarning)
+// the state: it journals that file as a full snapshot at the revision after
+// the journal's last, so writes go on from it and a rebuild gives it back.
+// The journal's newer entries stay in the journal, before the snapshot.
+// It returns a sentence saying what was done, or that nothing was (the
+// state is not older than the journal). Errors are Read's (*StateError),
+// lock, I/O and ctx's.
+func (s *Store) KeepState(ctx context.Context) (string, error) {
+	h, err := s.lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer h.unlock()
+	st, err := s.Read()
+	if err != nil {
+		return "", err
+	}
+	journal, err := s.journalBefore()
+	if err != nil {
+		return "", err
+	}
+	if journal <= st.Revision {
+		return fmt.Sprintf("the state file is not older than the journal (state revision %d, journal revision %d); nothing kept", st.Revision, journal), nil
+	}
+	next := *st
+	next.Revision = s.nextRevision(st.Revision, journal)
+	text := fmt.Sprintf("kept %s at revision %d as revision %d (the journal's revisions %d-%d stay in it, before this snapshot)", relState(), st.Revision, next.Revision, st.Revision+1, journal)
+	if err := s.persist(st, &next, journal, kindKeepState, nil, text); err != nil {
+		return "", err
+	}
+	return text, nil
+}

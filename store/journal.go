@@ -32,7 +32,7 @@ type JournalEntry struct {
 	Base     int64     `json:"base"`     // the revision the change was applied to
 	Time     time.Time `json:"time"`     // commit time, UTC
 	Actor    string    `json:"actor"`    // Store.Actor of the writer
-	Kind     string    `json:"kind"`     // "call", "approve", or "merge" (branches joined: see merge.go)
+	Kind     string    `json:"kind"`     // "call", "approve", "merge" (branches joined: see merge.go), "keep-state" (doctor --keep-state), ...
 	// Params are the todo tool params (kind "call"), {"path","planId"} for an approval, or
 	// {"base","ours","theirs","renumbered"} for a merge (mergeParams).
 	Params json.RawMessage `json:"params,omitempty"`

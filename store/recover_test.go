@@ -82,9 +82,9 @@ func TestMissingStateWithJournal(t *testing.T) {
 	}
 }
 
-// After an older state.json is put back (git checkout),
-// the next commit continues the journal's numbering with a full snapshot, the
-// journal stays clean, and a rebuild gives the state file.
+// After an older state.json is put back (git checkout) and kept
+// (KeepState), the journal continues its numbering with a full snapshot,
+// stays clean, and a rebuild gives the state file.
 func TestRestoredOlderStateContinuesJournal(t *testing.T) {
 	s := Open(t.TempDir(), "test")
 	seed(t, s, 1)
@@ -93,30 +93,35 @@ func TestRestoredOlderStateContinuesJournal(t *testing.T) {
 	if err := os.WriteFile(s.StatePath(), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := s.KeepState(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	res, err := s.update(context.Background(), "call", params(`{"action":"create"}`), fakeCreate("after restore"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.State.Revision != 5 {
-		t.Errorf("revision %d, want 5", res.State.Revision)
+	if res.State.Revision != 6 {
+		t.Errorf("revision %d, want 6", res.State.Revision)
 	}
-	seed(t, s, 1) // a plain diff on top of the new base
+	seed(t, s, 1) // a plain diff on top
 	entries, probs, err := ReadJournal(s.JournalPath())
-	if err != nil || len(probs) > 0 || len(entries) != 6 {
+	if err != nil || len(probs) > 0 || len(entries) != 7 {
 		t.Fatalf("journal: %d entries, problems %v, %v", len(entries), probs, err)
 	}
-	if e := entries[4]; !e.Full || e.Revision != 5 || e.Base != 1 {
-		t.Errorf("entry 5: full %v revision %d base %d", e.Full, e.Revision, e.Base)
+	if e := entries[4]; !e.Full || e.Revision != 5 || e.Base != 1 || e.Kind != kindKeepState {
+		t.Errorf("entry 5: full %v revision %d base %d kind %q", e.Full, e.Revision, e.Base, e.Kind)
 	}
-	if e := entries[5]; e.Full || e.Revision != 6 || e.Base != 5 {
-		t.Errorf("entry 6: full %v revision %d base %d", e.Full, e.Revision, e.Base)
+	for i, want := range []int64{6, 7} {
+		if e := entries[5+i]; e.Full || e.Revision != want || e.Base != want-1 {
+			t.Errorf("entry %d: full %v revision %d base %d", want, e.Full, e.Revision, e.Base)
+		}
 	}
 	got, _ := encodeState(Replay(entries))
 	if !bytes.Equal(got, stateBytes(t, s)) {
 		t.Errorf("replay differs from the state:\n%s", got)
 	}
 	r, err := s.Doctor(context.Background(), false, false)
-	if err != nil || !r.OK() || r.Revision != 6 || r.JournalRevision != 6 {
+	if err != nil || !r.OK() || r.Revision != 7 || r.JournalRevision != 7 {
 		t.Fatalf("doctor: %+v %v", r, err)
 	}
 	if st := mustRead(t, s); len(st.Tasks) != 3 {
@@ -182,7 +187,9 @@ func TestDoctorForgivesDamageBeforeBase(t *testing.T) {
 	if err := os.WriteFile(s.StatePath(), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	seed(t, s, 1) // revision 3, a full snapshot on line 4
+	if _, err := s.KeepState(context.Background()); err != nil { // revision 3, a full snapshot on line 4
+		t.Fatal(err)
+	}
 	r, err = s.Doctor(context.Background(), false, false)
 	if err != nil || !r.OK() {
 		t.Fatalf("after the snapshot: %+v %v", r, err)

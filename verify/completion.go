@@ -37,7 +37,7 @@ func CompletionWarnings(ctx context.Context, root string, res core.Result, fix f
 		if r.State != Failed {
 			continue
 		}
-		_, msg := core.VerdictMessage(r.TaskID, core.Verdict{State: string(r.State), Reason: r.Reason})
+		_, msg := core.VerdictMessage(r.TaskID, r.Verdict())
 		out = append(out, core.Notice{Level: "warning", Code: core.RuleFailed, ID: r.TaskID, Text: msg + "; correct it with " + fix(r.TaskID)})
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planls/planls/core"
+	"github.com/planls/planls/verify"
 )
 
 // newCheckCmd is `planls check`: the analysis's findings (core.Analyze),
@@ -97,15 +98,17 @@ exits 0 and prints nothing otherwise, also outside a project and before any plan
 			}
 			var verdicts map[int]core.Verdict
 			if withVerify {
-				verdicts = offlineVerdicts(cmd, s.Root, st)
+				verdicts = verify.Verdicts(offlineResults(cmd.Context(), s.Root, st))
 			}
 			v, err := loadPlanView(s.Root, st, verdicts)
 			if err != nil {
 				return fail(err)
 			}
 			// On stderr: stdout is the format's, read by machines.
-			if w := s.JournalConflict(); w != "" {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+			for _, w := range []string{s.RestoredWarning(st), s.JournalConflict()} {
+				if w != "" {
+					fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w)
+				}
 			}
 			rep := newCheckReport(v)
 			rep.strict = strict
@@ -168,11 +171,11 @@ func (r *checkReport) write(cmd *cobra.Command, format string) error {
 	switch format {
 	case "json":
 		if r.onlyVerify {
-			return printJSON(cmd, r.verifyJSON())
+			return writeJSON(cmd, r.verifyJSON(), "  ")
 		}
-		return printJSON(cmd, r.jsonReport())
+		return writeJSON(cmd, r.jsonReport(), "  ")
 	case "sarif":
-		return printJSON(cmd, r.sarif())
+		return writeJSON(cmd, r.sarif(), "  ")
 	case "github":
 		return r.writeGitHub(cmd.OutOrStdout())
 	}

@@ -55,7 +55,10 @@ func (r *checkReport) writeText(w io.Writer) error {
 	// about items no longer in the file last.
 	all := r.findings()
 	slices.SortStableFunc(all, func(a, b finding) int {
-		return cmp.Or(compareBool(a.gone, b.gone), cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+		if a.gone != b.gone {
+			return map[bool]int{true: 1, false: -1}[a.gone]
+		}
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
 	})
 	for _, f := range all {
 		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s\n", r.display, f.line, f.col, f.text); err != nil {
@@ -338,15 +341,4 @@ func ghData(s string) string {
 // ghProperty escapes a workflow command's property value (escapeProperty).
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
-
-// compareBool orders false before true.
-func compareBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }

@@ -93,11 +93,12 @@ func within(p, dir string) bool {
 	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
 }
 
-// printJSON writes v as two-space indented JSON without HTML escaping.
-func printJSON(cmd *cobra.Command, v any) error {
+// writeJSON writes v to cmd's stdout as JSON without HTML escaping, each
+// level indented by indent ("  " for people, "": one line, as hooks answer).
+func writeJSON(cmd *cobra.Command, v any, indent string) error {
 	enc := json.NewEncoder(cmd.OutOrStdout())
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", indent)
 	return enc.Encode(v)
 }
 

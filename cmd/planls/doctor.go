@@ -8,9 +8,9 @@ import (
 
 // newDoctorCmd is `planls doctor [--rebuild] [--move-aside]`.
 func newDoctorCmd() *cobra.Command {
-	var rebuild, moveAside bool
+	var rebuild, moveAside, keepState bool
 	cmd := &cobra.Command{
-		Use:   "doctor [--rebuild] [--move-aside]",
+		Use:   "doctor [--rebuild] [--move-aside] [--keep-state]",
 		Short: "Check the state file and the journal; rebuild the state from the journal",
 		Long: `Check .planls/state.json (errors and warnings such as dangling blockedBy or cycles) and
 .planls/journal.jsonl. Without flags nothing is changed.
@@ -22,6 +22,11 @@ existing state file (damaged, or different from the journal) also needs --move-a
 renames it to state.json.corrupt-<time>; nothing is ever deleted. --move-aside alone moves a damaged
 state file aside (the state is then empty until rebuilt).
 
+A state file older than the journal (an older copy put back, as by git checkout .planls/state.json)
+refuses every change, since a change would drop the journal's newer ones from the state: either
+--rebuild --move-aside brings back the journal's state (the older copy is kept aside), or --keep-state
+makes the older copy the state (the journal keeps the newer entries, before a snapshot of it).
+
 Exit 0 when all is well (or the repair succeeded); 1 when the state is usable but needs attention
 (warnings such as a dangling blockedBy or a cycle, a task closed without its proof, a state
 file older than the journal's last revision, damaged journal lines); 2 when the state file is
@@ -31,6 +36,17 @@ unusable or a repair was refused.`,
 			s, err := openStore(cmd)
 			if err != nil {
 				return err
+			}
+			if keepState {
+				if rebuild || moveAside {
+					return usagef("--keep-state keeps the state file as it is: it does not go with --rebuild or --move-aside")
+				}
+				note, err := s.KeepState(cmd.Context())
+				if err != nil {
+					return fail(err)
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), note)
+				return nil
 			}
 			rep, err := s.Doctor(cmd.Context(), rebuild, moveAside)
 			out := cmd.OutOrStdout()
@@ -61,6 +77,7 @@ unusable or a repair was refused.`,
 		},
 	}
 	cmd.Flags().BoolVar(&rebuild, "rebuild", false, "rebuild the state from the journal")
+	cmd.Flags().BoolVar(&keepState, "keep-state", false, "make a state file older than the journal (restored from a copy) the state, journaled as a snapshot")
 	cmd.Flags().BoolVar(&moveAside, "move-aside", false, "move a damaged or replaced state file to state.json.corrupt-<time> (never deleted)")
 	return cmd
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -122,7 +124,7 @@ func runClaudeHook(cmd *cobra.Command) error {
 	planName := defaultPlan
 	var v *planView
 	if st.Plan != nil {
-		if v, err = loadPlanView(root, st, offlineVerdicts(cmd, root, st)); err != nil {
+		if v, err = loadPlanView(root, st, verify.Verdicts(offlineResults(cmd.Context(), root, st))); err != nil {
 			// The open items still block; only what the file says is unknown.
 			fmt.Fprintln(errw, "planls:", err)
 		} else if rel, err := filepath.Rel(root, v.abs); err == nil {
@@ -151,17 +153,17 @@ func findingLines(v *planView, rule string, at func(line int, msg string) string
 	return out
 }
 
-// offlineVerdicts verifies the completed plan items for check, status and
-// the stop hook (no command is run, only git lookups bounded by
-// verifyContext); nil when there are none.
-func offlineVerdicts(cmd *cobra.Command, root string, st *core.State) map[int]core.Verdict {
+// offlineResults verifies the completed plan items of st for check,
+// status, the stop hook and the report: no command is run, and the git
+// lookups end after 30 s; nil when there are none.
+func offlineResults(ctx context.Context, root string, st *core.State) []verify.Result {
 	tasks := verify.PlanItems(st)
 	if len(tasks) == 0 {
 		return nil
 	}
-	ctx, cancel := verifyContext(cmd)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return verify.Verdicts(verify.Tasks(ctx, root, tasks, verify.Options{Plan: st.PlanPath()}))
+	return verify.Tasks(ctx, root, tasks, verify.Options{Plan: st.PlanPath()})
 }
 
 // stateUnreadableReason is the block reason when the state cannot be used.
@@ -222,9 +224,7 @@ func driftLines(v *planView) []string {
 
 // blockStop prints the Stop hook's block decision.
 func blockStop(cmd *cobra.Command, reason string) error {
-	enc := json.NewEncoder(cmd.OutOrStdout())
-	enc.SetEscapeHTML(false)
-	return enc.Encode(claudeBlock{Decision: "block", Reason: reason})
+	return writeJSON(cmd, claudeBlock{Decision: "block", Reason: reason}, "")
 }
 
 // shownSubject is t's subject as people read it (no markdown).

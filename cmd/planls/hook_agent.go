@@ -91,9 +91,7 @@ func hookContext(cmd *cobra.Command, event, context, user string) error {
 		HookSpecificOutput specific `json:"hookSpecificOutput"`
 		SystemMessage      string   `json:"systemMessage,omitempty"`
 	}{specific{event, context}, user}
-	enc := json.NewEncoder(cmd.OutOrStdout())
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return writeJSON(cmd, out, "")
 }
 
 // runSessionStart tells the agent at the start of a session what the plan
@@ -256,7 +254,7 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 		if err != nil {
 			return a, err
 		}
-		if st.Plan == nil || !core.PlanMatches(cur, st.Plan.ID) {
+		if st.Plan == nil || core.TextChanged(cur, st.Plan) {
 			if name = unsafeName.ReplaceAllString(name, "_"); name == "" || name == "." || name == ".." {
 				name = "plan"
 			}

@@ -156,12 +156,7 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 	var results []verify.Result
 	var links report.Links
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		tasks := verify.PlanItems(st)
-		vctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		results = verify.Tasks(vctx, s.Root, tasks, verify.Options{Plan: st.PlanPath()})
-	})
+	wg.Go(func() { results = offlineResults(ctx, s.Root, st) })
 	wg.Go(func() { links = reportLinks(s.Root) })
 	var v *planView
 	var verr error
@@ -174,17 +169,9 @@ func buildReport(ctx context.Context, s *store.Store, st *core.State, local bool
 		return nil, err
 	}
 	links.Local = local
-	history := func(fn func(store.HistoryEntry) error) error {
-		for _, h := range entries {
-			if err := fn(h); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	items, drift := reportFindings(v)
-	return report.Build(report.Input{Root: s.Root, State: st, History: history, Gaps: gaps, Items: items, Verify: results,
-		Drift: drift, Links: links, Now: time.Now(), Options: opts})
+	return report.Build(report.Input{Root: s.Root, State: st, History: entries, Gaps: gaps, Items: items, Verify: results,
+		Drift: drift, Links: links, Now: time.Now(), Options: opts}), nil
 }
 
 // reportFindings is the plan items and the drift findings of the analysis,

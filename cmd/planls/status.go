@@ -10,6 +10,7 @@ import (
 
 	"github.com/planls/planls/core"
 	"github.com/planls/planls/store"
+	"github.com/planls/planls/verify"
 )
 
 // newStatusCmd is `planls status`: where the project stands.
@@ -35,7 +36,7 @@ plan file that changed, appeared or disappeared since approval. Reads only; crea
 				printWarnings(out, warnings)
 				return nil
 			}
-			v, err := loadPlanView(s.Root, st, offlineVerdicts(cmd, s.Root, st))
+			v, err := loadPlanView(s.Root, st, verify.Verdicts(offlineResults(cmd.Context(), s.Root, st)))
 			if err != nil {
 				return fail(err)
 			}

@@ -265,7 +265,7 @@ func runTodo(cmd *cobra.Command, params []byte) error {
 func printResult(cmd *cobra.Command, res core.Result, quiet string) error {
 	asJSON, _ := cmd.Flags().GetBool("json")
 	if asJSON {
-		if err := printJSON(cmd, res.Envelope); err != nil {
+		if err := writeJSON(cmd, res.Envelope, "  "); err != nil {
 			return fail(err)
 		}
 	}

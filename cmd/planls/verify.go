@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -88,7 +87,7 @@ github (::error for failed items, ::notice for unverifiable ones). Exit 0 when n
 			if err != nil {
 				return fail(err)
 			}
-			rep := newVerifyReport(v, st, results)
+			rep := newVerifyReport(v, results)
 			if err := rep.write(cmd, format); err != nil {
 				return fail(err)
 			}
@@ -147,7 +146,7 @@ type verdictLine struct {
 
 // newVerifyReport is the report planls verify prints: each result's
 // verdict (core.VerdictMessage), at its item.
-func newVerifyReport(v *planView, st *core.State, results []verify.Result) *checkReport {
+func newVerifyReport(v *planView, results []verify.Result) *checkReport {
 	r := newCheckReport(v)
 	r.onlyVerify = true
 	for _, res := range results {
@@ -162,12 +161,6 @@ func newVerifyReport(v *planView, st *core.State, results []verify.Result) *chec
 		r.verdicts = append(r.verdicts, d)
 	}
 	return r
-}
-
-// verifyContext bounds the verification check, status and the stop hook
-// run: no command runs there, only git lookups.
-func verifyContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(cmd.Context(), 30*time.Second)
 }
 
 // ghCommand is the workflow command of each level.

@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
 			plans.render();
 			plans.scheduleRefresh();
 		}),
-		server.onDidChangePlanState(() => plans.scheduleRefresh()),
+		server.onDidChangePlanState((p) => plans.stateChanged(p)),
 		vscode.workspace.onDidChangeWorkspaceFolders((e) => {
 			output.appendLine(`[planls] workspace folders: ${e.added.length} added, ${e.removed.length} removed`);
 			// The client follows folder changes itself; only a window that had

@@ -4,7 +4,7 @@
 
 import * as vscode from 'vscode';
 import type { ServerManager } from './client';
-import { decodePlan, PlanResult, planRequest } from './protocol';
+import { decodePlan, PlanResult, planRequest, StateChangedParams } from './protocol';
 import { buildTree, statusBarText, viewState, ViewState } from './treeModel';
 import type { PlanTreeProvider } from './treeView';
 
@@ -37,6 +37,21 @@ export class PlanController implements vscode.Disposable {
 	/** The plans as of the last refresh, one per workspace folder that answered. */
 	get current(): readonly PlanResult[] {
 		return this.plans;
+	}
+
+	/**
+	 * stateChanged schedules a refresh for a `planls/stateChanged`, unless the
+	 * plan shown for its root already has that revision or a later one (the
+	 * server's revisions only rise): the answer to a request made after the
+	 * change already showed it, and asking again would cost a round trip and
+	 * a redraw for nothing. It returns whether a refresh was scheduled.
+	 */
+	stateChanged(p: StateChangedParams | undefined): boolean {
+		if (p && p.revision > 0 && this.plans.some((pl) => pl.root === p.root && pl.revision >= p.revision) && !this.timer && !this.running) {
+			return false;
+		}
+		this.scheduleRefresh();
+		return true;
 	}
 
 	/** scheduleRefresh refreshes soon, folding bursts into one request round. */
@@ -149,6 +164,7 @@ export class PlanController implements vscode.Disposable {
 	dispose(): void {
 		if (this.timer) {
 			clearTimeout(this.timer);
+			this.timer = undefined;
 		}
 	}
 }

@@ -96,6 +96,11 @@ export interface PlanResult {
 	open: number;
 	total: number;
 	stateError: string;
+	/**
+	 * Revision of the last `planls/stateChanged` for this root the answer
+	 * shows (0 when none): a notification of no later revision is shown.
+	 */
+	revision: number;
 	groups: PlanGroup[];
 }
 
@@ -232,6 +237,7 @@ export function decodePlan(v: unknown): PlanResult | undefined {
 		open: nonNegInt(v.open),
 		total: nonNegInt(v.total),
 		stateError: str(v.stateError),
+		revision: nonNegInt(v.revision),
 		groups,
 	};
 }

@@ -108,3 +108,20 @@ test('refreshes requested while one runs fold into a single follow-up', async ()
 	await Promise.all([first, ...rest]);
 	assert.equal(server.requests.length, 2);
 });
+
+test('a stateChanged the shown plan already has is not asked again; a later one is', async () => {
+	const { server, c } = setup({ 'file:///work/proj': { ...basic, revision: 7 } }, ['file:///work/proj']);
+	await c.refresh();
+	assert.equal(c.current[0].revision, 7);
+	assert.equal(c.stateChanged({ root: 'file:///work/proj', revision: 7 }), false, 'the revision shown');
+	assert.equal(c.stateChanged({ root: 'file:///work/proj', revision: 3 }), false, 'an older revision');
+	assert.equal(c.stateChanged({ root: 'file:///other', revision: 1 }), true, 'another root');
+	assert.equal(c.stateChanged({ root: 'file:///work/proj', revision: 7 }), true, 'while a refresh is due, it is folded in');
+	c.dispose();
+	await c.refresh();
+	assert.equal(c.stateChanged({ root: 'file:///work/proj', revision: 8 }), true, 'a later revision');
+	c.dispose();
+	assert.equal(c.stateChanged(undefined), true, 'a change without params');
+	c.dispose();
+	assert.equal(server.requests.length, 2);
+});

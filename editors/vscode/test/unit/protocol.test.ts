@@ -17,12 +17,12 @@ test('decodePlan fills defaults and never throws on bad replies', () => {
 		[
 			'minimal',
 			{ planUri: 'file:///p/PLAN.md' },
-			{ root: '', planUri: 'file:///p/PLAN.md', exists: false, approved: false, needsReapproval: false, title: '', open: 0, total: 0, stateError: '', groups: [] },
+			{ root: '', planUri: 'file:///p/PLAN.md', exists: false, approved: false, needsReapproval: false, title: '', open: 0, total: 0, stateError: '', revision: 0, groups: [] },
 		],
 		[
 			'mistyped fields',
 			{ root: 'file:///p', exists: 'yes', open: -3, total: 2.5, title: 7, groups: 'x' },
-			{ root: 'file:///p', planUri: '', exists: false, approved: false, needsReapproval: false, title: '', open: 0, total: 0, stateError: '', groups: [] },
+			{ root: 'file:///p', planUri: '', exists: false, approved: false, needsReapproval: false, title: '', open: 0, total: 0, stateError: '', revision: 0, groups: [] },
 		],
 	];
 	for (const [name, raw, want] of rows) {
