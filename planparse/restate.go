@@ -350,10 +350,9 @@ func (r *reader) restatesByID(s *sec) bool {
 	if s.head < 0 || len(s.kids) > 0 || s.boxes+s.rows > 0 || s.plain < 2 {
 		return false
 	}
-	ids := r.upperIDs()
-	if len(ids) == 0 {
-		return false
-	}
+	// Each entry's id first: the headings' ids are read only for a list
+	// of ids.
+	var cited []string
 	for _, ev := range s.events {
 		switch ev.kind {
 		case evList:
@@ -362,15 +361,23 @@ func (r *reader) restatesByID(s *sec) bool {
 				if e.empty {
 					continue
 				}
-				if at, ok := ids[entryID(e.item.Subject)]; !ok || at == s.idx {
+				id := entryID(e.item.Subject)
+				if id == "" {
 					return false
 				}
+				cited = append(cited, id)
 			}
 		case evTable, evFence:
 			return false
 		}
 	}
-	return true
+	ids := r.upperIDs()
+	for _, id := range cited {
+		if at, ok := ids[id]; !ok || at == s.idx {
+			return false
+		}
+	}
+	return len(cited) >= 2
 }
 
 // upperIDs maps the task id each heading starts with ("M-1.6", "ENV-01",
