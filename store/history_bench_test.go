@@ -21,7 +21,7 @@ func BenchmarkHistory(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.Setenv(EnvSealBytes, seal)
 			s := Open(b.TempDir(), "bench")
-			err := s.ExtendHistory(context.Background(), 10_000, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), func(i int, _ *core.State) json.RawMessage {
+			err := s.extendHistory(context.Background(), 10_000, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), func(i int, _ *core.State) json.RawMessage {
 				if i < 200 {
 					return json.RawMessage(fmt.Sprintf(`{"action":"create","subject":"task %d with a subject of some length","description":"what task %d is about"}`, i, i))
 				}

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
+	"testing"
 	"time"
 
 	"github.com/planls/planls/core"
 )
 
-// ExtendHistory adds n changes to the workspace of s as n commits through
+// extendHistory adds n changes to the workspace of s as n commits through
 // Call would, one after another: the i-th applies the params call(i, st)
 // returns for the state st it finds, with the clock at start plus i
 // seconds, and the journal is sealed as commits seal it (EnvSealBytes
@@ -21,7 +23,7 @@ import (
 // tests that need a long history. A call that is rejected or changes
 // nothing is an error, and nothing is written then but the segments
 // sealed before it. ctx bounds the wait for the lock.
-func (s *Store) ExtendHistory(ctx context.Context, n int, start time.Time, call func(i int, st *core.State) json.RawMessage) error {
+func (s *Store) extendHistory(ctx context.Context, n int, start time.Time, call func(i int, st *core.State) json.RawMessage) error {
 	h, err := s.lock(ctx)
 	if err != nil {
 		return err
@@ -80,4 +82,47 @@ func (s *Store) ExtendHistory(ctx context.Context, n int, start time.Time, call 
 		return err
 	}
 	return WriteFile(s.StatePath(), data)
+}
+
+// TestWriteLongHistory extends the workspace at $PLANLS_LONG_HISTORY_ROOT
+// (an approved plan of 20 items) by $PLANLS_LONG_HISTORY_N changes: 30
+// todos, then status, owner, note and metadata updates to the 50 tasks in
+// turn, as an agent's session makes them, so the state stays the same size
+// whatever the length. It is how cmd/planls's BenchmarkLongHistory builds
+// its histories (extendHistory is this package's); without the variables it
+// skips.
+func TestWriteLongHistory(t *testing.T) {
+	root := os.Getenv("PLANLS_LONG_HISTORY_ROOT")
+	n, err := strconv.Atoi(os.Getenv("PLANLS_LONG_HISTORY_N"))
+	if root == "" || err != nil {
+		t.Skip("for BenchmarkLongHistory: set PLANLS_LONG_HISTORY_ROOT and PLANLS_LONG_HISTORY_N")
+	}
+	start := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	err = Open(root, "mcp").extendHistory(context.Background(), n, start, func(i int, st *core.State) json.RawMessage {
+		if i < 30 {
+			return json.RawMessage(fmt.Sprintf(`{"action":"create","subject":"todo %d: check the retry path of part %d","description":"found while wiring part %d"}`, i, i, i))
+		}
+		id := 1 + i%50
+		var p string
+		switch i % 4 {
+		case 0:
+			status := "in_progress"
+			for _, t := range st.Tasks {
+				if t.ID == id && t.Status == core.InProgress {
+					status = "pending"
+				}
+			}
+			p = fmt.Sprintf(`{"action":"update","id":%d,"status":%q}`, id, status)
+		case 1:
+			p = fmt.Sprintf(`{"action":"update","id":%d,"owner":"agent-%d"}`, id, i%7)
+		case 2:
+			p = fmt.Sprintf(`{"action":"update","id":%d,"note":"step %d: go test ./internal/ingest -run TestPart%d passes"}`, id, i, id)
+		default:
+			p = fmt.Sprintf(`{"action":"update","id":%d,"metadata":{"lastRun":%d}}`, id, i)
+		}
+		return json.RawMessage(p)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
