@@ -232,8 +232,9 @@ func (r *reader) underItem(s *sec) bool {
 // task list under a state in a bullet plan ("## Status" then "### Next
 // up"), and in a checkbox plan a section with checkboxes that is no label
 // itself (a checkbox plan's "Done" and "Open" lists under an analysis of
-// the current state record what was found). A
-// numbered heading there numbers the reference ("## Architecture" then
+// the current state record what was found), and a checks section with
+// checkboxes under any label but a log (criteria to tick are work where
+// they stand). A numbered heading there numbers the reference ("## Architecture" then
 // "### 1. Parser").
 func (r *reader) underSoftSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -247,6 +248,8 @@ func (r *reader) underSoftSkip(s *sec) bool {
 		return false // "## Status" then "### In progress", "### Next up"
 	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false
+	case s.kind.checks() && s.boxes > 0 && p.why != whyLog:
+		return false // "## Success metrics" then "### Launch criteria" and its boxes
 	}
 	return true
 }

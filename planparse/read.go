@@ -155,6 +155,7 @@ func (r *reader) layout() {
 	r.agent, r.ctx = ctx && check, ctx
 	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
+	r.orderWork()
 	for _, s := range r.secs {
 		r.statusTasks = r.statusTasks || s.statusRows > 0
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
@@ -256,8 +257,10 @@ func (r *reader) boxPlan() bool {
 				ticked = ev
 			}
 			switch {
-			case seenBox && (s.kind == kLog || s.kind == kTasks):
-				boxLists, open = boxLists+1, open+1 // a progress or done list: done work
+			case seenBox && (s.kind == kLog || s.kind == kTasks || r.named(s)):
+				// A progress or done list, or the boxes of a heading that
+				// names a task or a phase: done work.
+				boxLists, open = boxLists+1, open+1
 			case seenBox:
 				boxLists++
 			case seenPlain:
