@@ -78,6 +78,7 @@ type reader struct {
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
 	ids          map[string]int // headingIDs, computed when first needed
+	uids         map[string]int // upperIDs, computed when first needed
 	groups       map[string]int // groupTitles, computed when first needed
 	// criteria counts the items that bullets made of criterion paragraphs
 	// ("Acceptance: …") in the section it read last.
