@@ -630,11 +630,12 @@ func placeholder(subject string) bool {
 
 // legendLine reports whether a subject explains a box marker rather than
 // naming work: it starts with the marker in a code span ("`[ ]` not
-// started", "`[>] in-progress` - being worked on").
+// started", "`[>] in-progress` - being worked on"), or it is a status
+// mark and what it means ("✅ = shipped").
 func legendLine(subject string) bool {
 	t, ok := strings.CutPrefix(trimSpace(subject), "`[")
 	if !ok {
-		return false
+		return markLegend(trimSpace(subject))
 	}
 	_, size := utf8.DecodeRuneInString(t)
 	return size > 0 && strings.HasPrefix(t[size:], "]")
