@@ -235,8 +235,8 @@ func (r *reader) underItem(s *sec) bool {
 // up"), and in a checkbox plan a section with checkboxes that is no label
 // itself (a checkbox plan's "Done" and "Open" lists under an analysis of
 // the current state record what was found), and a checks section with
-// checkboxes under any label but a log (criteria to tick are work where
-// they stand). A numbered heading there numbers the reference ("## Architecture" then
+// open checkboxes under any label but a log (criteria still to tick are
+// work where they stand; ticked ones there record checks already run). A numbered heading there numbers the reference ("## Architecture" then
 // "### 1. Parser").
 func (r *reader) underSoftSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -250,10 +250,25 @@ func (r *reader) underSoftSkip(s *sec) bool {
 		return false // "## Status" then "### In progress", "### Next up"
 	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false
-	case s.kind.checks() && s.boxes > 0 && p.why != whyLog:
+	case s.kind.checks() && p.why != whyLog && openBox(s):
 		return false // "## Success metrics" then "### Launch criteria" and its boxes
 	}
 	return true
+}
+
+// openBox reports whether a section's own lists hold a box not ticked.
+func openBox(s *sec) bool {
+	for _, ev := range s.events {
+		if ev.kind != evList {
+			continue
+		}
+		for i := range ev.entries {
+			if e := &ev.entries[i]; e.box && !e.empty && e.item.Checkbox != Checked {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // named reports whether a heading names work by its form: a task word and a
