@@ -611,11 +611,8 @@ func placeholder(subject string) bool {
 	if len(t) >= 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.IndexByte(t[1:len(t)-1], ')') < 0 {
 		return true
 	}
-	switch strings.ToLower(strings.TrimRight(t, ".!")) {
-	case "none", "n/a", "tbd", "nothing", "none yet":
-		return true
-	}
-	return false
+	t = strings.TrimRight(t, ".!")
+	return slices.ContainsFunc([]string{"none", "n/a", "tbd", "nothing", "none yet"}, func(w string) bool { return strings.EqualFold(t, w) })
 }
 
 // legendLine reports whether a subject explains a box marker rather than

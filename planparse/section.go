@@ -202,7 +202,9 @@ func (r *reader) sequences(sib []int) {
 	var chapters [7]bool     // a numbered heading of the level has sub-sections
 	for _, k := range sib {
 		t := r.secs[k]
-		numbered := t.head >= 0 && numberedText(r.plan.Headings[t.head].Text)
+		// Only a label or a heading over sub-sections asks (numberedText
+		// parses the heading's markup).
+		numbered := t.head >= 0 && (t.kind.skips() || len(t.kids) > 0) && numberedText(r.plan.Headings[t.head].Text)
 		chapters[t.level] = chapters[t.level] || numbered && len(t.kids) > 0
 		label := t.kind.skips() && numbered
 		if t.form != fNumbered && !label {
