@@ -54,6 +54,7 @@ const (
 	whyTicked   = "describes work that the plan's checkboxes tick off"
 	whySummed   = "describes work that the plan's numbered summary lists"
 	whyRestated = "restates the work of the plan's checkbox list, where it is ticked off"
+	whyByID     = "points at work that the plan's task headings state"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -107,6 +108,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
+	row{"a list that points at the plan's task headings by id", (*reader).restatesByID, aSkip, whyByID, false},
 	row{"a step that the plan's work summary lists", (*reader).summed, aSkip, whySummed, false},
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
@@ -232,8 +234,9 @@ func (r *reader) underItem(s *sec) bool {
 // task list under a state in a bullet plan ("## Status" then "### Next
 // up"), and in a checkbox plan a section with checkboxes that is no label
 // itself (a checkbox plan's "Done" and "Open" lists under an analysis of
-// the current state record what was found). A
-// numbered heading there numbers the reference ("## Architecture" then
+// the current state record what was found), and a checks section with
+// checkboxes under any label but a log (criteria to tick are work where
+// they stand). A numbered heading there numbers the reference ("## Architecture" then
 // "### 1. Parser").
 func (r *reader) underSoftSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -247,6 +250,8 @@ func (r *reader) underSoftSkip(s *sec) bool {
 		return false // "## Status" then "### In progress", "### Next up"
 	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false
+	case s.kind.checks() && s.boxes > 0 && p.why != whyLog:
+		return false // "## Success metrics" then "### Launch criteria" and its boxes
 	}
 	return true
 }
@@ -449,7 +454,7 @@ func mostlyReference(ev *event, fields bool) bool {
 // work or whose task table says how far each task is: a file's content or
 // a reference table, not a piece of work written as prose.
 func (r *reader) exhibit(s *sec) bool {
-	if !r.anchorLabel && !r.statusTasks || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) && !r.statusTasks {
+	if !r.anchorLabel && !r.statusTasks && r.firstNamed == 0 || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) && !r.statusTasks {
 		return false
 	}
 	shown := false
@@ -459,7 +464,7 @@ func (r *reader) exhibit(s *sec) bool {
 			shown = true
 		case evComment:
 		case evParagraph:
-			if ev.lines > 0 {
+			if ev.lines > 0 && !r.captions(ev) {
 				return false
 			}
 		default:
@@ -467,6 +472,17 @@ func (r *reader) exhibit(s *sec) bool {
 		}
 	}
 	return shown
+}
+
+// captions reports whether a paragraph of one line only labels the exhibit
+// it stands with: a lead-in ending in a colon ("By v1.5 it should meet:") or
+// a bold label and its value ("**Total:** about three months").
+func (r *reader) captions(ev *event) bool {
+	if ev.lines != 1 {
+		return false
+	}
+	t := strings.TrimRight(removeEmphasis(ev.last), " \t")
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") || boldLabel(trimSpace(string(r.ln.text(ev.l0))))
 }
 
 // board reports whether a section is a board that restates the plan's

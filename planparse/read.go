@@ -78,6 +78,7 @@ type reader struct {
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
 	ids          map[string]int // headingIDs, computed when first needed
+	uids         map[string]int // upperIDs, computed when first needed
 	groups       map[string]int // groupTitles, computed when first needed
 	// criteria counts the items that bullets made of criterion paragraphs
 	// ("Acceptance: …") in the section it read last.
@@ -155,6 +156,7 @@ func (r *reader) layout() {
 	r.agent, r.ctx = ctx && check, ctx
 	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
+	r.orderWork()
 	for _, s := range r.secs {
 		r.statusTasks = r.statusTasks || s.statusRows > 0
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
@@ -256,8 +258,10 @@ func (r *reader) boxPlan() bool {
 				ticked = ev
 			}
 			switch {
-			case seenBox && (s.kind == kLog || s.kind == kTasks):
-				boxLists, open = boxLists+1, open+1 // a progress or done list: done work
+			case seenBox && (s.kind == kLog || s.kind == kTasks || r.named(s)):
+				// A progress or done list, or the boxes of a heading that
+				// names a task or a phase: done work.
+				boxLists, open = boxLists+1, open+1
 			case seenBox:
 				boxLists++
 			case seenPlain:

@@ -1,0 +1,63 @@
+package planparse
+
+import "strings"
+
+// orderWork makes an ordering or schedule section the plan's work list
+// when it is a numbered list and nothing else in the plan states the work:
+// no work-list or task label, no task or phase heading, no checkbox. An
+// order restates work that is listed elsewhere, and is no item then; when
+// the plan lists its work nowhere else ("## Implementation Order", its
+// numbered steps, after chapters of spec), the order is that list, and the
+// chapters before it describe what it builds.
+func (r *reader) orderWork() {
+	var order *sec
+	for _, s := range r.secs {
+		if s.boxes > 0 || r.isAnchor(s) {
+			return
+		}
+		if s.kind == kContext && s.ordered >= 2 && len(s.kids) == 0 && r.topLevel(s) && orderLabel(s.label) {
+			if order != nil {
+				return // two orders: neither is the one list of the work
+			}
+			order = s
+		}
+	}
+	if order != nil {
+		order.kind = kWork
+	}
+}
+
+// orderLabel reports whether a normalised label names an order or a
+// schedule: one of its words is such a label ("implementation order",
+// "build sequence", "timeline").
+func orderLabel(label string) bool {
+	for _, w := range orderWords {
+		if hasCJK(w) {
+			if strings.Contains(label, w) {
+				return true
+			}
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(label[i:], w)
+			if j < 0 {
+				break
+			}
+			a, b := i+j, i+j+len(w)
+			if (a == 0 || label[a-1] == ' ') && (b == len(label) || label[b] == ' ') {
+				return true
+			}
+			i = b
+		}
+	}
+	return false
+}
+
+// orderWords are the order and schedule labels among the context labels
+// (labelWords), in the languages that table has.
+var orderWords = []string{
+	"order", "ordering", "sequence", "sequencing", "timeline", "schedule",
+	"orden", "ordem", "ordre", "ordine", "cronograma", "calendrier", "reihenfolge", "zeitplan",
+	"порядок", "сроки", "thứ tự", "lịch trình",
+	"顺序", "順序", "时间线", "時間線", "スケジュール", "순서", "일정",
+}
