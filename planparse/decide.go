@@ -383,8 +383,14 @@ func (r *reader) spec(s *sec) bool {
 	if r.outlineSpec(s) {
 		return true
 	}
-	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 || !r.hasKind(s, isReference) {
+	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 {
 		return false // checkboxes are there to be ticked off, never reference
+	}
+	if r.preamble(s) {
+		return true
+	}
+	if !r.hasKind(s, isReference) {
+		return false
 	}
 	if r.anchorLabel && r.ctx {
 		return true
@@ -393,6 +399,63 @@ func (r *reader) spec(s *sec) bool {
 		return true
 	}
 	return r.firstListed > 0 && s.idx < r.firstListed
+}
+
+// preamble reports whether s is one of the plan's sections before the
+// first one that names its work, whose heading names no work and whose
+// body explains how to read what follows: prose, or lists whose entries
+// each open with a bold term ("**Phase** = a release", "**Slot 2
+// only**. Never touch the live app"), as a glossary or a set of standing
+// rules is written. The work starts where the plan names it; a list of
+// plain phrases before it ("## Setup" and its steps before "## Phase 1")
+// is work, and so is a section with sub-sections or checkboxes.
+func (r *reader) preamble(s *sec) bool {
+	if s.idx >= r.anchored || s.head < 0 || !r.topLevel(s) || len(s.kids) > 0 || s.form != fNone || s.kind != kPlain || !s.content {
+		return false
+	}
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evParagraph, evComment:
+		case evList:
+			if !termList(ev) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// termList reports whether every entry of a list that is not a rule
+// against something ("Do not …") opens with a bold term and goes on after
+// it ("**Impact** = how much users gain"), or explains a status mark ("✅
+// = shipped").
+func termList(ev *event) bool {
+	n := 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty || e.notWork {
+			continue
+		}
+		if e.hasKids() || !boldTerm(e.item.Subject) && !markLegend(e.item.Subject) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// boldTerm reports whether a subject opens with a bold span that text
+// follows: "**Phase** = …", "**Only slot 2**. Never …".
+func boldTerm(subject string) bool {
+	for _, m := range []string{"**", "__"} {
+		if rest, ok := strings.CutPrefix(subject, m); ok {
+			end := strings.Index(rest, m)
+			return end > 0 && trimSpace(rest[end+len(m):]) != ""
+		}
+	}
+	return false
 }
 
 // shownAsReference reports whether a section's body is written as
