@@ -3,20 +3,19 @@ package planparse
 import "strings"
 
 // areaOutline reports whether a list is an outline of areas written without
-// colons ("- Backend" over its tasks, "- **Frontend**" over its tasks): it
-// is not numbered and holds no box, two entries or more have nested
-// bullets, and each of those is a short name (three words at most, no
+// colons ("- Backend" over its tasks, "- **Frontend**" over its tasks, "1.
+// Form state" over its tasks): it holds no box, two entries or more have
+// nested bullets, and each of those is a short name (four words at most, no
 // sentence punctuation, no code) whose bullets say more than it does (on
 // average two words more, and three words at least). Then each such entry
 // only names where its bullets belong, and the bullets are the work (rule
 // 10); an entry without bullets of its own beside them is a task of its
 // own ("- Make the help window resizable"). A parent whose bullets are as
 // short as it is ("- Add animation" over the weapons it covers) names a
-// feature they specify, and then the list is a task list.
+// feature they specify, and then the list is a task list. In a numbered
+// list the names are written plain: a numbered entry in bold ("1. **Cache
+// the counts**") is the title of a step that its bullets detail.
 func areaOutline(ev *event) bool {
-	if ev.ordered {
-		return false
-	}
 	parents := 0
 	for i := range ev.entries {
 		e := &ev.entries[i]
@@ -30,7 +29,7 @@ func areaOutline(ev *event) bool {
 			continue
 		}
 		words, ok := areaName(e.item.Subject)
-		if !ok || !longerKids(e, words) {
+		if !ok || ev.ordered && strings.ContainsAny(e.item.Subject, "*_") || !longerKids(e, words) {
 			return false
 		}
 		parents++
@@ -39,7 +38,7 @@ func areaOutline(ev *event) bool {
 }
 
 // areaName returns the number of words of a subject that can be the name
-// of an area: at most three words once emphasis and a closing colon are
+// of an area: at most four words once emphasis and a closing colon are
 // removed, with no code, link, path or sentence punctuation.
 func areaName(subject string) (int, bool) {
 	t := strings.TrimRight(removeEmphasis(subject), ":： \t")
@@ -47,7 +46,7 @@ func areaName(subject string) (int, bool) {
 		return 0, false
 	}
 	n := len(strings.Fields(t))
-	return n, n <= 3
+	return n, n <= 4
 }
 
 // longerKids reports whether the bullets nested in e average at least two

@@ -113,9 +113,12 @@ func shared(a, b []string) int {
 // contentWords returns the words of s that name something, lower case and
 // singular: words of three letters or more (two for CJK and hangul), not
 // a common function word nor a verb that every task starts with.
-func contentWords(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(plainTitle(s)), func(r rune) bool {
+func contentWords(s string) []string { return appendWords(nil, plainTitle(s)) }
+
+// appendWords appends the content words (contentWords) of a subject's
+// plain text (plainTitle) to dst.
+func appendWords(dst []string, plain string) []string {
+	for w := range strings.FieldsFuncSeq(strings.ToLower(plain), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
 		if len([]rune(w)) < 2 || !hasCJK(w) && len(w) < 3 || commonWords[w] {
@@ -124,9 +127,9 @@ func contentWords(s string) []string {
 		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
 			w = w[:len(w)-1]
 		}
-		out = append(out, w)
+		dst = append(dst, w)
 	}
-	return out
+	return dst
 }
 
 // commonWords are English function words and the verbs tasks start with:

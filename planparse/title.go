@@ -25,7 +25,16 @@ const maxTitleMarkup = 4096
 // plainTitle removes inline markup from one title candidate (docs/PLAN-FORMAT.md
 // "The title"): emphasis, links, images and HTML go, code span text stays
 // ("Add `foo_bar`" gives "Add foo_bar"). The result is trimmed.
-func plainTitle(s string) string { return plainTitles([]string{s})[0] }
+func plainTitle(s string) string {
+	if t := trimSpace(s); !strings.ContainsAny(t, titleMarkup) {
+		return t // most candidates: no slice, no parse
+	}
+	return plainTitles([]string{s})[0]
+}
+
+// titleMarkup holds the bytes that can start inline markup: a candidate
+// without any is its own plain text.
+const titleMarkup = "\\`*_[]<>!~&"
 
 // plainTitles is plainTitle of each candidate, from one inline parse of all
 // that have markup: one ATX heading line each (a candidate never spans
@@ -40,7 +49,7 @@ func plainTitles(ss []string) []string {
 	for i, s := range ss {
 		s = trimSpace(s)
 		switch {
-		case !strings.ContainsAny(s, "\\`*_[]<>!~&"):
+		case !strings.ContainsAny(s, titleMarkup):
 			out[i] = s
 		case len(s) > maxTitleMarkup:
 			out[i] = removeEmphasis(s)
