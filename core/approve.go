@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/planls/planls/planparse"
@@ -34,26 +35,72 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 // itemKey is a plan item's identity for reconciliation: full scope, subject
 // and planText, compared exactly (docs/PLAN-FORMAT.md
 // "Approval and re-approval") but for the marks of the task boxes in
-// planText: ticking an item's sub-check is progress, not a new item. A struct of the item's own strings hashes without
+// planText (ticking an item's sub-check is progress, not a new item) and
+// headings' sequence numbers (see keyOf). A struct of the item's own strings hashes without
 // building a new string, except to join a scope deeper than one heading.
 type itemKey struct {
 	depth                    int // len(scope): tells no scope from one empty heading
 	scope, subject, planText string
 }
 
+// A heading's sequence number is no part of its key either
+// (planparse.Unnumbered): the headings of the scope, and the subject of an
+// item made from its own heading (its subject is the last heading of its
+// scope), so inserting a "### 1." step before the others and renumbering
+// them keeps every later step. A bullet's subject keeps its numbers: "Phase
+// 2 migration" and "Phase 3 migration" are different work.
 func keyOf(scope []string, subject, planText string) itemKey {
 	k := itemKey{depth: len(scope), subject: keyText(subject), planText: keyText(untickedLines(planText))}
+	if n := len(scope); n > 0 && scope[n-1] == subject {
+		k.subject = keyText(planparse.Unnumbered(subject))
+	}
 	switch len(scope) {
 	case 0:
 	case 1:
-		k.scope = keyText(scope[0])
+		k.scope = keyText(planparse.Unnumbered(scope[0]))
 	default:
-		k.scope = keyText(strings.Join(scope, "\x00"))
+		k.scope = keyText(joinUnnumbered(scope))
 	}
 	return k
 }
 
+// joinUnnumbered is scope's headings, each planparse.Unnumbered, joined
+// by NUL; one allocation, as strings.Join's.
+func joinUnnumbered(scope []string) string {
+	var b strings.Builder
+	n := len(scope)
+	for _, h := range scope {
+		n += len(h)
+	}
+	b.Grow(n)
+	for i, h := range scope {
+		if i > 0 {
+			b.WriteByte(0)
+		}
+		b.WriteString(planparse.Unnumbered(h))
+	}
+	return b.String()
+}
+
 func taskKey(t *Task) itemKey { return keyOf(t.PlanScope, t.Subject, t.PlanText) }
+
+// refreshText gives kept plan item t the text of it, the item of the plan
+// approved now that has t's key, where the two differ in what the key
+// leaves out (a heading's renumbering, a ticked sub-check, Unicode
+// normalization): the task then reads as the plan file does. It reports
+// whether anything changed.
+func refreshText(t *Task, it *planparse.Item) bool {
+	subject := strings.TrimSpace(it.Subject)
+	if t.Subject == subject && t.PlanText == it.PlanText && t.PlanGroup == it.Group && slices.Equal(t.PlanScope, it.Scope) {
+		return false
+	}
+	t.Subject, t.PlanText, t.PlanGroup = subject, it.PlanText, it.Group
+	t.PlanScope = nil
+	if len(it.Scope) > 0 {
+		t.PlanScope = append([]string(nil), it.Scope...)
+	}
+	return true
+}
 
 // UsableItems are the indexes into plan.Items of the items that can become
 // plan items, in order: an item with a blank subject is not one
@@ -133,6 +180,9 @@ func Approve(in *State, plan *planparse.Plan, src []byte, path string, opts Opti
 				continue
 			}
 			t.PlanOrder = j + 1 // order only: not a change of the task's content
+			if refreshText(t, it) {
+				t.bump(now)
+			}
 			kept++
 			continue
 		}

@@ -197,9 +197,7 @@ func list(st *State, p ListOp, opts Options) (listPage, error) {
 	}
 	sh := shapeFor(p, opts)
 	var b strings.Builder
-	if h := planHeader(st); h != "" {
-		b.WriteString(h)
-	}
+	b.WriteString(planHeader(st))
 	total, shown := 0, 0
 	var ids []int
 	for _, t := range displayOrder(st) {

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -54,15 +54,9 @@ func decodeObject(raw json.RawMessage, what string) (map[string]json.RawMessage,
 // call before it runs. An action that is not the tool's gets no op, and
 // precheck refuses it.
 func parseParams(obj map[string]json.RawMessage) (opCall, error) {
-	var unknown []string
-	for k := range obj {
-		if !knownFields[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return opCall{}, fmt.Errorf("unknown field %q: see the todo tool's parameters", unknown[0])
+	keys := slices.Sorted(maps.Keys(obj))
+	if i := slices.IndexFunc(keys, func(k string) bool { return !knownFields[k] }); i >= 0 {
+		return opCall{}, fmt.Errorf("unknown field %q: see the todo tool's parameters", keys[i])
 	}
 	p := opCall{obj: obj}
 	var err error
@@ -160,8 +154,8 @@ func parseParams(obj map[string]json.RawMessage) (opCall, error) {
 	var status *Status
 	if s := str("status"); s != nil {
 		st := Status(*s)
-		if e := checkStatus(&st); e != nil && err == nil {
-			err = e
+		if !validStatus(st) {
+			err = fmt.Errorf("status must be one of pending, in_progress, completed, deferred, deleted (got %q)", st)
 		}
 		status = &st
 	}
@@ -182,8 +176,8 @@ func parseParams(obj map[string]json.RawMessage) (opCall, error) {
 	group := str("group")
 	p.projectID = str("project_id")
 	priority := str("priority")
-	if e := checkPriority(priority); e != nil && err == nil {
-		err = e
+	if priority != nil && !slices.Contains(priorities, *priority) {
+		err = fmt.Errorf("priority must be one of low, medium, high, urgent (got %q)", *priority)
 	}
 	dueAt, note, zone := str("due_at"), str("note"), str("owner_timezone")
 	itemStatus, dueBefore := str("item_status"), str("due_before")
@@ -191,8 +185,8 @@ func parseParams(obj map[string]json.RawMessage) (opCall, error) {
 	limit, cursor := integer("limit"), str("cursor")
 	mutationID := str("client_mutation_id")
 	version := integer("expected_version")
-	if e := checkVersionParam(version); e != nil && err == nil {
-		err = e
+	if version != nil && *version < 1 {
+		err = fmt.Errorf("expected_version must be a positive integer (got %d)", *version)
 	}
 	confirmed := boolean("confirm_delete_all")
 	ids := ints("ids") // nil when not given
@@ -352,29 +346,6 @@ func decodeMetadata(raw json.RawMessage) (map[string]any, error) {
 		return nil, fmt.Errorf("metadata must be an object")
 	}
 	return m, nil
-}
-
-// checkStatus, checkPriority and checkVersionParam are the schema's value
-// checks, which a typed op meets as the same fields sent as JSON do.
-func checkStatus(s *Status) error {
-	if s != nil && !validStatus(*s) {
-		return fmt.Errorf("status must be one of pending, in_progress, completed, deferred, deleted (got %q)", *s)
-	}
-	return nil
-}
-
-func checkPriority(s *string) error {
-	if s != nil && !slices.Contains(priorities, *s) {
-		return fmt.Errorf("priority must be one of low, medium, high, urgent (got %q)", *s)
-	}
-	return nil
-}
-
-func checkVersionParam(v *int) error {
-	if v != nil && *v < 1 {
-		return fmt.Errorf("expected_version must be a positive integer (got %d)", *v)
-	}
-	return nil
 }
 
 // statuses and priorities are the values status and priority take, in

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Request is one `todo` tool call decoded into typed operations (Decode):
@@ -80,25 +81,12 @@ func Decode(raw json.RawMessage) Request {
 // ReadsOnly reports whether req only reads: a list or get, or a batch of
 // only those. A call that does not decode does not read only.
 func (req Request) ReadsOnly() bool {
-	if req.err != nil || len(req.ops) == 0 {
-		return false
-	}
-	for _, c := range req.ops {
-		if !isRead(c.action) {
-			return false
-		}
-	}
-	return true
+	return req.err == nil && len(req.ops) > 0 && !slices.ContainsFunc(req.ops, func(c opCall) bool { return !isRead(c.action) })
 }
 
 // HasList reports whether req has a list op.
 func (req Request) HasList() bool {
-	for _, c := range req.ops {
-		if c.action == "list" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(req.ops, func(c opCall) bool { return c.action == "list" })
 }
 
 // Action is details.action of req's result: "batch" for ops (and for a

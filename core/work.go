@@ -100,16 +100,7 @@ func normSubject(s string) string {
 // statesEqual compares what a batch may change; used to report a batch whose
 // ops cancel out as unchanged (seed: no-op batches persist nothing).
 func statesEqual(a, b *State) bool {
-	if a.NextID != b.NextID || !reflect.DeepEqual(a.Plan, b.Plan) || len(a.Tasks) != len(b.Tasks) {
-		return false
-	}
-	if len(a.Mutations) != len(b.Mutations) || !slices.Equal(a.LastDeleteAll, b.LastDeleteAll) || !reflect.DeepEqual(a.Cleared, b.Cleared) {
-		return false
-	}
-	for i := range a.Tasks {
-		if !reflect.DeepEqual(a.Tasks[i], b.Tasks[i]) {
-			return false
-		}
-	}
-	return true
+	return a.NextID == b.NextID && reflect.DeepEqual(a.Plan, b.Plan) && len(a.Mutations) == len(b.Mutations) &&
+		slices.Equal(a.LastDeleteAll, b.LastDeleteAll) && reflect.DeepEqual(a.Cleared, b.Cleared) &&
+		slices.EqualFunc(a.Tasks, b.Tasks, func(x, y Task) bool { return reflect.DeepEqual(x, y) })
 }

@@ -135,7 +135,7 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	}
 	if name == "planls.reopen" && (t.Status == core.Completed || given(a.Reason)) {
-		return s.reopen(ctx, f, st, t, a)
+		return s.reopen(ctx, f, t, a)
 	}
 	status := sc.status
 	op := core.UpdateOp{ID: a.ID, Status: &status}
@@ -174,7 +174,7 @@ func (s *server) cmdStatus(ctx context.Context, f *folder, name string, a cmdArg
 
 // reopen runs core.Reopen on t with a.Reason, asking for it when missing;
 // who reopens is the clone's git user (gitclone.Person).
-func (s *server) reopen(ctx context.Context, f *folder, st *core.State, t *core.Task, a cmdArgs) (any, error) {
+func (s *server) reopen(ctx context.Context, f *folder, t *core.Task, a cmdArgs) (any, error) {
 	reason := ""
 	if given(a.Reason) {
 		reason = *a.Reason

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"log/slog"
 	"sync"
 	"time"
 )
@@ -14,8 +13,6 @@ import (
 // one message is in flight: a client that reads slowly gets the latest
 // diagnostics, not a backlog.
 type outbox struct {
-	log *slog.Logger
-
 	mu     sync.Mutex
 	cond   *sync.Cond
 	queue  []outMsg
@@ -30,8 +27,8 @@ type outMsg struct {
 	send func()
 }
 
-func newOutbox(log *slog.Logger) *outbox {
-	o := &outbox{log: log, done: make(chan struct{})}
+func newOutbox() *outbox {
+	o := &outbox{done: make(chan struct{})}
 	o.cond = sync.NewCond(&o.mu)
 	return o
 }

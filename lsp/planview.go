@@ -246,24 +246,15 @@ func planOf(sn *snapshot) planResult {
 func samePlan(a, b *planResult) bool {
 	if a.Root != b.Root || a.PlanURI != b.PlanURI || a.Exists != b.Exists || a.Approved != b.Approved ||
 		a.NeedsReapproval != b.NeedsReapproval || a.Title != b.Title || a.Open != b.Open || a.Total != b.Total ||
-		a.StateError != b.StateError || a.Pending != b.Pending || len(a.Groups) != len(b.Groups) {
+		a.StateError != b.StateError || a.Pending != b.Pending {
 		return false
 	}
-	for g := range a.Groups {
-		x, y := &a.Groups[g], &b.Groups[g]
-		if x.Name != y.Name || len(x.Items) != len(y.Items) {
-			return false
-		}
-		for i := range x.Items {
-			if !sameItem(&x.Items[i], &y.Items[i]) {
-				return false
-			}
-		}
-	}
-	return true
+	return slices.EqualFunc(a.Groups, b.Groups, func(x, y planGroup) bool {
+		return x.Name == y.Name && slices.EqualFunc(x.Items, y.Items, sameItem)
+	})
 }
 
-func sameItem(a, b *planItem) bool {
+func sameItem(a, b planItem) bool {
 	return a.ID == b.ID && a.Subject == b.Subject && a.Status == b.Status && a.Blocked == b.Blocked &&
 		slices.Equal(a.BlockedBy, b.BlockedBy) &&
 		a.Evidence == b.Evidence && a.Reason == b.Reason &&

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -237,7 +236,7 @@ func TestPublishCapped(t *testing.T) {
 // The outbox replaces a queued message of the same key in its place and
 // sends the others in order.
 func TestOutboxReplacesQueued(t *testing.T) {
-	o := newOutbox(slog.New(slog.DiscardHandler))
+	o := newOutbox()
 	var got []string
 	rec := func(s string) func() { return func() { got = append(got, s) } }
 	o.put("", rec("a"))

@@ -97,7 +97,7 @@ func run(ctx context.Context, conn io.ReadWriteCloser, log *slog.Logger, opts op
 	defer cancel()
 	wire := newStream(conn, log)
 	jc := jsonrpc2.NewConn(wire)
-	out := newOutbox(log)
+	out := newOutbox()
 	go out.run()
 	s := newServer(ctx, jc, wire, out, log, opts)
 	if opts.onStart != nil {

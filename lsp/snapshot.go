@@ -22,7 +22,6 @@ type snapshot struct {
 	rootURI string // the client's URI for it
 	uri     string // the plan's URI (the client's spelling when open)
 	path    string // the plan file, "" when the folder has none
-	version int32  // the open buffer's version (0: the file on disk)
 	text    []byte
 	m       *mapper
 	an      *core.Analysis
@@ -73,7 +72,6 @@ func (sn *snapshot) all() []protocol.Diagnostic {
 // snapshots: immutable, replaced whole when anything in it changes.
 type session struct {
 	caps  clientCaps
-	enc   encoding
 	snaps []*snapshot // one per folder with a snapshot, in folder order
 }
 
@@ -88,7 +86,7 @@ func (s *server) current() *session {
 // publishView swaps in the session requests read: the client's
 // capabilities and every folder's current snapshot. Caller holds mu.
 func (s *server) publishView() {
-	v := &session{caps: s.caps, enc: s.enc}
+	v := &session{caps: s.caps}
 	for _, f := range s.folders {
 		if f.snap != nil {
 			v.snaps = append(v.snaps, f.snap)
@@ -135,7 +133,7 @@ func (s *server) build(f *folder) *snapshot {
 	if f.planPath != "" {
 		sn.uri, sn.text = f.fileURI(f.planPath), f.planDisk
 		if d := s.docs[keyOf(f.planPath)]; d != nil {
-			sn.uri, sn.text, sn.version = d.uri, d.text, d.version
+			sn.uri, sn.text = d.uri, d.text
 		}
 		in.Src, in.Exists = sn.text, true
 		if f.snap != nil {

@@ -342,7 +342,7 @@ func (x *extractor) item(li ast.Node, sp span) (entry, bool) {
 			it.Checkbox = box
 			ent.box = true
 			s, e = trimRange(x.src, s+w, e)
-		} else if statusMarked(x.src[s:e]) {
+		} else if statusMarked(x.src[s:e]) && !markLegend(string(x.src[s:e])) {
 			// "- ✅ Login", "- ⬜ Payments": a status mark in place of a
 			// box; the subject keeps it, as it is text, not a task box.
 			ent.box = true
@@ -390,6 +390,17 @@ func (x *extractor) nested(li ast.Node, sp span) []entry {
 // statusMarks stand for a task box at the start of a bullet in plans that
 // track their work with emoji instead of "[ ]" and "[x]".
 var statusMarks = [][]byte{[]byte("✅"), []byte("☑"), []byte("✔"), []byte("⬜"), []byte("☐"), []byte("🔲"), []byte("⏳"), []byte("🚧")}
+
+// markLegend reports whether a line that opens with a status mark says
+// what the mark means ("✅ = shipped"): a legend, not a task.
+func markLegend(line string) bool {
+	for _, m := range statusMarks {
+		if rest, ok := strings.CutPrefix(line, string(m)); ok {
+			return strings.HasPrefix(strings.TrimLeft(rest, " \t\uFE0F"), "=")
+		}
+	}
+	return false
+}
 
 func statusMarked(b []byte) bool {
 	return slices.ContainsFunc(statusMarks, func(m []byte) bool { return bytes.HasPrefix(b, m) })

@@ -54,6 +54,7 @@ const (
 	whyTicked   = "describes work that the plan's checkboxes tick off"
 	whySummed   = "describes work that the plan's numbered summary lists"
 	whyRestated = "restates the work of the plan's checkbox list, where it is ticked off"
+	whyByID     = "points at work that the plan's task headings state"
 )
 
 // row is one line of a dialect's table: when its condition holds for a
@@ -108,6 +109,7 @@ var bulletRows = append(commonRows[:len(commonRows):len(commonRows)],
 	row{"context label", isKind(kContext), aSkip, whyContext, false},
 	row{"notes label", isKind(kNotes), aSkip, whyNotes, false},
 	row{"a table that repeats the plan's phases or steps", (*reader).restatesTable, aSkip, whyRestate, false},
+	row{"a list that points at the plan's task headings by id", (*reader).restatesByID, aSkip, whyByID, false},
 	row{"a step that the plan's work summary lists", (*reader).summed, aSkip, whySummed, false},
 	row{"a phase of a sequence whose lists are statements", (*reader).statedPhase, aItem, whyHeading, false},
 	row{"checks label", func(_ *reader, s *sec) bool { return s.kind.checks() }, aTrack, "", false},
@@ -240,8 +242,9 @@ func (r *reader) underItem(s *sec) bool {
 // task list under a state in a bullet plan ("## Status" then "### Next
 // up"), and in a checkbox plan a section with checkboxes that is no label
 // itself (a checkbox plan's "Done" and "Open" lists under an analysis of
-// the current state record what was found). A
-// numbered heading there numbers the reference ("## Architecture" then
+// the current state record what was found), and a checks section with
+// open checkboxes under any label but a log (criteria still to tick are
+// work where they stand; ticked ones there record checks already run). A numbered heading there numbers the reference ("## Architecture" then
 // "### 1. Parser").
 func (r *reader) underSoftSkip(s *sec) bool {
 	p := r.parentOf(s)
@@ -255,8 +258,25 @@ func (r *reader) underSoftSkip(s *sec) bool {
 		return false // "## Status" then "### In progress", "### Next up"
 	case r.dialect == "checkboxes" && s.boxes > 0 && s.kind == kPlain:
 		return false
+	case s.kind.checks() && p.why != whyLog && openBox(s):
+		return false // "## Success metrics" then "### Launch criteria" and its boxes
 	}
 	return true
+}
+
+// openBox reports whether a section's own lists hold a box not ticked.
+func openBox(s *sec) bool {
+	for _, ev := range s.events {
+		if ev.kind != evList {
+			continue
+		}
+		for i := range ev.entries {
+			if e := &ev.entries[i]; e.box && !e.empty && e.item.Checkbox != Checked {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // named reports whether a heading names work by its form: a task word and a
@@ -386,8 +406,14 @@ func (r *reader) spec(s *sec) bool {
 	if r.outlineSpec(s) {
 		return true
 	}
-	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 || !r.hasKind(s, isReference) {
+	if r.anchored == 0 || r.underAnchor(s) || s.boxes > 0 {
 		return false // checkboxes are there to be ticked off, never reference
+	}
+	if r.preamble(s) {
+		return true
+	}
+	if !r.hasKind(s, isReference) {
+		return false
 	}
 	if r.anchorLabel && r.ctx {
 		return true
@@ -396,6 +422,63 @@ func (r *reader) spec(s *sec) bool {
 		return true
 	}
 	return r.firstListed > 0 && s.idx < r.firstListed
+}
+
+// preamble reports whether s is one of the plan's sections before the
+// first one that names its work, whose heading names no work and whose
+// body explains how to read what follows: prose, or lists whose entries
+// each open with a bold term ("**Phase** = a release", "**Slot 2
+// only**. Never touch the live app"), as a glossary or a set of standing
+// rules is written. The work starts where the plan names it; a list of
+// plain phrases before it ("## Setup" and its steps before "## Phase 1")
+// is work, and so is a section with sub-sections or checkboxes.
+func (r *reader) preamble(s *sec) bool {
+	if s.idx >= r.anchored || s.head < 0 || !r.topLevel(s) || len(s.kids) > 0 || s.form != fNone || s.kind != kPlain || !s.content {
+		return false
+	}
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evParagraph, evComment:
+		case evList:
+			if !termList(ev) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// termList reports whether every entry of a list that is not a rule
+// against something ("Do not …") opens with a bold term and goes on after
+// it ("**Impact** = how much users gain"), or explains a status mark ("✅
+// = shipped").
+func termList(ev *event) bool {
+	n := 0
+	for i := range ev.entries {
+		e := &ev.entries[i]
+		if e.empty || e.notWork {
+			continue
+		}
+		if e.hasKids() || !boldTerm(e.item.Subject) && !markLegend(e.item.Subject) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// boldTerm reports whether a subject opens with a bold span that text
+// follows: "**Phase** = …", "**Only slot 2**. Never …".
+func boldTerm(subject string) bool {
+	for _, m := range []string{"**", "__"} {
+		if rest, ok := strings.CutPrefix(subject, m); ok {
+			end := strings.Index(rest, m)
+			return end > 0 && trimSpace(rest[end+len(m):]) != ""
+		}
+	}
+	return false
 }
 
 // shownAsReference reports whether a section's body is written as
@@ -457,7 +540,7 @@ func mostlyReference(ev *event, fields bool) bool {
 // work or whose task table says how far each task is: a file's content or
 // a reference table, not a piece of work written as prose.
 func (r *reader) exhibit(s *sec) bool {
-	if !r.anchorLabel && !r.statusTasks || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) && !r.statusTasks {
+	if !r.anchorLabel && !r.statusTasks && r.firstNamed == 0 || len(s.kids) > 0 || s.rows > 0 || r.underAnchor(s) && !r.statusTasks {
 		return false
 	}
 	shown := false
@@ -467,7 +550,7 @@ func (r *reader) exhibit(s *sec) bool {
 			shown = true
 		case evComment:
 		case evParagraph:
-			if ev.lines > 0 {
+			if ev.lines > 0 && !r.captions(ev) {
 				return false
 			}
 		default:
@@ -475,6 +558,17 @@ func (r *reader) exhibit(s *sec) bool {
 		}
 	}
 	return shown
+}
+
+// captions reports whether a paragraph of one line only labels the exhibit
+// it stands with: a lead-in ending in a colon ("By v1.5 it should meet:") or
+// a bold label and its value ("**Total:** about three months").
+func (r *reader) captions(ev *event) bool {
+	if ev.lines != 1 {
+		return false
+	}
+	t := strings.TrimRight(removeEmphasis(ev.last), " \t")
+	return strings.HasSuffix(t, ":") || strings.HasSuffix(t, "：") || boldLabel(trimSpace(string(r.ln.text(ev.l0))))
 }
 
 // board reports whether a section is a board that restates the plan's

@@ -172,7 +172,7 @@ func (p *Plan) Unread() []Heading {
 	var out []Heading
 	for _, h := range p.Headings {
 		switch h.Why {
-		case whyContext, whyStatus, whyLog, whySpec, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos, whyBoard, whyAPI, whyRestate, whyTicked, whyRestated, whySummed:
+		case whyContext, whyStatus, whyLog, whySpec, whyNotes, whyExclude, whySkip, whyBoxes, whyTodos, whyBoard, whyAPI, whyRestate, whyTicked, whyRestated, whySummed, whyByID:
 			out = append(out, h)
 		}
 	}

@@ -78,6 +78,7 @@ type reader struct {
 	// if those hid nothing; hid: a decision made on this pass did hide one.
 	lenient, hid bool
 	ids          map[string]int // headingIDs, computed when first needed
+	uids         map[string]int // upperIDs, computed when first needed
 	groups       map[string]int // groupTitles, computed when first needed
 	// criteria counts the items that bullets made of criterion paragraphs
 	// ("Acceptance: …") in the section it read last.
@@ -155,6 +156,7 @@ func (r *reader) layout() {
 	r.agent, r.ctx = ctx && check, ctx
 	r.changes = r.agent && assumed
 	r.plainText = r.isPlainText()
+	r.orderWork()
 	for _, s := range r.secs {
 		r.statusTasks = r.statusTasks || s.statusRows > 0
 		if !r.isAnchor(s) || r.inLabelledSkip(s) {
@@ -225,7 +227,8 @@ func (r *reader) inLabelledSkip(s *sec) bool {
 func (r *reader) boxPlan() bool {
 	boxes, plain, mixed := 0, 0, 0
 	boxLists, plainLists, open := 0, 0, 0
-	var ticked *event // the last list with a box in it
+	namedBoxes, namedPlain := false, false // lists under headings that name a task or phase
+	var ticked *event                      // the last list with a box in it
 	for _, s := range r.secs {
 		if r.neverWork(s) {
 			continue
@@ -255,6 +258,9 @@ func (r *reader) boxPlan() bool {
 			if seenBox {
 				ticked = ev
 			}
+			named := r.named(s)
+			namedBoxes = namedBoxes || seenBox && named
+			namedPlain = namedPlain || seenPlain && !seenBox && named
 			switch {
 			case seenBox && (s.kind == kLog || s.kind == kTasks):
 				boxLists, open = boxLists+1, open+1 // a progress or done list: done work
@@ -266,8 +272,15 @@ func (r *reader) boxPlan() bool {
 		}
 	}
 	// One list of ticked boxes beside plain lists records checks that were
-	// run ("## Verified"); it is not how the plan tracks its work. (Ticked
-	// boxes in a progress or done list are done work, and they count.)
+	// run ("## Verified"); it is not how the plan tracks its work. Ticked
+	// boxes in a progress or done list are done work, and they count; so
+	// are those of a heading that names a task or a phase, unless other
+	// such headings list their work in plain bullets ("## Phase 1" ticked
+	// off, "## Phase 2" not boxed yet): then the boxes are a bullet plan's
+	// done phase.
+	if namedBoxes && !namedPlain {
+		open++
+	}
 	if boxLists == 1 && r.namesHeadings(ticked, true) {
 		r.tickOff = ticked
 	} else if boxLists == 1 && open == 0 && plainLists >= 2 {
@@ -621,11 +634,12 @@ func placeholder(subject string) bool {
 
 // legendLine reports whether a subject explains a box marker rather than
 // naming work: it starts with the marker in a code span ("`[ ]` not
-// started", "`[>] in-progress` - being worked on").
+// started", "`[>] in-progress` - being worked on"), or it is a status
+// mark and what it means ("✅ = shipped").
 func legendLine(subject string) bool {
 	t, ok := strings.CutPrefix(trimSpace(subject), "`[")
 	if !ok {
-		return false
+		return markLegend(trimSpace(subject))
 	}
 	_, size := utf8.DecodeRuneInString(t)
 	return size > 0 && strings.HasPrefix(t[size:], "]")

@@ -3,6 +3,7 @@ package planparse
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Restatement: the same work stated twice counts once, where it is first
@@ -337,4 +338,74 @@ func (r *reader) statusColumn(header []Range) int {
 		}
 	}
 	return -1
+}
+
+// restatesByID reports whether a section without sub-sections, boxes or
+// tables is only lists (two entries or more in all) whose every entry
+// starts with the task id of a heading of the plan ("1. **M-1.6** —
+// Cleanup page" over "### M-1.6 — Cleanup page: …"): an order or a
+// next-up list that points at work the headings state, counted once where
+// it is stated.
+func (r *reader) restatesByID(s *sec) bool {
+	if s.head < 0 || len(s.kids) > 0 || s.boxes+s.rows > 0 || s.plain < 2 {
+		return false
+	}
+	// Each entry's id first: the headings' ids are read only for a list
+	// of ids.
+	var cited []string
+	for _, ev := range s.events {
+		switch ev.kind {
+		case evList:
+			for i := range ev.entries {
+				e := &ev.entries[i]
+				if e.empty {
+					continue
+				}
+				id := entryID(e.item.Subject)
+				if id == "" {
+					return false
+				}
+				cited = append(cited, id)
+			}
+		case evTable, evFence:
+			return false
+		}
+	}
+	ids := r.upperIDs()
+	for _, id := range cited {
+		if at, ok := ids[id]; !ok || at == s.idx {
+			return false
+		}
+	}
+	return len(cited) >= 2
+}
+
+// upperIDs maps the task id each heading starts with ("M-1.6", "ENV-01",
+// after any status mark) to the index of the first section with it.
+func (r *reader) upperIDs() map[string]int {
+	if r.uids != nil {
+		return r.uids
+	}
+	r.uids = map[string]int{}
+	for _, s := range r.secs {
+		if s.head < 0 {
+			continue
+		}
+		if id := entryID(r.plan.Headings[s.head].Text); id != "" {
+			if _, ok := r.uids[id]; !ok {
+				r.uids[id] = s.idx
+			}
+		}
+	}
+	return r.uids
+}
+
+// entryID is the task id a text starts with, after emphasis and any
+// leading marks ("✅ M-1.2 — …", "**P0-1:** …"), or "".
+func entryID(text string) string {
+	t := strings.TrimLeftFunc(removeEmphasis(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) })
+	if k := idEnd(t); k > 0 {
+		return t[:k]
+	}
+	return ""
 }

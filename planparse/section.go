@@ -37,8 +37,10 @@ type sec struct {
 	statusRows            int // of them, rows of tables with a status column
 	steps                 int // rows of numbered tables that are no task tables
 	leadIns               int // field paragraphs ("**Files:**", "Steps:", "**Why:** …")
-	freeLists             int // lists not led in by a paragraph ending in ':'
-	fieldBullets          int // bullets that are fields ("**Files:** a.go")
+	// freeLists: lists not led in by a paragraph ending in ':' or by a
+	// bold field and its value on the line above (fieldValue).
+	freeLists    int
+	fieldBullets int // bullets that are fields ("**Files:** a.go")
 	// statements: lists whose sentence goes on in the paragraph right after
 	// them ("- /api/health", "- /api/songs", then "を実装する。"; "- the
 	// parser", then "are ported first."): the list names one piece of work.
@@ -326,7 +328,7 @@ func hasColon(s string) bool {
 func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	switch ev.kind {
 	case evList:
-		if prev == nil || prev.kind != evParagraph || !strings.HasSuffix(strings.TrimRight(removeEmphasis(prev.last), " \t"), ":") {
+		if prev == nil || prev.kind != evParagraph || !strings.HasSuffix(strings.TrimRight(removeEmphasis(prev.last), " \t"), ":") && !r.fieldValue(ev, prev) {
 			s.freeLists++
 		}
 		for i := range ev.entries {
@@ -370,6 +372,16 @@ func (r *reader) bodyFacts(s *sec, ev *event, prev *event) {
 	default:
 		s.content = true
 	}
+}
+
+// fieldValue reports whether list ev is the value of the bold field that
+// paragraph prev ends with: "**Approach**: small steps" and, on the next
+// line, the bullets that say what the steps were.
+func (r *reader) fieldValue(ev, prev *event) bool {
+	if len(ev.entries) == 0 || !boldLabel(prev.last) {
+		return false
+	}
+	return r.ln.lineOf(ev.at(ev.entries[0].item.Line).Start) == prev.l1+1
 }
 
 // goesOn reports whether a paragraph's first line continues a sentence

@@ -716,12 +716,22 @@ func isRoman(w string) bool {
 // source), and returns what follows it.
 func idPrefix(text string) (string, bool) {
 	s := strings.TrimLeft(removeEmphasis(text), "[ ")
+	k := idEnd(s)
+	if k < 0 {
+		return "", false
+	}
+	return trimLead(strings.ToLower(s[k:])), true
+}
+
+// idEnd is where the task id that s starts with ends ("ENV-01" in "ENV-01:
+// Setup"), or -1 when s starts with none (idPrefix).
+func idEnd(s string) int {
 	i := 0
 	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
 		i++
 	}
 	if i == 0 || i > 6 {
-		return "", false
+		return -1
 	}
 	j := i
 	if j < len(s) && s[j] == '-' {
@@ -729,15 +739,15 @@ func idPrefix(text string) (string, bool) {
 	}
 	k := digits(s, j)
 	if k == j || (j == i && i > 2 && k-j < 2) {
-		return "", false // no digits, or "ABC1" which reads as a name
+		return -1 // no digits, or "ABC1" which reads as a name
 	}
 	for k < len(s) && s[k] == '.' && digits(s, k+1) > k+1 {
 		k = digits(s, k+1)
 	}
 	if k < len(s) && strings.IndexByte(" :.)]—–-", s[k]) < 0 && s[k] < 0x80 {
-		return "", false // "H264", "S3bucket"
+		return -1 // "H264", "S3bucket"
 	}
-	return trimLead(strings.ToLower(s[k:])), true
+	return k
 }
 
 func trimLead(s string) string { return strings.TrimLeft(trimSpace(s), ":：.)]—–- \t") }

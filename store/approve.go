@@ -80,7 +80,11 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			// nothing to hold the work to.
 			return core.Rejection(st, "approve", params, nothingToApprove(rel))
 		}
-		why := "removed, reworded or moved to another heading"
+		why, replaced := "removed, reworded or moved to another heading", false
+		if aopts.Replace && aopts.Source != nil {
+			// New text accepted in place of the plan (an agent's plan mode).
+			why, replaced = "the accepted plan replaced the approved one", true
+		}
 		if old := st.PlanPath(); old != "" && old != rel {
 			// Another plan file would replace the approved one, and with it
 			// every item the two do not share: a second plan file approved
@@ -88,11 +92,11 @@ func (s *Store) Approve(ctx context.Context, planPath string, opts core.Options,
 			if gone := core.Dropped(st, plan); len(gone) > 0 && !aopts.Force && !aopts.Replace && !opts.ReadOnly {
 				return core.Rejection(st, "approve", params, ReplacingPlan(st, rel, gone))
 			}
-			why = fmt.Sprintf("%s was replaced by %s", old, rel)
+			why, replaced = fmt.Sprintf("%s was replaced by %s", old, rel), true
 		}
 		res := core.Approve(st, plan, src, rel, opts)
 		if res.Changed && res.State != nil {
-			notes := approvalNotes(st, res.State, why)
+			notes := approvalNotes(st, res.State, why, replaced)
 			notes = append(notes, skippedNotes(src, plan)...)
 			if len(notes) > 0 {
 				res.Envelope.Content = []core.Content{{Type: "text", Text: res.Envelope.Text() + "\n" + strings.Join(notes, "\n")}}

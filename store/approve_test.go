@@ -213,7 +213,7 @@ func BenchmarkApprovalNotes(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if notes := approvalNotes(old, next, "removed, reworded or moved to another heading"); len(notes) != n {
+		if notes := approvalNotes(old, next, "removed, reworded or moved to another heading", false); len(notes) != n {
 			b.Fatalf("%d notes", len(notes))
 		}
 	}
@@ -246,5 +246,26 @@ func TestApproveNotesNameNoSuccessor(t *testing.T) {
 	}, "\n")
 	if got := res.Envelope.Text(); got != want {
 		t.Errorf("forced:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A plan accepted in place of the approved one (Replace with Source, as an
+// agent's plan mode does) names the pending items it dropped, up to
+// maxNamed and then how many more; a reword in the same file does not.
+func TestApproveReplaceNamesPending(t *testing.T) {
+	s := Open(t.TempDir(), "test")
+	approveFile(t, s, "# P\n- a\n- b\n- c\n- d\n- e\n- f\n- g\n- keep\n", ApproveOptions{})
+	res := approveFile(t, s, "# P\n- a\n- b\n- c\n- d\n- e\n- f\n- g!\n- keep\n", ApproveOptions{})
+	if strings.Contains(res.Envelope.Text(), "note:") {
+		t.Errorf("a reword: %q", res.Envelope.Text())
+	}
+	src := []byte("# Q\n- keep\n")
+	res, err := s.Approve(context.Background(), "PLAN.md", core.Options{Now: fixedTime}, ApproveOptions{Replace: true, Source: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\nnote: 7 pending plan items left the approved plan (the accepted plan replaced the approved one): #1 \"a\", #2 \"b\", #3 \"c\", #4 \"d\", #5 \"e\" and 2 more"
+	if !strings.HasSuffix(res.Envelope.Text(), want) {
+		t.Errorf("text %q, want suffix %q", res.Envelope.Text(), want)
 	}
 }

@@ -13,18 +13,24 @@ import (
 // pending item and the old one is tombstoned, which silently drops progress.
 // One line per plan item restored from its tombstone (its approved text is
 // back; core.PreviewApproval); one per tombstoned plan item that was
-// completed, deferred or in progress; one listing the open plan items an emptied plan removed (only
-// approve --force can approve one over live items); and one per task that
-// lost a blocker:
+// completed, deferred or in progress; when another plan file replaced the
+// approved one (replaced), one naming the pending plan items that left with
+// it (up to maxNamed, then how many more), which keep nothing but were
+// still owed, so an agent's new plan cannot drop them unseen (a reworded
+// pending item of the same file is the author's own edit, and goes without
+// a note); one listing the open plan items an emptied plan removed
+// (only approve --force can approve one over live items); and one per task
+// that lost a blocker:
 //
 //	note: #4 "Add x" is back in the approved plan (completed; its evidence restored): the plan has its approved text again
 //	note: #4 "Add x" (completed; its evidence stays in the tombstone) left the approved plan (removed, reworded or moved to another heading)
+//	note: 2 pending plan items left the approved plan (PLAN.md was replaced by NEW.md): #5 "Add y", #6 "Add z"
 //	note: 2 open plan items were removed by --force: #1, #2
 //	note: #8 no longer waits on #1 (removed from the plan)
 //
 // It names no replacing item: a guess by subject or place named the wrong
 // one, and a wrong name is worse than none.
-func approvalNotes(old, next *core.State, why string) []string {
+func approvalNotes(old, next *core.State, why string, replaced bool) []string {
 	before := make(map[int]*core.Task, len(old.Tasks))
 	for i := range old.Tasks {
 		before[old.Tasks[i].ID] = &old.Tasks[i]
@@ -44,17 +50,28 @@ func approvalNotes(old, next *core.State, why string) []string {
 			notes = append(notes, restoredNote(t))
 		}
 	}
-	var open []string
+	var open, pending []string
 	for _, r := range removed {
 		kept := LeftState(r.Status)
 		if r.Status.Open() {
 			open = append(open, fmt.Sprintf("#%d", r.ID))
 		}
-		if r.Status != core.Pending {
+		if r.Status == core.Pending {
+			pending = append(pending, fmt.Sprintf("#%d %q", r.ID, core.NoControls(r.Subject)))
+		} else {
 			notes = append(notes, fmt.Sprintf("note: #%d %q (%s) left the approved plan (%s)", r.ID, core.NoControls(r.Subject), kept, why))
 		}
 	}
-	if _, live := core.PlanCounts(next); len(open) > 0 && live == 0 {
+	_, live := core.PlanCounts(next)
+	if replaced && len(pending) > 0 && live > 0 {
+		named := pending[:min(len(pending), maxNamed)]
+		more := ""
+		if n := len(pending) - len(named); n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		notes = append(notes, fmt.Sprintf("note: %s left the approved plan (%s): %s%s", core.CountNoun(len(pending), "pending plan item"), why, strings.Join(named, ", "), more))
+	}
+	if len(open) > 0 && live == 0 {
 		verb := "were"
 		if len(open) == 1 {
 			verb = "was"
@@ -79,6 +96,9 @@ func approvalNotes(old, next *core.State, why string) []string {
 	}
 	return notes
 }
+
+// maxNamed is how many pending plan items that left a plan one note names.
+const maxNamed = 5
 
 // LeftState says what a plan item of status s keeps when an approval
 // removes it from the plan ("completed; its evidence stays in the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -151,12 +152,7 @@ func wideEncoding(b []byte) string {
 // (<<<<<<<, |||||||, =======, >>>>>>> at the start of a line), or 0. No
 // valid JSON line can start with these, so there are no false alarms.
 func conflictLine(b []byte) int {
-	for i, line := range bytes.Split(b, []byte("\n")) {
-		if isConflictMarker(line) {
-			return i + 1
-		}
-	}
-	return 0
+	return slices.IndexFunc(bytes.Split(b, []byte("\n")), isConflictMarker) + 1
 }
 
 func firstInvalidUTF8(b []byte) int {

@@ -71,3 +71,35 @@ func BenchmarkVerify1000OldCommitsIn10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerifyRewrittenIn10k: the 1,000 items of
+// BenchmarkVerify1000OldCommitsIn10k and one more naming a commit that no
+// branch reaches, made on commit 100 and copied onto the tip of main, so
+// the search for its copy reads the capped range (maxRewriteScan commits
+// of 9,901).
+func BenchmarkVerifyRewrittenIn10k(b *testing.B) {
+	g, ids := historyRepo(b, 10000)
+	stream := fmt.Sprintf("commit refs/heads/side\ncommitter Test <t@example.com> 1796200000 +0000\ndata 6\nbutton\nfrom %s\nM 644 inline g.txt\ndata 2\ng\n\n", ids[99])
+	stream += fmt.Sprintf("commit refs/heads/main\ncommitter Test <t@example.com> 1796200001 +0000\ndata 6\nbutton\nfrom %s\nM 644 inline g.txt\ndata 2\ng\n\n", ids[len(ids)-1])
+	cmd := exec.Command("git", "fast-import", "--quiet", "--force")
+	cmd.Dir = g.dir
+	cmd.Stdin = strings.NewReader(stream)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("fast-import: %v\n%s", err, out)
+	}
+	g.git("reset", "-q", "--hard", "main")
+	lost := g.git("rev-parse", "side")
+	g.git("branch", "-q", "-D", "side")
+	tasks := make([]core.Task, 1001)
+	for i := range 1000 {
+		tasks[i] = done(i+1, fmt.Sprintf("commit %s", ids[i][:10]))
+	}
+	tasks[1000] = done(1001, "commit "+lost[:10])
+	b.ResetTimer()
+	for b.Loop() {
+		res := Tasks(context.Background(), g.dir, tasks, Options{})
+		if len(res) != 1001 || res[0].State != Verified || !strings.Contains(res[1000].Reason, "was rewritten (rebased?)") {
+			b.Fatalf("%d results, last %s %q", len(res), res[1000].State, res[1000].Reason)
+		}
+	}
+}

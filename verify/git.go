@@ -26,6 +26,9 @@ type Commit struct {
 	// reaches it ("" when none does: dropped by a rebase or a reset).
 	OnHEAD bool   `json:"onHead"`
 	Branch string `json:"branch,omitempty"`
+	// RewrittenAs, for a commit no branch reaches, is the full id of its
+	// copy on HEAD (a rebase or an amend rewrote it: findCopies), else "".
+	RewrittenAs string `json:"rewrittenAs,omitempty"`
 
 	tree    string   // the tree's object id
 	parents []string // the parents' object ids, first parent first
@@ -88,7 +91,9 @@ func (r *repo) git(stdin []byte, args ...string) ([]byte, error) {
 // lookup resolves commit ids (full or abbreviated, lower-case hex) with
 // three git processes whatever their number: cat-file --batch for the
 // objects, rev-list HEAD for reachability (stopping once every commit is
-// seen), name-rev for the branch of those HEAD does not reach.
+// seen), name-rev for the branch of those HEAD does not reach; and, when
+// no branch reaches some, up to three more to find their copies on HEAD
+// (findCopies).
 func (r *repo) lookup(ids []string) map[string]lookupResult {
 	out := map[string]lookupResult{}
 	if len(ids) == 0 {
@@ -132,6 +137,13 @@ func (r *repo) lookup(ids []string) map[string]lookupResult {
 		out[id] = lookupResult{commit: c, err: msg}
 	}
 	r.reachability(byFull)
+	var lost []*Commit
+	for _, c := range byFull {
+		if !c.OnHEAD && c.Branch == "" {
+			lost = append(lost, c)
+		}
+	}
+	r.findCopies(lost)
 	return out
 }
 
@@ -274,6 +286,8 @@ func commitCheck(ref core.EvidenceRef, lr lookupResult, plan string) Check {
 		c.State, c.Detail = Verified, fmt.Sprintf("commit %s %q (%s) is on HEAD", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date))
 	case lr.commit.Branch != "":
 		c.State, c.Detail = Verified, fmt.Sprintf("commit %s %q (%s) is on branch %s, not on HEAD", short(lr.commit.ID), lr.commit.Subject, day(lr.commit.Date), lr.commit.Branch)
+	case lr.commit.RewrittenAs != "":
+		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q was rewritten (rebased?) as %s on HEAD", short(lr.commit.ID), lr.commit.Subject, short(lr.commit.RewrittenAs))
 	default:
 		c.State, c.Detail = Failed, fmt.Sprintf("commit %s %q exists but no local branch reaches it (rebased or reset away?)", short(lr.commit.ID), lr.commit.Subject)
 	}

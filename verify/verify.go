@@ -9,6 +9,7 @@ package verify
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +79,10 @@ type Result struct {
 	Reason  string // the failed checks' details; for unverifiable, why
 	Weak    bool   // the evidence names nothing: core.WeakEvidence, unless it names a commit written as a number
 	Checks  []Check
+	// Fix is the evidence with each commit a rebase or an amend rewrote
+	// replaced by its copy on HEAD (rewrittenEvidence), "" when none was;
+	// Reason then ends with the planls todo update command that records it.
+	Fix string
 }
 
 // PlanItems are the completed plan items of st: the tasks a plan's
@@ -99,9 +104,10 @@ func PlanItems(st *core.State) []core.Task {
 // checks it serves unverifiable, with the reason. ctx bounds every process.
 func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []Result {
 	type pending struct {
-		res   Result
-		refs  []core.EvidenceRef
-		cands []core.EvidenceRef // core.ParseEvidenceCandidates: commits if the repository has them
+		res      Result
+		evidence string
+		refs     []core.EvidenceRef
+		cands    []core.EvidenceRef // core.ParseEvidenceCandidates: commits if the repository has them
 	}
 	var items []pending
 	var commits []string
@@ -111,7 +117,7 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 			continue
 		}
 		refs, cands := core.ParseEvidenceCandidates(t.Evidence)
-		items = append(items, pending{res: Result{TaskID: t.ID, Subject: t.Subject}, refs: refs, cands: cands})
+		items = append(items, pending{res: Result{TaskID: t.ID, Subject: t.Subject}, evidence: t.Evidence, refs: refs, cands: cands})
 		for _, r := range cands {
 			commits = append(commits, r.Commit)
 		}
@@ -158,6 +164,9 @@ func Tasks(ctx context.Context, root string, tasks []core.Task, opts Options) []
 			res.Checks = append(res.Checks, c)
 		}
 		res.State, res.Reason = summarize(res)
+		if res.Fix = rewrittenEvidence(it.evidence, res.Checks); res.Fix != "" {
+			res.Reason += "; update the evidence with planls todo update " + strconv.Itoa(res.TaskID) + " --evidence " + shellQuote(res.Fix)
+		}
 		out = append(out, res)
 	}
 	return out

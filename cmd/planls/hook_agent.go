@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -193,6 +194,7 @@ func runPlanApproved(cmd *cobra.Command) error {
 	}
 	name := strings.TrimSuffix(filepath.Base(resp.FilePath), filepath.Ext(resp.FilePath))
 	first := firstApproval(store.Open(root, actor))
+	before, _ := store.Open(root, actor).Read()
 	a, err := approvePlanText(cmd, root, []byte(text), name)
 	if err != nil {
 		msg := "planls did not approve the plan: " + err.Error()
@@ -211,6 +213,9 @@ func runPlanApproved(cmd *cobra.Command) error {
 	user := fmt.Sprintf("planls: approved %s", a.file)
 	if a.kept != "" {
 		user += fmt.Sprintf(" (%s has unapproved edits and was left alone)", a.kept)
+	}
+	if gone := openLeft(before, a.result.State); len(gone) > 0 {
+		user += fmt.Sprintf("; %s of the previous plan left it: %s", core.CountNoun(len(gone), "open plan item"), strings.Join(gone, ", "))
 	}
 	if first && a.result.Changed {
 		if note, _ := gitclone.FirstApprovalNote(root); note != "" {
@@ -284,4 +289,26 @@ func approvePlanText(cmd *cobra.Command, root string, text []byte, name string) 
 	}
 	a.result = res
 	return a, nil
+}
+
+// openLeft names ("#4") the open plan items of before (pending or in
+// progress) that next tombstoned: what an accepted plan dropped that was
+// still owed. Either state may be nil (none).
+func openLeft(before, next *core.State) []string {
+	if before == nil || next == nil {
+		return nil
+	}
+	was := make(map[int]bool)
+	for i := range before.Tasks {
+		if t := &before.Tasks[i]; t.Source == "plan" && t.Status.Open() {
+			was[t.ID] = true
+		}
+	}
+	var out []string
+	for i := range next.Tasks {
+		if t := &next.Tasks[i]; was[t.ID] && t.Status == core.Deleted {
+			out = append(out, "#"+strconv.Itoa(t.ID))
+		}
+	}
+	return out
 }
