@@ -63,49 +63,52 @@ func boxAt[T string | []byte](line T) int {
 	return i + 1
 }
 
+// nextTick is the byte offset in s of the mark of the first ticked box
+// (boxAt, a mark other than ' ') on a line starting at or after from, or -1
+// when there is none; from must start a line.
+func nextTick[T string | []byte](s T, from int) int {
+	for start := from; start < len(s); {
+		end := start
+		for end < len(s) && s[end] != '\n' {
+			end++
+		}
+		if i := boxAt(s[start:end]); i >= 0 && s[start+i] != ' ' {
+			return start + i
+		}
+		start = end + 1
+	}
+	return -1
+}
+
 // untickedLines is untickedText of a string: s itself, with no copy, when
 // no line of s has a ticked box (the common case; item keys are made from
 // every planText at each keystroke).
 func untickedLines(s string) string {
-	if strings.IndexByte(s, '[') < 0 {
+	if strings.IndexByte(s, '[') < 0 || nextTick(s, 0) < 0 {
 		return s
 	}
-	for start := 0; start < len(s); {
-		end := strings.IndexByte(s[start:], '\n')
-		if end < 0 {
-			end = len(s)
-		} else {
-			end += start
-		}
-		if i := boxAt(s[start:end]); i >= 0 && s[start+i] != ' ' {
-			return string(untickedText([]byte(s)))
-		}
-		start = end + 1
-	}
-	return s
+	return string(untickedText([]byte(s)))
 }
 
 // untickedText is src with every line's box read as open (unticked); src
 // itself when no line has a ticked box.
 func untickedText(src []byte) []byte {
-	var out []byte
-	for start := 0; start < len(src); {
-		end := bytes.IndexByte(src[start:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += start
-		}
-		if i := boxAt(src[start:end]); i >= 0 && src[start+i] != ' ' {
-			if out == nil {
-				out = bytes.Clone(src)
-			}
-			out[start+i] = ' '
-		}
-		start = end + 1
-	}
-	if out == nil {
+	i := nextTick(src, 0)
+	if i < 0 {
 		return src
 	}
+	out := bytes.Clone(src)
+	for ; i >= 0; i = nextTick(out, lineEnd(out, i)) {
+		out[i] = ' '
+	}
 	return out
+}
+
+// lineEnd is the offset just past the line ending of the line holding byte
+// i of b (len(b) on the last line).
+func lineEnd(b []byte, i int) int {
+	if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(b)
 }
