@@ -15,21 +15,27 @@ import (
 // ("phase 2", "step 1.3", as taskID gives it) to the index of the first
 // section with that id.
 func (r *reader) headingIDs() map[string]int {
-	if r.ids != nil {
-		return r.ids
+	if r.ids == nil {
+		r.ids = r.firstSectionBy(taskID)
 	}
-	r.ids = map[string]int{}
+	return r.ids
+}
+
+// firstSectionBy maps id(heading text) of each heading, where it is not
+// "", to the index of the first section with that id.
+func (r *reader) firstSectionBy(id func(string) string) map[string]int {
+	out := map[string]int{}
 	for _, s := range r.secs {
 		if s.head < 0 {
 			continue
 		}
-		if id := taskID(r.plan.Headings[s.head].Text); id != "" {
-			if _, ok := r.ids[id]; !ok {
-				r.ids[id] = s.idx
+		if k := id(r.plan.Headings[s.head].Text); k != "" {
+			if _, ok := out[k]; !ok {
+				out[k] = s.idx
 			}
 		}
 	}
-	return r.ids
+	return out
 }
 
 // restatesGroups reports whether a task table in section s restates the
@@ -383,19 +389,8 @@ func (r *reader) restatesByID(s *sec) bool {
 // upperIDs maps the task id each heading starts with ("M-1.6", "ENV-01",
 // after any status mark) to the index of the first section with it.
 func (r *reader) upperIDs() map[string]int {
-	if r.uids != nil {
-		return r.uids
-	}
-	r.uids = map[string]int{}
-	for _, s := range r.secs {
-		if s.head < 0 {
-			continue
-		}
-		if id := entryID(r.plan.Headings[s.head].Text); id != "" {
-			if _, ok := r.uids[id]; !ok {
-				r.uids[id] = s.idx
-			}
-		}
+	if r.uids == nil {
+		r.uids = r.firstSectionBy(entryID)
 	}
 	return r.uids
 }
